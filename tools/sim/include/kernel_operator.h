@@ -1,0 +1,26 @@
+// kernelwright: CPU emulation of the AscendC kernel API (CANN 8.x interface).
+// Kernels include this header exactly as they include CANN's; see tools/sim/README.md.
+#pragma once
+#include "kw/base.h"
+#include "kw/runtime.h"
+#include "kw/tensor.h"
+#include "kw/sync.h"
+#include "kw/pipe.h"
+#include "kw/data_copy.h"
+#include "kw/vec_core.h"
+#include "kw/vec_engine.h"
+#include "kw/vec_elementwise.h"
+#include "kw/vec_cast.h"
+#if __has_include("kw/vec_cmpsel.h")
+#include "kw/vec_cmpsel.h"
+#endif
+#if __has_include("kw/vec_reduce.h")
+#include "kw/vec_reduce.h"
+#endif
+#if __has_include("kw/vec_misc.h")
+#include "kw/vec_misc.h"
+#endif
+#if __has_include("kw/highlevel.h")
+#include "kw/highlevel.h"
+#endif
+#include "kw/launch.h"

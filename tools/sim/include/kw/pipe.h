@@ -1,0 +1,225 @@
+// TPipe / TQue / TQueBind / TBuf: buffer allocation and the queue protocol. Queue operations
+// are the framework's synchronisation points (EnQue/DeQue: producer->consumer pipe,
+// FreeTensor/AllocTensor: consumer->producer), modelled as vector-clock releases/acquires.
+#pragma once
+#include "kw/sync.h"
+
+namespace kw {
+// Which pipe writes into a buffer of this queue and which pipe reads it.
+constexpr Pipe queue_producer(AscendC::TPosition src, AscendC::TPosition dst) {
+    using P = AscendC::TPosition;
+    return src == P::GM ? (dst == P::VECIN || dst == P::VECCALC || dst == P::VECOUT ? Pipe::MTE2 : Pipe::MTE2)
+         : src == P::VECIN ? Pipe::MTE2
+         : src == P::VECOUT || src == P::VECCALC ? Pipe::V
+         : src == P::A1 || src == P::B1 || src == P::C1 ? Pipe::MTE2
+         : src == P::A2 || src == P::B2 || src == P::C2 ? Pipe::MTE1
+         : src == P::CO1 ? Pipe::M
+         : src == P::CO2 ? Pipe::FIX
+         : Pipe::V;
+}
+constexpr Pipe queue_consumer(AscendC::TPosition src, AscendC::TPosition dst) {
+    using P = AscendC::TPosition;
+    return dst == P::GM ? Pipe::MTE3
+         : dst == P::VECIN || dst == P::VECCALC ? Pipe::V
+         : dst == P::VECOUT ? (src == P::VECIN ? Pipe::MTE3 : Pipe::MTE3)
+         : dst == P::A1 || dst == P::B1 || dst == P::C1 ? Pipe::MTE1
+         : dst == P::A2 || dst == P::B2 || dst == P::C2 ? Pipe::M
+         : dst == P::CO1 || dst == P::CO2 ? Pipe::FIX
+         : Pipe::V;
+}
+constexpr AscendC::TPosition queue_src(AscendC::TPosition pos) {
+    using P = AscendC::TPosition;
+    return pos == P::VECIN || pos == P::A1 || pos == P::B1 || pos == P::C1 ? P::GM : pos;
+}
+constexpr AscendC::TPosition queue_dst(AscendC::TPosition pos) {
+    using P = AscendC::TPosition;
+    return pos == P::VECOUT || pos == P::CO2 ? P::GM : pos == P::A1 ? P::A1 : pos;
+}
+// Where the buffers of a queue live: the on-chip end of the queue.
+constexpr AscendC::TPosition queue_storage(AscendC::TPosition src, AscendC::TPosition dst) {
+    return src == AscendC::TPosition::GM ? dst : src;
+}
+
+enum class SlotState : uint8_t { FREE = 0, ALLOCATED, ENQUEUED, DEQUEUED };
+constexpr int kMaxSlots = 16;
+
+// Non-template core of a queue, so the protocol logic is compiled once in the runtime.
+struct QueueCore {
+    AscendC::TPosition storage;
+    Pipe producer, consumer;
+    int32_t depth;
+    uint8_t num = 0;
+    uint32_t len = 0;   // bytes per buffer (rounded up to 32)
+    uint32_t base = 0;  // offset of buffer 0 in the arena
+    bool initialised = false;
+    SlotState state[kMaxSlots] = {};
+    Clock free_clock[kMaxSlots];
+    Clock enq_clock[kMaxSlots];
+    const void* alloc_pc[kMaxSlots] = {};
+    int8_t fifo[kMaxSlots] = {};
+    int fifo_head = 0, fifo_count = 0;
+    int next_alloc = 0;
+    const void* init_pc = nullptr;
+    QueueCore(AscendC::TPosition st, Pipe prod, Pipe cons, int32_t d) : storage(st), producer(prod), consumer(cons), depth(d) {}
+    ~QueueCore();
+    void init(uint8_t n, uint32_t bytes, const char* kind);
+    int alloc();                      // returns the slot index (fatal when none is free)
+    int slot_of(uint32_t addr, const char* api) const;  // fatal when the tensor is not ours
+    void enque(int slot);
+    int deque();
+    void free_slot(int slot);
+    int count_in_queue() const { return fifo_count; }
+    bool has_idle() const;
+};
+}  // namespace kw
+
+namespace AscendC {
+
+template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQueBind {
+public:
+    static constexpr bool isTQue = true;
+    static constexpr TPosition kStorage = kw::queue_storage(src, dst);
+    TQueBind() : core_(kStorage, kw::queue_producer(src, dst), kw::queue_consumer(src, dst), depth) {}
+
+    template <typename T> LocalTensor<T> AllocTensor() {
+        int s = core_.alloc();
+        return tensor_of<T>(s);
+    }
+    template <typename T> void FreeTensor(LocalTensor<T>& tensor) { core_.free_slot(core_.slot_of(tensor.addr_, "FreeTensor")); }
+    template <typename T> bool EnQue(const LocalTensor<T>& tensor) {
+        core_.enque(core_.slot_of(tensor.addr_, "EnQue"));
+        return true;
+    }
+    template <TPosition srcUserPos, TPosition dstUserPos, typename T> bool EnQue(const LocalTensor<T>& tensor) { return EnQue(tensor); }
+    template <typename T> LocalTensor<T> DeQue() { return tensor_of<T>(core_.deque()); }
+    template <TPosition srcUserPos, TPosition dstUserPos, typename T> LocalTensor<T> DeQue() { return DeQue<T>(); }
+    bool VacantInQue() { return core_.count_in_queue() < (depth > 0 ? depth : kw::kMaxSlots); }
+    bool HasTensorInQue() { return core_.count_in_queue() > 0; }
+    int32_t GetTensorCountInQue() { return core_.count_in_queue(); }
+    bool HasIdleBuffer() { return core_.has_idle(); }
+    void FreeAllEvent() {}
+    template <typename T> TBufState GetState(const LocalTensor<T>& tensor) const {
+        return static_cast<TBufState>(core_.state[core_.slot_of(tensor.addr_, "GetState")]);
+    }
+
+    kw::QueueCore core_;
+
+private:
+    template <typename T> LocalTensor<T> tensor_of(int slot) const {
+        LocalTensor<T> t;
+        t.addr_ = core_.base + uint32_t(slot) * core_.len;
+        t.len_ = core_.len;
+        t.pos_ = kStorage;
+        t.owner_ = const_cast<kw::QueueCore*>(&core_);
+        return t;
+    }
+};
+
+template <TPosition pos, int32_t depth, auto mask = 0>
+class TQue : public TQueBind<kw::queue_src(pos), kw::queue_dst(pos), depth, mask> {};
+
+template <TPosition pos = TPosition::LCM> class TBuf {
+public:
+    static constexpr bool isTQue = false;
+    TBuf() = default;
+    template <typename T> LocalTensor<T> Get() { return Get<T>(len_ / sizeof(T)); }
+    template <typename T> LocalTensor<T> Get(uint32_t len) {
+        check_init("Get");
+        if (uint64_t(len) * sizeof(T) > len_)
+            kw::rt::Diag("tbuf.size", "TBuf::Get")
+                .msg("Get<" + std::string(kw::dtype_name<T>()) + ">(" + std::to_string(len) + ") asks for " +
+                     std::to_string(uint64_t(len) * sizeof(T)) + " bytes but the TBuf holds " + std::to_string(len_))
+                .val("requested_bytes", (long long)(uint64_t(len) * sizeof(T))).val("buffer_bytes", len_)
+                .hint("size the buffer in InitBuffer(buf, bytes) for the largest Get, or request fewer elements")
+                .fatal();
+        LocalTensor<T> t;
+        t.addr_ = base_;
+        t.len_ = uint32_t(len * sizeof(T));
+        t.pos_ = pos;
+        t.owner_ = this;
+        return t;
+    }
+    template <typename T> LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset) {
+        check_init("GetWithOffset");
+        if (bufOffset % 32 != 0 || uint64_t(size) * sizeof(T) + bufOffset > len_)
+            kw::rt::Diag("tbuf.offset", "TBuf::GetWithOffset")
+                .msg("GetWithOffset(" + std::to_string(size) + ", " + std::to_string(bufOffset) + ") needs a 32-byte aligned offset and " +
+                     std::to_string(uint64_t(size) * sizeof(T) + bufOffset) + " bytes, but the TBuf holds " + std::to_string(len_))
+                .hint("bufOffset is in bytes and must be a multiple of 32; size is in elements")
+                .fatal();
+        LocalTensor<T> t;
+        t.addr_ = base_ + bufOffset;
+        t.len_ = uint32_t(size * sizeof(T));
+        t.pos_ = pos;
+        t.owner_ = this;
+        return t;
+    }
+    template <typename T> LocalTensor<T> AllocTensor() { return Get<T>(); }
+    template <typename T> void FreeTensor(LocalTensor<T>&) {}
+    template <typename T> bool EnQue(const LocalTensor<T>&) { return true; }
+    template <typename T> LocalTensor<T> DeQue() { return Get<T>(); }
+
+    void kw_init(uint32_t len) {
+        len_ = (len + 31u) / 32u * 32u;
+        base_ = kw::rt::reserve_local(kw::rt::hardware_of(pos), len_, "TBuf", "InitBuffer", this);
+        init_ = true;
+    }
+
+private:
+    void check_init(const char* api) const {
+        if (!init_)
+            kw::rt::Diag("tbuf.uninitialised", api)
+                .msg("a TBuf is used before TPipe::InitBuffer gave it memory")
+                .hint("call pipe.InitBuffer(buf, bytes) in Init() before Get()")
+                .fatal();
+    }
+    uint32_t base_ = 0, len_ = 0;
+    bool init_ = false;
+};
+
+class TPipe {
+public:
+    TPipe();
+    ~TPipe();
+    TPipe(const TPipe&) = delete;
+    TPipe& operator=(const TPipe&) = delete;
+    void Init() {}
+    void Destroy();
+    void Reset();
+    template <class T> bool InitBuffer(T& que, uint8_t num, uint32_t len) {
+        static_assert(T::isTQue, "TPipe::InitBuffer(T& que, uint8_t num, uint32_t len) not supports T as TBuf");
+        que.core_.init(num, len, "TQue");
+        return true;
+    }
+    template <TPosition pos> bool InitBuffer(TBuf<pos>& buf, uint32_t len) {
+        if (len == 0)
+            kw::rt::Diag("pipe.buffer_length", "InitBuffer")
+                .msg("buffer length is 0, which should be larger than 0")
+                .hint("compute the TBuf size from the tiling before InitBuffer")
+                .fatal();
+        buf.kw_init(len);
+        return true;
+    }
+    template <HardEvent evt> TEventID AllocEventID() { return alloc_event(static_cast<int>(evt), true); }
+    template <HardEvent evt> void ReleaseEventID(TEventID id) { release_event(static_cast<int>(evt), id); }
+    template <HardEvent evt> TEventID FetchEventID() { return alloc_event(static_cast<int>(evt), false); }
+    TEventID FetchEventID(HardEvent evt) { return alloc_event(static_cast<int>(evt), false); }
+    template <TPosition pos, typename T> LocalTensor<T> GetAbsAddr(int32_t offset, int32_t size) const {
+        LocalTensor<T> t;
+        t.addr_ = uint32_t(offset);
+        t.len_ = uint32_t(size) * sizeof(T);
+        t.pos_ = pos;
+        return t;
+    }
+
+private:
+    TEventID alloc_event(int evt, bool take);
+    void release_event(int evt, TEventID id);
+    uint8_t event_used_[static_cast<int>(HardEvent::MAX)] = {};
+};
+
+TPipe* GetTPipePtr();
+
+template <TPosition pos, int32_t depth = 1, auto mask = 0> using TSCM = TQueBind<pos, TPosition::TSCM, depth, mask>;
+
+}  // namespace AscendC

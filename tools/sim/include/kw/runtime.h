@@ -1,0 +1,112 @@
+// Interface of the emulator runtime (implemented in tools/sim/runtime/*.cpp, compiled once).
+// Header-side API code calls these to check hardware rules, track pipes and count work.
+#pragma once
+#include <string>
+#include "kw/base.h"
+
+namespace kw {
+
+// The pipes of an AI Core. MTE2: GM->UB/L1, MTE3: UB->GM, V: vector, S: scalar, M: cube.
+enum class Pipe : uint8_t { S = 0, V, M, MTE1, MTE2, MTE3, FIX, COUNT };
+constexpr int kPipes = static_cast<int>(Pipe::COUNT);
+const char* pipe_name(Pipe p);
+Pipe pipe_of(pipe_t p);
+
+// A vector clock over pipes: c[q] = how many ops of pipe q are known complete.
+struct Clock {
+    uint32_t c[kPipes] = {0, 0, 0, 0, 0, 0, 0};
+};
+
+struct Buffer;  // one InitBuffer'd region, for ledgers and tensor provenance
+
+namespace rt {
+
+struct SocInfo {
+    char name[40];
+    int cce_aicore;
+    bool split_arch;
+    uint32_t aic_cores, aiv_cores;
+    uint32_t ub_bytes, l1_bytes, l0a_bytes, l0b_bytes, l0c_bytes, bt_bytes, fb_bytes;
+};
+const SocInfo& soc();
+
+int64_t block_idx();
+int64_t block_num();
+int64_t sub_block_idx();
+int64_t sub_block_num();
+
+// On-chip memories of this core. Tensors store byte offsets into these arenas.
+uint8_t* arena(AscendC::Hardware hw);
+uint32_t arena_capacity(AscendC::Hardware hw);
+AscendC::Hardware hardware_of(AscendC::TPosition pos);
+const char* position_name(AscendC::TPosition pos);
+const char* hardware_name(AscendC::Hardware hw);
+
+// ---- diagnostics ----
+// Every finding carries a rule id, a message with the values, and a hint; fatal ones end the
+// block the way the CPU twin aborts (the NPU would hang, fault or silently corrupt instead).
+class Diag {
+public:
+    Diag(const char* rule, const char* api);
+    Diag& msg(const std::string& m);
+    Diag& hint(const std::string& h);
+    Diag& val(const char* key, long long v);
+    Diag& val(const char* key, const std::string& v);
+    Diag& at(const void* pc);  // a recorded call site (e.g. the AllocTensor of a leaked slot)
+    [[noreturn]] void fatal();
+    void warn();
+    void error();  // an error recorded without ending the process (parent-side findings)
+    struct Impl;
+
+private:
+    Impl* impl_;
+};
+void* caller_pc();  // noinline: a pc inside the API call of the user's code
+
+// ---- work counters ----
+void count_vec(const char* api, const char* dtype, uint64_t repeats, uint64_t elems);
+void count_copy(AscendC::Hardware from, AscendC::Hardware to, uint64_t bytes);
+void count_scalar(const char* what);
+void count_sync(const char* what);
+
+// ---- pipe hazards on on-chip memory ----
+// `api` names the instruction; `pos` the logical position of the tensor (for messages).
+void access_local(Pipe p, AscendC::Hardware hw, uint32_t offset, uint64_t bytes, bool write, const char* api,
+                  const char* operand);
+Clock release(Pipe src);                 // snapshot: all ops issued so far on src are done
+void acquire(Pipe dst, const Clock& c);  // dst now waits for that snapshot
+void set_flag(Pipe src, Pipe dst, int id, const char* api);
+void wait_flag(Pipe src, Pipe dst, int id, const char* api);
+void pipe_barrier(Pipe p);  // Pipe::COUNT means PIPE_ALL
+
+// ---- global memory ----
+// Checks that [addr, addr+bytes) lies in a buffer passed to the kernel, tracks cross-block
+// races (per SyncAll epoch) and in-core MTE ordering on GM.
+void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char* api, const char* operand);
+void set_atomic(int mode, const char* dtype);  // 0 none, 1 add, 2 max, 3 min
+int atomic_mode();
+void sync_all(const char* api);
+uint8_t* workspace_base();
+uint64_t workspace_bytes();
+uint8_t* user_workspace(uint8_t* workspace);
+
+// ---- scalar (S pipe) reads/writes of local memory: auto-synchronised by the compiler ----
+void scalar_local(AscendC::Hardware hw, uint32_t offset, uint32_t bytes, bool write);
+
+// ---- buffers and pipes ----
+struct BufferRecord {
+    AscendC::Hardware hw;
+    uint32_t offset;
+    uint32_t bytes;
+    const void* pc;
+    const char* kind;  // "TQue" / "TBuf" / ...
+};
+uint32_t reserve_local(AscendC::Hardware hw, uint32_t bytes, const char* kind, const char* api, void* owner);
+void release_pipe(void* owner);
+void register_queue(void* q);
+void unregister_queue(void* q);
+void end_of_kernel_checks();
+void printf_impl(const char* fmt, ...);
+
+}  // namespace rt
+}  // namespace kw

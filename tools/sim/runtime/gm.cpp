@@ -1,0 +1,157 @@
+// Global memory: the buffers handed to the kernel live in shared mappings so every block
+// (a forked process) sees the same data. Accesses are bounds-checked against those buffers,
+// and a per-byte shadow records which block wrote/read each byte in which SyncAll phase.
+#include <sys/mman.h>
+#include <algorithm>
+#include <memory>
+#include "internal.h"
+
+namespace kw::rt {
+
+void access_gm_pipes(Pipe p, uint64_t addr, uint64_t bytes, bool write, const char* api, const char* operand);
+
+namespace {
+struct Shadow {
+    uint16_t writer;  // block+1 (bit 15: atomic write), 0 = never written
+    uint16_t wepoch;
+    uint16_t reader;  // block+1, 0 = never read; 0xFFFF = several blocks
+    uint16_t repoch;
+};
+static_assert(sizeof(Shadow) == sizeof(uint64_t), "shadow packs into 8 bytes");
+constexpr uint64_t kRaceCheckLimit = 256ull << 20;  // bytes of GM beyond which the race shadow is skipped
+constexpr uint64_t kSysWorkspace220 = 16ull << 20;
+constexpr uint64_t kSysWorkspace200 = 2ull << 20;
+
+std::vector<GmBuffer*>& buffers() {
+    static std::vector<GmBuffer*> b;
+    return b;
+}
+uint64_t total_gm() {
+    uint64_t t = 0;
+    for (auto* b : buffers()) t += b->capacity;
+    return t;
+}
+void* shared_map(uint64_t bytes) {
+    void* p = mmap(nullptr, bytes ? bytes : 1, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        std::fprintf(stderr, "kernelwright: cannot map %llu bytes of emulated GM\n", (unsigned long long)bytes);
+        std::abort();
+    }
+    return p;
+}
+std::string fmt_bytes(uint64_t b) { return std::to_string(b) + " bytes"; }
+}  // namespace
+
+std::vector<GmBuffer*>& gm_buffers() { return buffers(); }
+
+GmBuffer* gm_register(const std::string& name, uint64_t bytes, const std::string& role) {
+    auto* b = new GmBuffer;
+    b->name = name;
+    b->bytes = bytes;
+    b->capacity = (bytes + 31) / 32 * 32;
+    // A guard page after every buffer turns raw-pointer overruns into a clean crash report.
+    uint64_t mapped = (b->capacity + 4095) / 4096 * 4096 + 4096;
+    b->base = static_cast<uint8_t*>(shared_map(mapped));
+    mprotect(b->base + mapped - 4096, 4096, PROT_NONE);
+    b->role = role;
+    if (config().race_check && total_gm() + b->capacity <= kRaceCheckLimit)
+        b->shadow = static_cast<uint64_t*>(shared_map(b->capacity * sizeof(uint64_t)));
+    buffers().push_back(b);
+    return b;
+}
+
+static GmBuffer* find_buffer(const uint8_t* p, uint64_t bytes) {
+    for (auto* b : buffers())
+        if (p >= b->base && p + bytes <= b->base + b->capacity) return b;
+    return nullptr;
+}
+
+static std::string describe_miss(const uint8_t* p, uint64_t bytes) {
+    GmBuffer* best = nullptr;
+    int64_t dist = 0;
+    for (auto* b : buffers()) {
+        int64_t d = p < b->base ? int64_t(b->base - p) : int64_t(p - (b->base + b->bytes));
+        if (p >= b->base && p < b->base + b->capacity) d = int64_t((p + bytes) - (b->base + b->capacity));
+        if (!best || std::llabs(d) < std::llabs(dist)) best = b, dist = d;
+    }
+    if (!best) return "no GM buffer was passed to the kernel";
+    int64_t off = int64_t(p - best->base);
+    return "the nearest buffer is '" + best->name + "' (" + fmt_bytes(best->bytes) + "); the access covers bytes [" +
+           std::to_string(off) + ", " + std::to_string(off + int64_t(bytes)) + ") of it";
+}
+
+void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char* api, const char* operand) {
+    if (bytes == 0) return;
+    const uint8_t* a = static_cast<const uint8_t*>(addr);
+    GmBuffer* b = find_buffer(a, bytes);
+    if (!b)
+        Diag("gm.out_of_bounds", api)
+            .msg(std::string(api) + (write ? " writes " : " reads ") + std::to_string(bytes) + " bytes of global memory (operand " +
+                 operand + ") outside every buffer passed to the kernel: " + describe_miss(a, bytes))
+            .val("bytes", (long long)bytes)
+            .hint("on the NPU this is 'The DDR address of the MTE instruction is out of range' or silent corruption of another "
+                  "tensor; check the per-core offset (GetBlockIdx() * length) and the tail length of the last tile")
+            .fatal();
+    access_gm_pipes(p, uint64_t(reinterpret_cast<uintptr_t>(a)), bytes, write, api, operand);
+    if (!b->shadow) return;
+    uint64_t off = uint64_t(a - b->base);
+    BlockState& st = bs();
+    uint16_t me = uint16_t(st.block_idx + 1);
+    uint16_t ep = uint16_t(st.epoch + 1);
+    bool atomic = write && st.atomic != 0;
+    for (uint64_t i = off; i < off + bytes; ++i) {
+        Shadow sh = __builtin_bit_cast(Shadow, b->shadow[i]);
+        uint16_t w = sh.writer & 0x7fff;
+        bool w_atomic = sh.writer & 0x8000;
+        const char* race = nullptr;
+        uint16_t other = 0;
+        if (sh.writer && w != me && sh.wepoch == ep && !(atomic && w_atomic)) race = write ? "both write" : "read-after-write", other = w;
+        else if (write && sh.reader && sh.repoch == ep && sh.reader != me) race = "write-after-read", other = sh.reader;
+        if (race) {
+            std::string who = other == 0xFFFF ? std::string("other blocks") : "block " + std::to_string(other - 1);
+            std::string what = std::string(race) == "both write" ? "writes bytes that " + who + " also writes"
+                             : std::string(race) == "read-after-write" ? "reads bytes that " + who + " writes"
+                                                                        : "writes bytes that " + who + " reads";
+            Diag("gm.race", api)
+                .msg("block " + std::to_string(st.block_idx) + " " + what + " in the same SyncAll phase (buffer '" + b->name +
+                     "', byte " + std::to_string(i) + "); blocks run concurrently on the NPU, so the result depends on timing")
+                .val("buffer", b->name).val("byte", (long long)i).val("other_block", other == 0xFFFF ? -1 : other - 1)
+                .val("phase", st.epoch)
+                .hint("give every block its own output range, accumulate with SetAtomicAdd, or put SyncAll() between the "
+                      "writes and the reads of another block's data")
+                .fatal();
+        }
+        if (write) {
+            sh.writer = uint16_t(me | (atomic ? 0x8000 : 0));
+            sh.wepoch = ep;
+        } else if (sh.repoch == ep && sh.reader && sh.reader != me) {
+            sh.reader = 0xFFFF;
+        } else if (sh.repoch != ep || !sh.reader) {
+            sh.reader = me;
+            sh.repoch = ep;
+        }
+        b->shadow[i] = __builtin_bit_cast(uint64_t, sh);
+    }
+}
+
+void set_atomic(int mode, const char* dtype) {
+    bs().atomic = mode;
+    bs().atomic_dtype = dtype;
+}
+int atomic_mode() { return bs().atomic; }
+
+static uint64_t sys_workspace_bytes() { return soc().cce_aicore >= 220 ? kSysWorkspace220 : kSysWorkspace200; }
+
+uint8_t* workspace_base() {
+    for (auto* b : buffers())
+        if (b->role == "workspace") return b->base;
+    return nullptr;
+}
+uint64_t workspace_bytes() {
+    for (auto* b : buffers())
+        if (b->role == "workspace") return b->bytes;
+    return 0;
+}
+uint8_t* user_workspace(uint8_t* workspace) { return workspace ? workspace + sys_workspace_bytes() : nullptr; }
+
+}  // namespace kw::rt

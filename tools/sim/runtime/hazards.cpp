@@ -1,0 +1,202 @@
+// Pipe-hazard tracking on on-chip memory. Every instruction gets a sequence number on its
+// pipe; every 32-byte block remembers its last writer and last reader per pipe. Flags,
+// barriers and queue operations move vector clocks; an access that is not ordered after
+// the conflicting one (and not covered by the compiler's automatic sync) is a hazard.
+#include <algorithm>
+#include <unordered_map>
+#include <vector>
+#include "internal.h"
+
+namespace kw::rt {
+namespace {
+
+struct Entry {
+    uint32_t w_seq = 0;
+    uint8_t w_pipe = 0;
+    uint32_t r_seq[kPipes] = {};
+};
+
+struct PipeState {
+    uint32_t issued[kPipes] = {};
+    Clock vc[kPipes];  // vc[p].c[q]: ops of q known complete before p's next op
+    std::vector<Entry> shadow[static_cast<int>(AscendC::Hardware::MAX)];
+    bool flag_set[kPipes][kPipes][16] = {};
+    Clock flag_clock[kPipes][kPipes][16];
+};
+PipeState& ps() {
+    static PipeState s;
+    return s;
+}
+
+// With --cce-auto-sync the compiler orders scalar against every pipe and vector against
+// vector; everything else is the kernel's (or the queues') job.
+bool auto_synced(Pipe a, Pipe b) { return a == Pipe::S || b == Pipe::S || (a == Pipe::V && b == Pipe::V); }
+
+std::string hazard_hint(Pipe from, Pipe to) {
+    std::string f = pipe_name(from), t = pipe_name(to);
+    if (from == to)
+        return "two " + f + " copies write the same bytes; put PipeBarrier<PIPE_" + f + ">() between them";
+    return "order the " + f + " instruction before the " + t + " one: pass the tensor through a TQue (EnQue/DeQue, "
+           "AllocTensor/FreeTensor), or add SetFlag<HardEvent::" + f + "_" + t + ">(id) after the " + f +
+           " instruction and WaitFlag<HardEvent::" + f + "_" + t + ">(id) before the " + t + " one";
+}
+
+[[noreturn]] void hazard(const char* kind, Pipe earlier, uint32_t earlier_seq, Pipe now, AscendC::Hardware hw, uint32_t offset,
+                         const char* api, const char* operand) {
+    std::string what = std::string(kind) == "RAW" ? "reads data that an earlier " + std::string(pipe_name(earlier)) + " instruction writes"
+                     : std::string(kind) == "WAR" ? "overwrites data that an earlier " + std::string(pipe_name(earlier)) + " instruction still reads"
+                                                  : "writes bytes that an earlier " + std::string(pipe_name(earlier)) + " instruction also writes";
+    Diag(("pipe.hazard." + std::string(kind == std::string("RAW") ? "raw" : kind == std::string("WAR") ? "war" : "waw")).c_str(), api)
+        .msg(std::string(api) + " (" + pipe_name(now) + " pipe) " + what + " at " + hardware_name(hw) + " offset " +
+             std::to_string(offset) + " (operand " + operand + "), with no synchronisation between them; on the NPU the pipes run "
+             "concurrently, so the result depends on timing")
+        .val("earlier_pipe", pipe_name(earlier)).val("later_pipe", pipe_name(now)).val("offset", offset)
+        .val("earlier_instruction", earlier_seq)
+        .hint(hazard_hint(earlier, now))
+        .fatal();
+}
+
+uint32_t next_seq(Pipe p) { return ++ps().issued[static_cast<int>(p)]; }
+
+}  // namespace
+
+void pipes_reset() { ps() = PipeState(); }
+
+void access_local(Pipe p, AscendC::Hardware hw, uint32_t offset, uint64_t bytes, bool write, const char* api, const char* operand) {
+    if (bytes == 0) return;
+    PipeState& s = ps();
+    std::vector<Entry>& sh = s.shadow[static_cast<int>(hw)];
+    uint32_t cap = arena_capacity(hw);
+    if (sh.empty()) sh.resize(cap / 32 + 2048);
+    uint32_t seq = next_seq(p);
+    int pi = static_cast<int>(p);
+    uint64_t first = offset / 32, last = (uint64_t(offset) + bytes - 1) / 32;
+    if (last >= sh.size()) last = sh.size() - 1;
+    const Clock& mine = s.vc[pi];
+    for (uint64_t k = first; k <= last; ++k) {
+        Entry& e = sh[k];
+        Pipe wp = static_cast<Pipe>(e.w_pipe);
+        if (e.w_seq != 0) {
+            bool ordered = mine.c[e.w_pipe] >= e.w_seq;
+            if (wp != p && !auto_synced(wp, p) && !ordered) hazard(write ? "WAW" : "RAW", wp, e.w_seq, p, hw, uint32_t(k * 32), api, operand);
+            if (write && wp == p && (p == Pipe::MTE2 || p == Pipe::MTE1) && !ordered)
+                hazard("WAW", wp, e.w_seq, p, hw, uint32_t(k * 32), api, operand);
+        }
+        if (write) {
+            for (int r = 0; r < kPipes; ++r) {
+                if (r == pi || e.r_seq[r] == 0) continue;
+                if (!auto_synced(static_cast<Pipe>(r), p) && mine.c[r] < e.r_seq[r])
+                    hazard("WAR", static_cast<Pipe>(r), e.r_seq[r], p, hw, uint32_t(k * 32), api, operand);
+            }
+            e.w_seq = seq;
+            e.w_pipe = static_cast<uint8_t>(p);
+            std::fill(std::begin(e.r_seq), std::end(e.r_seq), 0u);
+        } else {
+            e.r_seq[pi] = seq;
+        }
+    }
+}
+
+void scalar_local(AscendC::Hardware hw, uint32_t offset, uint32_t bytes, bool write) {
+    access_local(Pipe::S, hw, offset, bytes, write, write ? "SetValue" : "GetValue", "tensor");
+}
+
+Clock release(Pipe src) {
+    PipeState& s = ps();
+    int i = static_cast<int>(src);
+    Clock c = s.vc[i];
+    c.c[i] = s.issued[i];
+    return c;
+}
+
+void acquire(Pipe dst, const Clock& c) {
+    Clock& mine = ps().vc[static_cast<int>(dst)];
+    for (int q = 0; q < kPipes; ++q) mine.c[q] = std::max(mine.c[q], c.c[q]);
+}
+
+void set_flag(Pipe src, Pipe dst, int id, const char* api) {
+    if (id < 0 || id > 15)
+        Diag("flag.event_id", api).msg("event id " + std::to_string(id) + " is outside 0..7").val("event_id", id)
+            .hint("use an id from GetTPipePtr()->FetchEventID(evt) or EVENT_ID0..EVENT_ID7").fatal();
+    PipeState& s = ps();
+    int a = static_cast<int>(src), b = static_cast<int>(dst);
+    Clock c = release(src);
+    s.flag_set[a][b][id] = true;
+    s.flag_clock[a][b][id] = c;
+    count_sync("SetFlag");
+}
+
+void wait_flag(Pipe src, Pipe dst, int id, const char* api) {
+    PipeState& s = ps();
+    int a = static_cast<int>(src), b = static_cast<int>(dst);
+    if (id < 0 || id > 15 || !s.flag_set[a][b][id])
+        Diag("flag.wait_without_set", api)
+            .msg(std::string("WaitFlag<HardEvent::") + pipe_name(src) + "_" + pipe_name(dst) + ">(" + std::to_string(id) +
+                 ") has no SetFlag with the same event and id before it; on the NPU this core waits forever "
+                 "(AI Core timeout, error 507014)")
+            .val("event", std::string(pipe_name(src)) + "_" + pipe_name(dst)).val("event_id", id)
+            .hint("every WaitFlag needs an earlier SetFlag of the same HardEvent and id (before a loop, set the flag once "
+                  "so the first iteration's WaitFlag can pass)")
+            .fatal();
+    acquire(dst, s.flag_clock[a][b][id]);
+    s.flag_set[a][b][id] = false;
+    count_sync("WaitFlag");
+}
+
+void pipe_barrier(Pipe p) {
+    PipeState& s = ps();
+    if (p == Pipe::COUNT) {
+        for (int a = 0; a < kPipes; ++a)
+            for (int q = 0; q < kPipes; ++q) s.vc[a].c[q] = s.issued[q];
+        count_sync("PipeBarrier<PIPE_ALL>");
+        return;
+    }
+    int i = static_cast<int>(p);
+    s.vc[i].c[i] = s.issued[i];
+    count_sync("PipeBarrier");
+}
+
+}  // namespace kw::rt
+
+namespace kw::rt {
+// In-core ordering of GM accesses (e.g. MTE3 writes a workspace that MTE2 reads back).
+// Sparse: only the 32-byte GM blocks this core touched are tracked.
+namespace {
+std::unordered_map<uint64_t, Entry>& gm_pipe_shadow() {
+    static std::unordered_map<uint64_t, Entry> m;
+    return m;
+}
+}  // namespace
+
+void gm_reset_core_state() { gm_pipe_shadow().clear(); }
+
+void access_gm_pipes(Pipe p, uint64_t addr, uint64_t bytes, bool write, const char* api, const char* operand) {
+    if (bytes == 0 || p == Pipe::S) return;  // scalar GM access is ordered by the compiler
+    PipeState& s = ps();
+    uint32_t seq = next_seq(p);
+    int pi = static_cast<int>(p);
+    const Clock& mine = s.vc[pi];
+    auto& m = gm_pipe_shadow();
+    for (uint64_t k = addr / 32; k <= (addr + bytes - 1) / 32; ++k) {
+        auto it = m.find(k);
+        if (it == m.end()) {
+            if (!write) continue;
+            it = m.emplace(k, Entry()).first;
+        }
+        Entry& e = it->second;
+        Pipe wp = static_cast<Pipe>(e.w_pipe);
+        if (e.w_seq != 0 && wp != p && !auto_synced(wp, p) && mine.c[e.w_pipe] < e.w_seq)
+            hazard(write ? "WAW" : "RAW", wp, e.w_seq, p, AscendC::Hardware::GM, uint32_t((k * 32) & 0xffffffffu), api, operand);
+        if (write) {
+            for (int r = 0; r < kPipes; ++r)
+                if (r != pi && e.r_seq[r] && !auto_synced(static_cast<Pipe>(r), p) && mine.c[r] < e.r_seq[r])
+                    hazard("WAR", static_cast<Pipe>(r), e.r_seq[r], p, AscendC::Hardware::GM, uint32_t((k * 32) & 0xffffffffu), api, operand);
+            e.w_seq = seq;
+            e.w_pipe = static_cast<uint8_t>(p);
+            std::fill(std::begin(e.r_seq), std::end(e.r_seq), 0u);
+        } else {
+            e.r_seq[pi] = seq;
+        }
+    }
+}
+}  // namespace kw::rt

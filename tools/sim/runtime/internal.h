@@ -1,0 +1,73 @@
+// Runtime-internal state shared by the runtime translation units (not seen by kernels).
+#pragma once
+#include <string>
+#include <vector>
+#include "kw/runtime.h"
+
+namespace kw::rt {
+
+// ---- per-process (per-block) state ----
+struct BlockState {
+    int64_t block_idx = 0;
+    int64_t block_num = 1;
+    int64_t sub_block_idx = 0;
+    int64_t sub_block_num = 1;
+    uint32_t epoch = 0;  // SyncAll phases completed
+    int atomic = 0;
+    std::string atomic_dtype;
+    int report_fd = -1;  // this block's JSON-lines report
+    bool in_block = false;
+};
+BlockState& bs();
+
+// ---- configuration shared by parent and children ----
+struct Config {
+    SocInfo soc{};
+    uint64_t tiling_key = 0;
+    int timeout_ms = 20000;
+    std::string out_dir;
+    bool race_check = true;
+    bool poison = true;
+};
+Config& config();
+
+// ---- GM buffers passed to (or allocated for) the kernel ----
+struct GmBuffer {
+    std::string name;
+    uint8_t* base = nullptr;
+    uint64_t bytes = 0;      // exact size
+    uint64_t capacity = 0;   // rounded-up allocation (32 B) the kernel may touch
+    uint64_t* shadow = nullptr;  // per-byte race shadow (shared mapping) or null
+    std::string role;        // in / out / inout / workspace / tiling / host
+};
+GmBuffer* gm_register(const std::string& name, uint64_t bytes, const std::string& role);
+std::vector<GmBuffer*>& gm_buffers();
+void gm_reset_core_state();  // forget in-core GM ordering (new block)
+
+// ---- pipe state ----
+void pipes_reset();  // new block: fresh clocks, shadows, flags
+void arenas_reset();
+
+// ---- reporting ----
+void report_line(const std::string& json);  // append one JSON object line to this block's report
+std::string json_escape(const std::string& s);
+std::string frames_json(void* const* frames, int n);
+void counters_flush();
+void install_crash_handlers();
+
+// ---- scheduler ----
+struct LaunchBody {
+    virtual void run() = 0;
+    virtual ~LaunchBody() = default;
+};
+// Runs body once per block in [0, block_dim) in forked children with SyncAll support.
+// Returns the overall status: 0 ok, 1 rule violation, 2 crash, 3 timeout, 4 bad launch.
+int run_blocks(uint32_t block_dim, LaunchBody& body);
+struct LaunchSummary {
+    int status = 0;
+    std::string detail;
+    std::vector<std::string> block_status;
+};
+LaunchSummary& last_launch();
+
+}  // namespace kw::rt

@@ -1,0 +1,222 @@
+// Runs a kernel launch: one forked process per block (globals are per core, GM is shared),
+// taking turns so results are deterministic. SyncAll yields to the parent, which releases
+// all blocks once every live block has arrived; blocks that exit while others wait is the
+// NPU's deadlock, reported as such.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <chrono>
+#include "internal.h"
+
+namespace kw::rt {
+namespace {
+struct ChildLink {
+    int to_child = -1;    // parent -> child: 'G' resumes after SyncAll
+    int from_child = -1;  // child -> parent: 'S' at SyncAll; EOF when it exits
+};
+ChildLink& self_link() {
+    static ChildLink l;
+    return l;
+}
+LaunchSummary& summary() {
+    static LaunchSummary s;
+    return s;
+}
+
+enum class ChildState { RUNNING, AT_SYNC, DONE };
+struct Child {
+    pid_t pid = -1;
+    int to = -1, from = -1;
+    ChildState state = ChildState::RUNNING;
+    int exit_code = 0;
+    uint32_t syncs = 0;
+};
+
+using Clock = std::chrono::steady_clock;
+
+void reset_block_state() {
+    arenas_reset();
+    pipes_reset();
+    gm_reset_core_state();
+    release_pipe(nullptr);
+}
+
+[[noreturn]] void child_main(uint32_t b, uint32_t block_dim, LaunchBody& body) {
+    BlockState& st = bs();
+    st.block_idx = b;
+    st.block_num = block_dim;
+    st.epoch = 0;
+    st.atomic = 0;
+    st.in_block = true;
+    std::string path = config().out_dir + "/block_" + std::to_string(b) + ".jsonl";
+    st.report_fd = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    install_crash_handlers();
+    reset_block_state();
+    body.run();
+    counters_flush();
+    report_line("{\"type\":\"end\",\"block\":" + std::to_string(b) + ",\"status\":\"ok\"}");
+    std::fflush(stdout);
+    _exit(0);
+}
+
+// Waits until the child yields at SyncAll or exits. Returns false on timeout.
+bool wait_child(Child& c, Clock::time_point deadline) {
+    for (;;) {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        if (left <= 0) return false;
+        pollfd p{c.from, POLLIN, 0};
+        int r = poll(&p, 1, int(left > 1000 ? 1000 : left));
+        if (r < 0) continue;
+        if (r == 0) continue;
+        char ch = 0;
+        ssize_t n = read(c.from, &ch, 1);
+        if (n == 1 && ch == 'S') {
+            c.state = ChildState::AT_SYNC;
+            c.syncs++;
+            return true;
+        }
+        int status = 0;
+        waitpid(c.pid, &status, 0);
+        c.state = ChildState::DONE;
+        c.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        return true;
+    }
+}
+
+std::string block_list(const std::vector<Child>& cs, ChildState st) {
+    std::string s;
+    for (size_t i = 0; i < cs.size(); ++i)
+        if (cs[i].state == st) s += (s.empty() ? "" : ",") + std::to_string(i);
+    return s;
+}
+
+void kill_all(std::vector<Child>& cs) {
+    for (auto& c : cs)
+        if (c.state != ChildState::DONE && c.pid > 0) {
+            kill(c.pid, SIGKILL);
+            int status;
+            waitpid(c.pid, &status, 0);
+            c.state = ChildState::DONE;
+            c.exit_code = 137;
+        }
+}
+}  // namespace
+
+LaunchSummary& last_launch() { return summary(); }
+
+void sync_all(const char* api) {
+    BlockState& st = bs();
+    uint32_t cores = soc().split_arch ? soc().aiv_cores : soc().aic_cores;
+    if (st.block_num > int64_t(cores))
+        Diag("syncall.block_dim", api)
+            .msg("SyncAll with blockDim " + std::to_string(st.block_num) + " on " + soc().name + ", which runs only " +
+                 std::to_string(cores) + " vector cores at a time; blocks past the first " + std::to_string(cores) +
+                 " never start while the first ones wait, so the NPU hangs")
+            .val("block_dim", st.block_num).val("cores", cores)
+            .hint("launch at most GetCoreNumAiv() blocks in a kernel that uses SyncAll and loop over the work inside")
+            .fatal();
+    count_sync("SyncAll");
+    pipe_barrier(Pipe::COUNT);  // SyncAll drains every pipe of this core
+    ChildLink& l = self_link();
+    char ch = 'S';
+    if (write(l.from_child, &ch, 1) != 1) _exit(70);
+    if (read(l.to_child, &ch, 1) != 1) _exit(70);  // parent gone or killed us
+    st.epoch++;
+}
+
+int run_blocks(uint32_t block_dim, LaunchBody& body) {
+    LaunchSummary& sum = summary();
+    sum = LaunchSummary();
+    if (block_dim == 0 || block_dim > 65535) {
+        Diag("launch.block_dim", "<<<>>>")
+            .msg("blockDim " + std::to_string(block_dim) + " is outside [1, 65535]")
+            .hint("the tiling must set SetBlockDim to at least 1").error();
+        sum.status = 4;
+        sum.detail = "blockDim " + std::to_string(block_dim) + " is outside [1, 65535]";
+        return sum.status;
+    }
+    std::fflush(stdout);
+    std::fflush(stderr);
+    auto deadline = Clock::now() + std::chrono::milliseconds(config().timeout_ms);
+    std::vector<Child> cs(block_dim);
+    bool timed_out = false;
+    uint32_t running = 0;
+    auto start_child = [&](uint32_t b) {
+        int down[2], up[2];
+        if (pipe(down) != 0 || pipe(up) != 0) std::abort();
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(down[1]);
+            close(up[0]);
+            for (uint32_t i = 0; i < b; ++i) {  // do not keep other blocks' pipes open
+                if (cs[i].to >= 0) close(cs[i].to);
+                if (cs[i].from >= 0) close(cs[i].from);
+            }
+            self_link().to_child = down[0];
+            self_link().from_child = up[1];
+            child_main(b, block_dim, body);
+        }
+        close(down[0]);
+        close(up[1]);
+        cs[b].pid = pid;
+        cs[b].to = down[1];
+        cs[b].from = up[0];
+    };
+    // Phase 0: start blocks one at a time; each runs until it exits or reaches SyncAll.
+    for (uint32_t b = 0; b < block_dim && !timed_out; ++b) {
+        start_child(b);
+        running = b;
+        if (!wait_child(cs[b], deadline)) timed_out = true;
+    }
+    // Later phases: release everyone waiting at SyncAll, again one at a time.
+    while (!timed_out) {
+        std::string waiting = block_list(cs, ChildState::AT_SYNC), done = block_list(cs, ChildState::DONE);
+        if (waiting.empty()) break;
+        if (!done.empty()) {
+            Diag("syncall.mismatch", "SyncAll")
+                .msg("blocks [" + waiting + "] wait in SyncAll while blocks [" + done +
+                     "] already returned without reaching it; on the NPU the waiting cores hang (AI Core timeout, error 507014)")
+                .val("waiting", waiting).val("finished", done)
+                .hint("every block must call SyncAll the same number of times: do not put SyncAll under a condition that "
+                      "depends on GetBlockIdx(), and do not return early from idle blocks")
+                .error();
+            kill_all(cs);
+            sum.status = 1;
+            sum.detail = "SyncAll mismatch";
+            break;
+        }
+        for (uint32_t b = 0; b < block_dim && !timed_out; ++b) {
+            if (cs[b].state != ChildState::AT_SYNC) continue;
+            char g = 'G';
+            if (write(cs[b].to, &g, 1) != 1) std::abort();
+            cs[b].state = ChildState::RUNNING;
+            running = b;
+            if (!wait_child(cs[b], deadline)) timed_out = true;
+        }
+    }
+    if (timed_out) {
+        Child& c = cs[running];
+        kill(c.pid, SIGUSR2);  // the child records where it was, then exits
+        auto grace = Clock::now() + std::chrono::milliseconds(1500);
+        wait_child(c, grace);
+        kill_all(cs);
+        sum.status = 3;
+        sum.detail = "block " + std::to_string(running) + " did not finish within " + std::to_string(config().timeout_ms) + " ms";
+    }
+    for (auto& c : cs) {
+        if (c.to >= 0) close(c.to);
+        if (c.from >= 0) close(c.from);
+    }
+    for (uint32_t b = 0; b < block_dim; ++b) {
+        int code = cs[b].exit_code;
+        std::string st = code == 0 ? "ok" : code == 3 ? "violation" : code == 124 ? "hang" : code == 137 ? "killed" : "crash";
+        sum.block_status.push_back(st);
+        if (sum.status == 0 && st == "violation") sum.status = 1;
+        if (sum.status == 0 && (st == "crash")) sum.status = 2;
+    }
+    return sum.status;
+}
+
+}  // namespace kw::rt

@@ -1,0 +1,171 @@
+// Per-block state: SoC profile, block indices, on-chip arenas, work counters.
+#include <cstdarg>
+#include <map>
+#include "internal.h"
+
+uint64_t kw_tiling_key() { return kw::rt::config().tiling_key; }
+
+namespace kw {
+
+const char* pipe_name(Pipe p) {
+    static const char* names[] = {"S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX", "ALL"};
+    return names[static_cast<int>(p)];
+}
+
+Pipe pipe_of(pipe_t p) {
+    switch (p) {
+        case PIPE_S: return Pipe::S;
+        case PIPE_V: case PIPE_V2: return Pipe::V;
+        case PIPE_M: return Pipe::M;
+        case PIPE_MTE1: return Pipe::MTE1;
+        case PIPE_MTE2: return Pipe::MTE2;
+        case PIPE_MTE3: return Pipe::MTE3;
+        case PIPE_FIX: return Pipe::FIX;
+        default: return Pipe::COUNT;
+    }
+}
+
+namespace rt {
+
+BlockState& bs() {
+    static BlockState s;
+    return s;
+}
+Config& config() {
+    static Config c;
+    return c;
+}
+const SocInfo& soc() { return config().soc; }
+
+int64_t block_idx() { return bs().block_idx; }
+int64_t block_num() { return bs().block_num; }
+int64_t sub_block_idx() { return bs().sub_block_idx; }
+int64_t sub_block_num() { return bs().sub_block_num; }
+
+// Arenas are a little larger than any SoC's memory so a checked overflow never touches the host heap.
+namespace {
+constexpr uint32_t kArenaSlack = 64 * 1024;
+struct Arena {
+    std::vector<uint8_t> mem;
+};
+Arena& arena_of(AscendC::Hardware hw) {
+    static Arena arenas[static_cast<int>(AscendC::Hardware::MAX)];
+    return arenas[static_cast<int>(hw)];
+}
+}  // namespace
+
+uint32_t arena_capacity(AscendC::Hardware hw) {
+    const SocInfo& s = soc();
+    switch (hw) {
+        case AscendC::Hardware::UB: return s.ub_bytes;
+        case AscendC::Hardware::L1: return s.l1_bytes;
+        case AscendC::Hardware::L0A: return s.l0a_bytes;
+        case AscendC::Hardware::L0B: return s.l0b_bytes;
+        case AscendC::Hardware::L0C: return s.l0c_bytes;
+        case AscendC::Hardware::BIAS: return s.bt_bytes;
+        case AscendC::Hardware::FIXBUF: return s.fb_bytes;
+        default: return 0;
+    }
+}
+
+uint8_t* arena(AscendC::Hardware hw) {
+    Arena& a = arena_of(hw);
+    if (a.mem.empty()) a.mem.assign(size_t(arena_capacity(hw)) + kArenaSlack, config().poison ? 0xFF : 0);
+    return a.mem.data();
+}
+
+void arenas_reset() {
+    for (int i = 0; i < static_cast<int>(AscendC::Hardware::MAX); ++i) arena_of(static_cast<AscendC::Hardware>(i)).mem.clear();
+}
+
+AscendC::Hardware hardware_of(AscendC::TPosition pos) {
+    using P = AscendC::TPosition;
+    using H = AscendC::Hardware;
+    switch (pos) {
+        case P::GM: return H::GM;
+        case P::A1: case P::B1: case P::C1: case P::TSCM: return H::L1;
+        case P::A2: return H::L0A;
+        case P::B2: return H::L0B;
+        case P::CO1: return H::L0C;
+        case P::C2: return H::BIAS;
+        case P::CO2: return soc().cce_aicore <= 200 ? H::UB : H::GM;
+        case P::C2PIPE2GM: return H::FIXBUF;
+        default: return H::UB;
+    }
+}
+
+const char* position_name(AscendC::TPosition pos) {
+    static const char* n[] = {"GM", "A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2", "VECIN", "VECOUT", "VECCALC",
+                              "SPM", "TSCM", "C2PIPE2GM", "C2PIPE2LOCAL", "MAX"};
+    int i = static_cast<int>(pos);
+    return i >= 0 && i <= 16 ? n[i] : "?";
+}
+
+const char* hardware_name(AscendC::Hardware hw) {
+    static const char* n[] = {"GM", "UB", "L1", "L0A", "L0B", "L0C", "BIAS", "FIXBUF", "MAX"};
+    return n[static_cast<int>(hw)];
+}
+
+// ---- work counters (flushed into the block report at the end) ----
+namespace {
+struct VecCount {
+    uint64_t instructions = 0, repeats = 0, elements = 0;
+};
+struct Counters {
+    std::map<std::pair<std::string, std::string>, VecCount> vec;
+    std::map<std::string, uint64_t> copy_bytes;
+    std::map<std::string, uint64_t> copy_ops;
+    std::map<std::string, uint64_t> scalar;
+    std::map<std::string, uint64_t> sync;
+};
+Counters& counters() {
+    static Counters c;
+    return c;
+}
+std::string map_json(const std::map<std::string, uint64_t>& m) {
+    std::string s = "{";
+    for (auto& kv : m) s += (s.size() > 1 ? "," : "") + ("\"" + json_escape(kv.first) + "\":" + std::to_string(kv.second));
+    return s + "}";
+}
+}  // namespace
+
+void count_vec(const char* api, const char* dtype, uint64_t repeats, uint64_t elems) {
+    VecCount& c = counters().vec[{api, dtype}];
+    c.instructions += 1;
+    c.repeats += repeats;
+    c.elements += elems;
+}
+void count_copy(AscendC::Hardware from, AscendC::Hardware to, uint64_t bytes) {
+    std::string k = std::string(hardware_name(from)) + "->" + hardware_name(to);
+    counters().copy_bytes[k] += bytes;
+    counters().copy_ops[k] += 1;
+}
+void count_scalar(const char* what) { counters().scalar[what] += 1; }
+void count_sync(const char* what) { counters().sync[what] += 1; }
+
+void counters_flush() {
+    Counters& c = counters();
+    std::string vec = "[";
+    for (auto& kv : c.vec) {
+        if (vec.size() > 1) vec += ",";
+        vec += "{\"api\":\"" + json_escape(kv.first.first) + "\",\"dtype\":\"" + kv.first.second +
+               "\",\"instructions\":" + std::to_string(kv.second.instructions) + ",\"repeats\":" + std::to_string(kv.second.repeats) +
+               ",\"elements\":" + std::to_string(kv.second.elements) + "}";
+    }
+    vec += "]";
+    report_line("{\"type\":\"counters\",\"block\":" + std::to_string(bs().block_idx) + ",\"vector\":" + vec +
+                ",\"copy_bytes\":" + map_json(c.copy_bytes) + ",\"copy_ops\":" + map_json(c.copy_ops) +
+                ",\"scalar\":" + map_json(c.scalar) + ",\"sync\":" + map_json(c.sync) + "}");
+}
+
+void printf_impl(const char* fmt, ...) {
+    std::printf("[block %lld] ", static_cast<long long>(bs().block_idx));
+    va_list ap;
+    va_start(ap, fmt);
+    std::vprintf(fmt, ap);
+    va_end(ap);
+    std::fflush(stdout);
+}
+
+}  // namespace rt
+}  // namespace kw
