@@ -62,6 +62,8 @@ uint32_t reserve_local(AscendC::Hardware hw, uint32_t bytes, const char* kind, c
 
 void release_pipe(void*) { ledger() = Ledger(); }
 
+uint32_t reserved_end(AscendC::Hardware hw) { return ledger().next[static_cast<int>(hw)]; }
+
 }  // namespace kw::rt
 
 namespace kw {

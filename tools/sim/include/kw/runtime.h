@@ -103,6 +103,9 @@ struct BufferRecord {
 };
 uint32_t reserve_local(AscendC::Hardware hw, uint32_t bytes, const char* kind, const char* api, void* owner);
 void release_pipe(void* owner);
+// High-water mark of the TPipe ledger in an on-chip memory: APIs that take scratch space from
+// the free UB (high-level APIs without sharedTmpBuffer, Select's last 8 KiB) compare against it.
+uint32_t reserved_end(AscendC::Hardware hw);
 void register_queue(void* q);
 void unregister_queue(void* q);
 void end_of_kernel_checks();
