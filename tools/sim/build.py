@@ -1,0 +1,183 @@
+"""Build a KernelProject for the CPU emulation: prepare the sources, compile the host side of
+msopgen projects and read its op definition, then compile and link one kernel executable per
+dtype variant. Results (including compile errors) are cached by content."""
+from __future__ import annotations
+
+import json
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from kernelwright.tools.project import KernelProject
+from kernelwright.tools.sim import cache, sandbox, sources
+from kernelwright.tools.sim.compiler import Compiler
+from kernelwright.tools.sim.diagnostics import PathMapper, parse
+from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR, RuntimeLib
+from kernelwright.tools.toolchain import BuildResult, Diagnostic
+
+COMPILE_LIMITS = sandbox.Limits(wall_s=180, cpu_s=300, memory_bytes=6 << 30)
+
+
+def build_key(rt: RuntimeLib, project: KernelProject) -> str:
+    parts = [rt.root.name, project.kind, project.name]
+    for rel in sorted(project.files):
+        parts += [rel, project.files[rel]]
+    return "build-" + cache.digest(parts)
+
+
+def load_cached(entry: Path) -> BuildResult | None:
+    result = entry / "result.json"
+    if not result.exists():
+        return None
+    r = BuildResult.model_validate_json(result.read_text())
+    r.cache_hits = 1
+    return r
+
+
+class Builder:
+    def __init__(self, rt: RuntimeLib, project: KernelProject, out: Path, final: Path):
+        self.rt, self.project, self.out, self.final = rt, project, out, final
+        self.compiler: Compiler = rt.compiler
+        self.src = out / "src"
+        self.mapper = PathMapper(self.src, INCLUDE_DIR)
+        self.log: list[str] = []
+        self.diags: list[Diagnostic] = []
+
+    # the build directory is renamed into the cache when done; artefacts are recorded at their final paths
+    def final_path(self, p: Path) -> str:
+        return str(self.final / p.relative_to(self.out))
+
+    def _compile(self, args: list[str]) -> bool:
+        # debug info must name the final cache path, where the executable will be symbolized
+        prefix_map = f"-fdebug-prefix-map={self.out}={self.final}"
+        r = sandbox.run([self.compiler.path, prefix_map, *args], cwd=self.out, limits=COMPILE_LIMITS)
+        text = (r.stdout + r.stderr).replace(str(self.out) + "/", "")
+        if text.strip():
+            self.log.append(text)
+        if r.timed_out:
+            self.diags.append(Diagnostic(stage="build", message="the compiler did not finish within "
+                                         f"{COMPILE_LIMITS.wall_s:.0f} s", category="other"))
+            return False
+        if r.returncode != 0 or "error:" in r.stderr:
+            found = parse(r.stderr + r.stdout, self.mapper)
+            self.diags.extend(found or [Diagnostic(stage="build", message=(r.stderr or r.stdout)[-2000:] or
+                                                   f"compiler exited with {r.returncode}")])
+            return r.returncode == 0 and not any(d.severity == "error" for d in found)
+        return True
+
+    def run(self) -> BuildResult:
+        start = time.monotonic()
+        units = sources.prepare_tree(self.project.files, self.src)
+        result = BuildResult(toolchain="sim", status="ok", project=self.project.name, compiler=self.compiler.identity)
+        if self.project.kind == "msopgen":
+            self._build_msopgen(result, units)
+        else:
+            self._build_launch(result, units)
+        result.diagnostics = _dedupe(self.diags)
+        if any(d.severity == "error" for d in result.diagnostics) and result.status == "ok":
+            result.status = "compile_error"
+        result.log = "\n".join(self.log)[-20000:]
+        result.seconds = time.monotonic() - start
+        return result
+
+    # ---- kernel-launch projects ----
+    def _build_launch(self, result: BuildResult, units: list[str]) -> None:
+        objs, kernels = [], []
+        for i, rel in enumerate(units):
+            names = [n for n in self.project.kernel_names() if n in self.project.files[rel]]
+            tu = self.out / f"unit_{i}.cpp"
+            tu.write_text(sources.kernel_unit(rel, self.src, names))
+            obj = self.out / f"unit_{i}.o"
+            if self._compile(self.rt.kernel_flags() + [f"-I{(self.src / rel).parent}", f"-I{self.src}", "-c", str(tu), "-o", str(obj)]):
+                objs.append(obj)
+            kernels += names
+        result.kernels = kernels
+        if len(objs) == len(units) and objs:
+            exe = self.out / "kernel_exe"
+            if self._link(objs, self.rt.kernel_archive, exe):
+                result.artifacts["kernel_exe"] = self.final_path(exe)
+        result.artifacts["src"] = self.final_path(self.src)
+
+    def _link(self, objs: list[Path], archive: Path, exe: Path) -> bool:
+        return self._compile(["-no-pie", *map(str, objs), str(archive), "-o", str(exe)])
+
+    # ---- msopgen projects ----
+    def _build_msopgen(self, result: BuildResult, units: list[str]) -> None:
+        host_units = [u for u in units if u.startswith("op_host/")]
+        kernel_units = [u for u in self.project.kernel_sources() if u in units]
+        result.artifacts["src"] = self.final_path(self.src)
+        host_objs = []
+        for i, rel in enumerate(host_units):
+            obj = self.out / f"host_{i}.o"
+            if self._compile(self.rt.host_flags() + [f"-I{self.src / 'op_host'}", "-c", str(self.src / rel), "-o", str(obj)]):
+                host_objs.append(obj)
+        if len(host_objs) != len(host_units) or not host_objs:
+            if not host_units:
+                self.diags.append(Diagnostic(stage="build", message="the project has no op_host/*.cpp (TilingFunc and OpDef)",
+                                             category="syntax_structure"))
+            return
+        host_exe = self.out / "host_exe"
+        if not self._link(host_objs, self.rt.host_archive, host_exe):
+            return
+        result.artifacts["host_exe"] = self.final_path(host_exe)
+        op = self._describe(host_exe)
+        if op is None:
+            return
+        result.op = op
+        (self.out / "kw_tiling.h").write_text(sources.tiling_header(op["type"], op.get("tiling_classes", [])))
+        if not kernel_units:
+            self.diags.append(Diagnostic(stage="build", category="syntax_structure",
+                                         message=f"no kernel source: expected op_kernel/{self.project.snake_name}.cpp"))
+            return
+        variants = sources.dtype_variants(op) or [{}]
+        kernel_rel = kernel_units[0]
+        kernel_name = self.project.snake_name
+        result.kernels = [kernel_name]
+
+        def compile_variant(i: int) -> tuple[int, bool]:
+            tu = self.out / f"kernel_v{i}.cpp"
+            tu.write_text(sources.kernel_unit(kernel_rel, self.src, [kernel_name],
+                                              sources.msopgen_prologue(self.out / "kw_tiling.h", variants[i])))
+            obj = self.out / f"kernel_v{i}.o"
+            ok = self._compile(self.rt.kernel_flags() + [f"-I{self.src / 'op_kernel'}", f"-I{self.src}", "-c", str(tu), "-o", str(obj)])
+            return i, ok and self._link([obj], self.rt.kernel_archive, self.out / f"kernel_v{i}")
+
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            done = list(pool.map(compile_variant, range(len(variants))))
+        for i, ok in done:
+            key = sources.variant_key(variants[i])
+            result.variants.append(key)
+            if ok:
+                result.artifacts[f"kernel_exe:{key}"] = self.final_path(self.out / f"kernel_v{i}")
+
+    def _describe(self, host_exe: Path) -> dict[str, Any] | None:
+        r = sandbox.run([str(host_exe), "describe"], cwd=self.out, limits=sandbox.Limits(wall_s=30, cpu_s=30))
+        try:
+            data = json.loads(r.stdout)
+        except json.JSONDecodeError:
+            self.diags.append(Diagnostic(stage="host", category="other", message="the op_host code failed while registering "
+                                         f"the operator (exit {r.returncode}): {r.stderr[-1500:]}"))
+            return None
+        ops = data.get("ops", [])
+        op = next((o for o in ops if o["type"] == self.project.name), ops[0] if len(ops) == 1 else None)
+        if op is None:
+            names = ", ".join(o["type"] for o in ops) or "none"
+            self.diags.append(Diagnostic(stage="host", category="api_signature", symbol="OP_ADD",
+                                         message=f"no operator definition for '{self.project.name}' (OP_ADD registered: {names})",
+                                         hint="declare `class X : public OpDef` and register it with OP_ADD(X) in op_host"))
+            return None
+        op["tiling_classes"] = data.get("tiling_classes", [])
+        (self.out / "describe.json").write_text(json.dumps(data, indent=1))
+        return op
+
+
+def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
+    seen, out = set(), []
+    for d in diags:
+        key = (d.severity, d.file, d.line, d.message)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(d)
+    return out

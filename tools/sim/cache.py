@@ -1,0 +1,74 @@
+"""Content-addressed build cache: an unchanged kernel (or runtime) is never recompiled.
+
+Entries are directories under $KERNELWRIGHT_HOME/sim (default ~/.cache/kernelwright/sim),
+created atomically (built in a temporary sibling, then renamed) and guarded by a lock file so
+parallel builds of the same key wait for each other instead of racing.
+"""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import shutil
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterable, Iterator
+
+
+def home() -> Path:
+    return Path(os.environ.get("KERNELWRIGHT_HOME", Path.home() / ".cache" / "kernelwright"))
+
+
+def cache_root() -> Path:
+    root = home() / "sim"
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def digest(parts: Iterable[str | bytes]) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        b = p.encode() if isinstance(p, str) else p
+        h.update(len(b).to_bytes(8, "little"))
+        h.update(b)
+    return h.hexdigest()[:24]
+
+
+def tree_digest(paths: Iterable[Path], root: Path) -> str:
+    parts: list[str | bytes] = []
+    for p in sorted(paths):
+        parts.append(str(p.relative_to(root)))
+        parts.append(p.read_bytes())
+    return digest(parts)
+
+
+@contextmanager
+def locked(key: str) -> Iterator[None]:
+    lock = cache_root() / f".{key}.lock"
+    with open(lock, "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def entry(key: str) -> Path:
+    return cache_root() / key
+
+
+@contextmanager
+def building(key: str) -> Iterator[Path]:
+    """A scratch directory that becomes the cache entry `key` when the block exits cleanly."""
+    tmp = Path(tempfile.mkdtemp(prefix=f".{key}.", dir=cache_root()))
+    try:
+        yield tmp
+        final = entry(key)
+        if final.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            os.replace(tmp, final)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise

@@ -1,0 +1,28 @@
+// Host-side stand-in: IMPL_OP(Op).Tiling(f).InferShape(g) registrations.
+#pragma once
+#include "kwhost/registry.h"
+
+namespace kwhost {
+class ImplRegistrar {
+public:
+    explicit ImplRegistrar(const char* type) : type_(type) {}
+    ImplRegistrar& Tiling(gert::OpImplRegisterV2::TilingKernelFunc f) { impl_for(type_).tiling = f; return *this; }
+    template <class... A> ImplRegistrar& Tiling(gert::OpImplRegisterV2::TilingKernelFunc f, A...) { return Tiling(f); }
+    ImplRegistrar& InferShape(gert::OpImplRegisterV2::InferShapeKernelFunc f) { impl_for(type_).infer_shape = f; return *this; }
+    ImplRegistrar& InferDataType(gert::OpImplRegisterV2::InferDataTypeKernelFunc f) { impl_for(type_).infer_dtype = f; return *this; }
+    template <class F> ImplRegistrar& InferShapeRange(F) { return *this; }
+    template <class C = void, class F> ImplRegistrar& TilingParse(F) { return *this; }
+    template <class... A> ImplRegistrar& InputsDataDependency(A...) { return *this; }
+    template <class... A> ImplRegistrar& TilingInputsDataDependency(A...) { return *this; }
+    template <class... A> ImplRegistrar& PrivateAttr(A...) { return *this; }
+
+private:
+    std::string type_;
+};
+}  // namespace kwhost
+
+#define KW_IMPL_CAT2(a, b) a##b
+#define KW_IMPL_CAT(a, b) KW_IMPL_CAT2(a, b)
+#define IMPL_OP(op_type) static ::kwhost::ImplRegistrar KW_IMPL_CAT(g_kw_impl_##op_type, __COUNTER__) = ::kwhost::ImplRegistrar(#op_type)
+#define IMPL_OP_OPTILING(op_type) IMPL_OP(op_type)
+#define IMPL_OP_INFERSHAPE(op_type) IMPL_OP(op_type)

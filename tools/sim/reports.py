@@ -1,0 +1,86 @@
+"""Read what a kernel run left behind (per-block JSON-lines reports, the launch summary) and
+turn it into diagnostics located in the user's source, counters and a status."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from kernelwright.tools.sim.diagnostics import PathMapper
+from kernelwright.tools.sim.symbolize import Frame, first_user_frame, symbolize
+from kernelwright.tools.toolchain import Diagnostic
+
+_SIGNALS = {4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 24: "SIGXCPU", 25: "SIGXFSZ"}
+
+
+def _records(run_dir: Path) -> list[dict[str, Any]]:
+    recs = []
+    for path in sorted(run_dir.glob("block_*.jsonl"), key=lambda p: int(p.stem.split("_")[1])) + [run_dir / "parent.jsonl"]:
+        if not path.exists():
+            continue
+        for text in path.read_text(errors="replace").splitlines():
+            if not text.strip():
+                continue
+            try:
+                recs.append(json.loads(text))
+            except json.JSONDecodeError:
+                continue  # a record cut short by a crash
+    return recs
+
+
+class RunReport:
+    def __init__(self, run_dir: Path, exe: Path, mapper: PathMapper):
+        self.records = _records(run_dir)
+        launch = run_dir / "launch.json"
+        self.launch = json.loads(launch.read_text()) if launch.exists() else None
+        addrs = [a for r in self.records for a in (r.get("frames", [])[:24] + r.get("at", []))]
+        self.frames = symbolize(exe, addrs)
+        self.mapper = mapper
+
+    def _locate(self, addrs: list[str]) -> Frame | None:
+        chains = [self.frames.get(a, []) for a in addrs]
+        return first_user_frame(chains, lambda f: self.mapper.user_path(f) is not None)
+
+    def diagnostics(self) -> list[Diagnostic]:
+        merged: dict[tuple[Any, ...], Diagnostic] = {}
+        for r in self.records:
+            kind = r.get("type")
+            if kind not in ("diag", "crash", "hang"):
+                continue
+            d = self._diag(r)
+            key = (d.rule, d.file, d.line, d.severity)
+            if key in merged:
+                merged[key].values.setdefault("blocks", [merged[key].block]).append(d.block)
+                continue
+            merged[key] = d
+        return list(merged.values())
+
+    def _diag(self, r: dict[str, Any]) -> Diagnostic:
+        frame = self._locate(r.get("frames", []))
+        where = dict(file=self.mapper.user_path(frame.file), line=frame.line, column=frame.column or None) if frame else {}
+        block = r.get("block")
+        if r["type"] == "crash":
+            sig = int(r.get("signal", 0))
+            name = _SIGNALS.get(sig, f"signal {sig}")
+            return Diagnostic(stage="run", rule="kernel.crash", category="runtime_rule", block=block, symbol=name,
+                              message=f"the kernel crashed with {name} in block {block}",
+                              hint="a raw pointer access outside the buffers, a null GlobalTensor or a division by zero; "
+                                   "on the NPU this is an AI Core exception (507015/507035)", **where)
+        if r["type"] == "hang":
+            return Diagnostic(stage="run", rule="kernel.timeout", category="runtime_rule", block=block,
+                              message=f"block {block} did not finish in time and was stopped here",
+                              hint="an endless loop (a loop counter that never reaches its bound, often from a tiling field "
+                                   "left at 0 or a wrong tail formula); on the NPU this is an AI Core timeout (507014)",
+                              **where)
+        notes = []
+        if r.get("at"):
+            at = self._locate(r["at"])
+            if at:
+                notes.append(f"related call at {self.mapper.user_path(at.file)}:{at.line}")
+        return Diagnostic(stage="run", severity="warning" if r.get("severity") == "warning" else "error",
+                          rule=r.get("rule"), category="runtime_rule", message=r.get("message", ""),
+                          hint=r.get("hint") or None, values=r.get("values", {}), block=block,
+                          symbol=r.get("api") or None, notes=notes, **where)
+
+    def counters(self) -> list[dict[str, Any]]:
+        return [r for r in self.records if r.get("type") == "counters"]

@@ -1,0 +1,271 @@
+"""Run one case of a built project on the CPU emulation: host tiling (msopgen), then the
+kernel on every block in a sandboxed subprocess; outputs and findings come back as data."""
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kernelwright.tools.hardware import SocProfile
+from kernelwright.tools.sim import sandbox
+from kernelwright.tools.sim.diagnostics import PathMapper
+from kernelwright.tools.sim.manifest import FORMAT_ND, GE_DTYPE, dims, line, platform_line, soc_line
+from kernelwright.tools.sim.reports import RunReport
+from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR
+from kernelwright.tools.sim.sources import GE_TO_CTYPE, variant_key
+from kernelwright.tools.toolchain import BuildResult, Case, Diagnostic, RunResult
+
+NUMPY_TO_GE = {"float32": "DT_FLOAT", "float16": "DT_FLOAT16", "bfloat16": "DT_BF16", "int8": "DT_INT8", "uint8": "DT_UINT8",
+               "int16": "DT_INT16", "uint16": "DT_UINT16", "int32": "DT_INT32", "uint32": "DT_UINT32", "int64": "DT_INT64",
+               "uint64": "DT_UINT64", "bool": "DT_BOOL", "float64": "DT_DOUBLE"}
+GE_TO_NUMPY = {v: k for k, v in NUMPY_TO_GE.items()}
+HOST_DATA_LIMIT = 1 << 20   # inputs up to this size are visible to TilingFunc (GetInputTensor()->GetData())
+
+
+class BadCase(ValueError):
+    pass
+
+
+def np_dtype(name: str) -> np.dtype:
+    if name == "bfloat16":
+        import ml_dtypes
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(name)
+
+
+class Runner:
+    def __init__(self, build: BuildResult, case: Case, soc: SocProfile, race_check: bool = True, keep_dir: bool = False):
+        self.build, self.case, self.soc, self.race_check, self.keep = build, case, soc, race_check, keep_dir
+        self.dir = Path(tempfile.mkdtemp(prefix="kw-run-"))
+        self.mapper = PathMapper(Path(build.artifacts.get("src", "/nonexistent")), INCLUDE_DIR)
+        self.result = RunResult(toolchain="sim", status="ok")
+
+    def run(self) -> RunResult:
+        start = time.monotonic()
+        try:
+            if not self.build.ok:
+                self.result.status, self.result.detail = "build_error", "the project did not build"
+            elif self.build.op is not None:
+                self._run_msopgen()
+            else:
+                self._run_launch()
+        except BadCase as e:
+            self.result.status, self.result.detail = "bad_case", str(e)
+            self.result.diagnostics.append(Diagnostic(stage="run", category="other", message=str(e)))
+        finally:
+            self.result.seconds = time.monotonic() - start
+            if not self.keep:
+                shutil.rmtree(self.dir, ignore_errors=True)
+        return self.result
+
+    # ---- shared ----
+    def _write(self, name: str, arr: np.ndarray) -> Path:
+        p = self.dir / f"in_{name}.bin"
+        np.ascontiguousarray(arr).tofile(p)
+        return p
+
+    def _execute(self, exe: Path, manifest: list[str], outputs: dict[str, tuple[tuple[int, ...], np.dtype]]) -> None:
+        mpath = self.dir / "manifest.txt"
+        mpath.write_text("\n".join(manifest) + "\n")
+        limits = sandbox.Limits(wall_s=self.case.timeout_s + 10, cpu_s=int(self.case.timeout_s * 4) + 30)
+        r = sandbox.run([str(exe), str(mpath)], cwd=self.dir, limits=limits)
+        self.result.stdout = r.stdout[-20000:]
+        report = RunReport(self.dir, exe, self.mapper)
+        self.result.diagnostics += report.diagnostics()
+        self.result.counters = report.counters()
+        launch = report.launch
+        if r.timed_out:
+            self.result.status, self.result.detail = "timeout", f"the emulator was killed after {limits.wall_s:.0f} s"
+            return
+        if r.returncode == 64:
+            raise BadCase(r.stderr.strip().replace("kernelwright runner: ", ""))
+        if launch is None:
+            self.result.status = "crash"
+            self.result.detail = f"the emulator exited with {r.returncode} before finishing: {r.stderr[-1500:]}"
+            return
+        self.result.block_dim = int(launch["block_dim"])
+        self.result.block_status = list(launch["blocks"])
+        self.result.status = {0: "ok", 1: "rule_violation", 2: "crash", 3: "timeout", 4: "bad_case"}.get(int(launch["status"]), "crash")
+        self.result.detail = launch.get("detail", "")
+        if self.result.status == "ok" and any(d.severity == "error" for d in self.result.diagnostics):
+            self.result.status = "rule_violation"
+        for name, (shape, dtype) in outputs.items():
+            f = self.dir / f"out_{name}.bin"
+            if f.exists():
+                self.result.outputs[name] = np.fromfile(f, dtype=dtype).reshape(shape)
+
+    def _header(self, kernel: str, block_dim: int, tiling_key: int) -> list[str]:
+        return [soc_line(self.soc), line("out_dir", self.dir), line("timeout_ms", int(self.case.timeout_s * 1000)),
+                line("race_check", int(self.race_check)), line("tiling_key", tiling_key), line("kernel", kernel),
+                line("block_dim", block_dim)]
+
+    # ---- kernel-launch projects ----
+    def _run_launch(self) -> None:
+        c = self.case
+        kernels = self.build.kernels
+        kernel = c.kernel or (kernels[0] if len(kernels) == 1 else None)
+        if kernel is None:
+            raise BadCase(f"the project has several kernels ({', '.join(kernels)}); say which one to run (case.kernel)")
+        if c.block_dim is None or c.args is None:
+            raise BadCase("a kernel-launch case needs block_dim and args (the kernel's parameters in order)")
+        exe = Path(self.build.artifacts["kernel_exe"])
+        m = self._header(kernel, c.block_dim, c.tiling_key)
+        outputs: dict[str, tuple[tuple[int, ...], np.dtype]] = {}
+        for i, a in enumerate(c.args):
+            if a.kind == "tensor":
+                if a.name in c.inputs:
+                    arr = np.asarray(c.inputs[a.name])
+                    role = "inout" if a.name in c.outputs else "in"
+                    m.append(line("buffer", a.name, arr.nbytes, role, self._write(a.name, arr)))
+                    if role == "inout":
+                        outputs[a.name] = (arr.shape, arr.dtype)
+                elif a.name in c.outputs:
+                    spec = c.outputs[a.name]
+                    dt = np_dtype(spec.dtype)
+                    m.append(line("buffer", a.name, int(np.prod(spec.shape, dtype=np.int64)) * dt.itemsize, "out", "-"))
+                    outputs[a.name] = (tuple(spec.shape), dt)
+                else:
+                    raise BadCase(f"argument {i} names tensor '{a.name}', which is neither an input nor an output of the case")
+                m.append(line("arg", "buffer", a.name))
+            elif a.kind == "int":
+                m.append(line("arg", "int", int(a.value)))
+            elif a.kind == "float":
+                m.append(line("arg", "float", repr(float(a.value))))
+            elif a.kind == "bytes":
+                m.append(line("arg", "bytes", a.value))
+            elif a.kind in ("workspace", "tiling"):
+                name = a.name or a.kind
+                data = bytes.fromhex(a.value) if isinstance(a.value, str) and a.value else b""
+                if data:
+                    (self.dir / f"in_{name}.bin").write_bytes(data)
+                m.append(line("buffer", name, max(a.bytes, len(data)), a.kind, self.dir / f"in_{name}.bin" if data else "-"))
+                m.append(line("arg", "buffer", name))
+            else:
+                m.append(line("arg", "null"))
+        self._execute(exe, m, outputs)
+
+    # ---- msopgen projects ----
+    def _variant(self, op: dict[str, Any]) -> tuple[int, dict[str, str]]:
+        c = self.case
+        columns = max((len(p["dtypes"]) for p in op["inputs"] + op["outputs"]), default=0)
+        for col in range(columns):
+            ok = True
+            for p in op["inputs"]:
+                if p["name"] in c.inputs and p["dtypes"]:
+                    want = p["dtypes"][col] if col < len(p["dtypes"]) else p["dtypes"][-1]
+                    if NUMPY_TO_GE.get(str(np.asarray(c.inputs[p["name"]]).dtype)) != want:
+                        ok = False
+            if ok:
+                macros = {f"DTYPE_{p['name'].upper()}": GE_TO_CTYPE.get(
+                    p["dtypes"][col] if col < len(p["dtypes"]) else p["dtypes"][-1], "uint8_t")
+                    for p in op["inputs"] + op["outputs"] if p["dtypes"]}
+                return col, macros
+        got = ", ".join(f"{k}:{np.asarray(v).dtype}" for k, v in c.inputs.items())
+        declared = "; ".join(f"{p['name']}: {'/'.join(p['dtypes'])}" for p in op["inputs"])
+        raise BadCase(f"no dtype combination of {op['type']}'s OpDef matches the inputs ({got}); declared: {declared}")
+
+    def _attr_lines(self, op: dict[str, Any]) -> list[str]:
+        out = []
+        for a in op["attrs"]:
+            v = self.case.attrs.get(a["name"], a["default"] if a["default"] != "" else None)
+            if v is None:
+                if a["required"]:
+                    raise BadCase(f"attribute '{a['name']}' is required by {op['type']} and the case does not give it")
+                v = 0
+            if isinstance(v, (list, tuple)):
+                v = ",".join(str(int(x) if isinstance(x, bool) else x) for x in v)
+            elif isinstance(v, bool):
+                v = int(v)
+            out.append(line("attr", a["type"], v))
+        return out
+
+    def _run_msopgen(self) -> None:
+        op, c = self.build.op, self.case
+        assert op is not None
+        col, macros = self._variant(op)
+        exe_key = f"kernel_exe:{variant_key(macros)}"
+        if exe_key not in self.build.artifacts:
+            raise BadCase(f"the kernel variant {variant_key(macros)} did not compile")
+        host = [platform_line(self.soc), line("op", op["type"])]
+        for p in op["inputs"]:
+            if p["name"] not in c.inputs:
+                if p["param_type"] == "required":
+                    raise BadCase(f"input '{p['name']}' of {op['type']} is required and missing from the case")
+                host.append(line("input", 0, 1, FORMAT_ND, "", "-"))
+                continue
+            arr = np.asarray(c.inputs[p["name"]])
+            data = self._write(p["name"], arr) if arr.nbytes <= HOST_DATA_LIMIT or p["value_depend"] else "-"
+            host.append(line("input", 1, GE_DTYPE[NUMPY_TO_GE[str(arr.dtype)]], FORMAT_ND, dims(arr.shape), data))
+        for p in op["outputs"]:
+            dt = p["dtypes"][col] if p["dtypes"] else "DT_FLOAT"
+            shape = c.outputs[p["name"]].shape if p["name"] in c.outputs else ()
+            host.append(line("output", GE_DTYPE.get(dt, 0), FORMAT_ND, dims(shape)))
+        host += self._attr_lines(op)
+        tiling = self._host_tiling(host)
+        if tiling is None:
+            return
+        self.result.tiling = tiling
+        m = self._header(self.build.kernels[0], int(tiling["block_dim"]), int(tiling["tiling_key"]))
+        outputs: dict[str, tuple[tuple[int, ...], np.dtype]] = {}
+        for p in op["inputs"]:
+            if p["name"] in c.inputs:
+                arr = np.asarray(c.inputs[p["name"]])
+                inout = any(o["name"] == p["name"] for o in op["outputs"])
+                m.append(line("buffer", p["name"], arr.nbytes, "inout" if inout else "in", self.dir / f"in_{p['name']}.bin"
+                              if (self.dir / f"in_{p['name']}.bin").exists() else self._write(p["name"], arr)))
+                if inout:
+                    outputs[p["name"]] = (arr.shape, arr.dtype)
+                m.append(line("arg", "buffer", p["name"]))
+            else:
+                m.append(line("arg", "null"))
+        for i, p in enumerate(op["outputs"]):
+            if p["name"] in outputs:
+                m.append(line("arg", "buffer", p["name"]))
+                continue
+            shape = tuple(c.outputs[p["name"]].shape) if p["name"] in c.outputs else tuple(tiling["output_shapes"][i])
+            dt = np_dtype(c.outputs[p["name"]].dtype) if p["name"] in c.outputs else np_dtype(
+                GE_TO_NUMPY.get(p["dtypes"][col] if p["dtypes"] else "DT_FLOAT", "float32"))
+            nbytes = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
+            m.append(line("buffer", p["name"], nbytes, "out", "-"))
+            m.append(line("arg", "buffer", p["name"]))
+            outputs[p["name"]] = (shape, dt)
+        ws = sum(int(w) for w in tiling.get("workspace_sizes", []))
+        m.append(line("buffer", "workspace", ws, "workspace", "-"))
+        m.append(line("arg", "buffer", "workspace"))
+        tb = bytes.fromhex(tiling["tiling_data"])
+        (self.dir / "tiling.bin").write_bytes(tb)
+        m.append(line("buffer", "tiling", len(tb), "tiling", self.dir / "tiling.bin" if tb else "-"))
+        m.append(line("arg", "buffer", "tiling"))
+        self._execute(Path(self.build.artifacts[exe_key]), m, outputs)
+
+    def _host_tiling(self, host: list[str]) -> dict[str, Any] | None:
+        mpath = self.dir / "host_manifest.txt"
+        mpath.write_text("\n".join(host) + "\n")
+        r = sandbox.run([self.build.artifacts["host_exe"], "tiling", str(mpath)], cwd=self.dir,
+                        limits=sandbox.Limits(wall_s=60, cpu_s=60))
+        try:
+            data = json.loads(r.stdout.strip().splitlines()[-1]) if r.stdout.strip() else None
+        except json.JSONDecodeError:
+            data = None
+        if data is None or r.timed_out or r.returncode != 0:
+            why = "timed out" if r.timed_out else f"exited with {r.returncode}"
+            self._host_error(f"the host TilingFunc {why}: {r.stderr[-1500:]}", "host.crash")
+            return None
+        if data["status"] != "ok":
+            self._host_error(f"tiling failed ({data['status']}): {data.get('message', '')}".strip(), "host.tiling_failed")
+            return None
+        if int(data["block_dim"]) == 0:
+            self._host_error("TilingFunc returned without calling SetBlockDim (blockDim is 0)", "host.block_dim")
+            return None
+        return data
+
+    def _host_error(self, message: str, rule: str) -> None:
+        self.result.status, self.result.detail = "host_error", message
+        self.result.diagnostics.append(Diagnostic(stage="host", rule=rule, category="runtime_rule", message=message,
+                                                  hint="check TilingFunc: it must SetBlockDim, save the tiling data and "
+                                                       "return ge::GRAPH_SUCCESS for this input shape"))

@@ -1,0 +1,109 @@
+"""The emulator's own compiled parts, built once per compiler and SoC family and cached: the
+kernel runtime (runner, scheduler, checks), the host runtime (tiling runner) and a
+precompiled kernel_operator.h so each kernel compiles in a fraction of a second."""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from kernelwright.tools.sim import cache, sandbox
+from kernelwright.tools.sim.compiler import Compiler
+
+SIM_DIR = Path(__file__).resolve().parent
+INCLUDE_DIR = SIM_DIR / "include"
+KERNEL_RT_DIR = SIM_DIR / "runtime"
+HOST_RT_DIR = SIM_DIR / "host"
+
+
+class RuntimeBuildError(RuntimeError):
+    """Our own runtime failed to compile: a kernelwright bug or a broken compiler install."""
+
+
+def arch_defines(cce_aicore: int) -> list[str]:
+    core = {220: ["-D__DAV_C220_VEC__", "-D__DAV_C220__"], 200: ["-D__DAV_M200__", "-D__DAV_M200_VEC__"],
+            300: ["-D__DAV_M300__"], 100: ["-D__DAV_C100__"]}.get(cce_aicore, [])
+    return [f"-D__CCE_AICORE__={cce_aicore}", "-DKERNELWRIGHT_SIM=1"] + core
+
+
+@dataclass(frozen=True)
+class RuntimeLib:
+    root: Path
+    compiler: Compiler
+    cce_aicore: int
+
+    @property
+    def kernel_archive(self) -> Path:
+        return self.root / "libkw_kernel_rt.a"
+
+    @property
+    def host_archive(self) -> Path:
+        return self.root / "libkw_host_rt.a"
+
+    @property
+    def pch_dir(self) -> Path:
+        return self.root / "pch"
+
+    def kernel_flags(self) -> list[str]:
+        flags = self.compiler.common_flags() + arch_defines(self.cce_aicore) + [f"-I{INCLUDE_DIR}"]
+        if self.compiler.family == "clang":
+            return flags + ["-include-pch", str(self.pch_dir / "kw_pch.h.pch")]
+        return flags + [f"-I{self.pch_dir}", "-include", "kw_pch.h"]
+
+    def host_flags(self) -> list[str]:
+        return self.compiler.common_flags() + ["-DKERNELWRIGHT_SIM=1", f"-I{INCLUDE_DIR}"]
+
+
+def _sources() -> list[Path]:
+    files = [p for d in (INCLUDE_DIR, KERNEL_RT_DIR, HOST_RT_DIR) for p in d.rglob("*") if p.is_file()]
+    return [p for p in files if p.suffix in {".h", ".hpp", ".cpp"}]
+
+
+def runtime_key(compiler: Compiler, cce_aicore: int) -> str:
+    return "rt-" + cache.digest([compiler.identity, compiler.path, str(cce_aicore), " ".join(compiler.common_flags()),
+                                 cache.tree_digest(_sources(), SIM_DIR)])
+
+
+def _compile(compiler: Compiler, args: list[str], cwd: Path) -> sandbox.Completed:
+    return sandbox.run([compiler.path, *args], cwd=cwd, limits=sandbox.Limits(wall_s=300, cpu_s=600, memory_bytes=None))
+
+
+def ensure_runtime(compiler: Compiler, cce_aicore: int) -> RuntimeLib:
+    key = runtime_key(compiler, cce_aicore)
+    lib = RuntimeLib(cache.entry(key), compiler, cce_aicore)
+    if lib.kernel_archive.exists():
+        return lib
+    with cache.locked(key):
+        if lib.kernel_archive.exists():
+            return lib
+        with cache.building(key) as tmp:
+            _build(compiler, cce_aicore, tmp)
+    return lib
+
+
+def _build(compiler: Compiler, cce: int, out: Path) -> None:
+    common = compiler.common_flags()
+    kflags = common + arch_defines(cce) + [f"-I{INCLUDE_DIR}", f"-I{KERNEL_RT_DIR}"]
+    hflags = common + ["-DKERNELWRIGHT_SIM=1", f"-I{INCLUDE_DIR}"]
+    jobs = [(kflags + ["-c", str(src), "-o", str(out / f"k_{src.stem}.o")]) for src in sorted(KERNEL_RT_DIR.glob("*.cpp"))]
+    jobs += [(hflags + ["-c", str(src), "-o", str(out / f"h_{src.stem}.o")]) for src in sorted(HOST_RT_DIR.glob("*.cpp"))]
+    pch = out / "pch"
+    pch.mkdir()
+    # clang records the header's path in the PCH, so it is built from the stable one in the repo;
+    # gcc finds `kw_pch.h.gch` next to a forwarding header when a unit does `-include kw_pch.h`.
+    (pch / "kw_pch.h").write_text('#include "kernel_operator.h"\n')
+    if compiler.family == "clang":
+        header, pch_out = INCLUDE_DIR / "kernel_operator.h", pch / "kw_pch.h.pch"
+    else:
+        header, pch_out = pch / "kw_pch.h", pch / "kw_pch.h.gch"
+    jobs.append(common + arch_defines(cce) + [f"-I{INCLUDE_DIR}", "-x", "c++-header", str(header), "-o", str(pch_out)])
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(lambda a: _compile(compiler, a, out), jobs))
+    failed = [r for r in results if r.returncode != 0]
+    if failed:
+        raise RuntimeBuildError("the emulation runtime failed to compile:\n" + "\n".join(r.stderr[-4000:] for r in failed))
+    for prefix, name in (("k_", "libkw_kernel_rt.a"), ("h_", "libkw_host_rt.a")):
+        objs = sorted(str(p) for p in out.glob(f"{prefix}*.o"))
+        r = sandbox.run(["ar", "rcs", name, *objs], cwd=out)
+        if r.returncode != 0:
+            raise RuntimeBuildError(f"ar failed: {r.stderr}")

@@ -1,0 +1,147 @@
+"""The `Toolchain` seam: build a kernel project, run it on one case. Results are typed and
+staged; a failing kernel is data (a status and diagnostics), never an exception."""
+from __future__ import annotations
+
+from typing import Any, Literal, Protocol, runtime_checkable
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+# Compile-error taxonomy of AscendKernelGen's failure analysis, plus our own for run time.
+Category = Literal[
+    "api_signature",        # wrong API name, arity or overload ("no member named", "no matching function")
+    "data_type",            # type deduction, conversions, narrowing, unsupported dtype
+    "scope_lifetime",       # undeclared identifiers, redefinitions, use outside scope
+    "memory_object",        # misuse of tensors/queues/objects (bind rvalue, deleted functions, TBuf as TQue)
+    "syntax_structure",     # parse errors, missing braces/semicolons, bad declarations
+    "macro_preprocessing",  # includes and macros
+    "link",                 # undefined symbols at link time
+    "runtime_rule",         # a hardware rule the emulation checks at run time
+    "other",
+]
+
+
+class Diagnostic(BaseModel):
+    """One finding: a compiler message or a run-time rule violation."""
+
+    stage: Literal["lint", "build", "run", "host"]
+    severity: Literal["error", "warning", "note"] = "error"
+    message: str
+    rule: str | None = None          # run-time rule id (e.g. "ub.capacity") or compiler flag
+    category: Category = "other"
+    file: str | None = None          # path relative to the project when it is one of its files
+    line: int | None = None
+    column: int | None = None
+    symbol: str | None = None        # the API or identifier the message is about
+    hint: str | None = None
+    notes: list[str] = Field(default_factory=list)
+    values: dict[str, Any] = Field(default_factory=dict)
+    block: int | None = None
+
+    def location(self) -> str:
+        if not self.file:
+            return ""
+        return f"{self.file}:{self.line}" + (f":{self.column}" if self.column else "") if self.line else self.file
+
+    def render(self) -> str:
+        where = self.location()
+        head = f"{where}: " if where else ""
+        block = f" [block {self.block}]" if self.block is not None else ""
+        rule = f" [{self.rule}]" if self.rule else ""
+        text = f"{head}{self.severity}{rule}{block}: {self.message}"
+        if self.hint:
+            text += f"\n  hint: {self.hint}"
+        return text
+
+
+class BuildResult(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    toolchain: str
+    status: Literal["ok", "compile_error", "environment_error"]
+    project: str
+    diagnostics: list[Diagnostic] = Field(default_factory=list)
+    log: str = ""                    # raw compiler output (trimmed)
+    seconds: float = 0.0
+    cache_hits: int = 0
+    artifacts: dict[str, str] = Field(default_factory=dict)   # role -> path (executables, descriptions)
+    kernels: list[str] = Field(default_factory=list)
+    variants: list[str] = Field(default_factory=list)          # dtype variants compiled
+    op: dict[str, Any] | None = None  # msopgen: the registered op definition (inputs/outputs/attrs)
+    compiler: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+
+class ArgSpec(BaseModel):
+    """One kernel argument of a kernel-launch case."""
+
+    kind: Literal["tensor", "int", "float", "bytes", "null", "workspace", "tiling"]
+    name: str | None = None          # tensor: key in Case.inputs / Case.outputs
+    value: Any = None                # int / float value, or bytes as hex for "bytes"
+    bytes: int = 0                   # workspace size
+
+
+class OutputSpec(BaseModel):
+    shape: tuple[int, ...]
+    dtype: str                       # numpy dtype name ("float16", "bfloat16", "int8", ...)
+
+
+class Case(BaseModel):
+    """One execution of a kernel: inputs, expected outputs and (for kernel-launch projects) the launch."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    inputs: dict[str, np.ndarray] = Field(default_factory=dict)
+    outputs: dict[str, OutputSpec] = Field(default_factory=dict)  # msopgen: optional, InferShape fills it
+    attrs: dict[str, Any] = Field(default_factory=dict)
+    # kernel-launch projects
+    kernel: str | None = None
+    block_dim: int | None = None
+    args: list[ArgSpec] | None = None
+    tiling_key: int = 0
+    soc: str | None = None
+    timeout_s: float = 60.0
+    label: str = ""
+
+
+class RunResult(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    toolchain: str
+    status: Literal["ok", "crash", "timeout", "rule_violation", "bad_case", "host_error", "build_error"]
+    outputs: dict[str, np.ndarray] = Field(default_factory=dict)
+    diagnostics: list[Diagnostic] = Field(default_factory=list)
+    block_dim: int = 0
+    block_status: list[str] = Field(default_factory=list)
+    tiling: dict[str, Any] = Field(default_factory=dict)      # msopgen: key, sizes, workspace, data hex
+    counters: list[dict[str, Any]] = Field(default_factory=list)  # per block
+    stdout: str = ""
+    seconds: float = 0.0
+    detail: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+
+@runtime_checkable
+class Toolchain(Protocol):
+    name: str
+
+    def build(self, project: "KernelProject", *, soc: str | None = None) -> BuildResult: ...
+
+    def run(self, build: BuildResult, case: Case) -> RunResult: ...
+
+
+from kernelwright.tools.project import KernelProject  # noqa: E402  (annotation target)
+
+__all__ = ["ArgSpec", "BuildResult", "Case", "Category", "Diagnostic", "OutputSpec", "RunResult", "Toolchain", "KernelProject"]
