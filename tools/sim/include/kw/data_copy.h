@@ -81,7 +81,7 @@ struct CopyRepeatParams {
     CopyRepeatParams() {}
     CopyRepeatParams(const uint16_t dstStrideIn, const uint16_t srcStrideIn, const uint16_t dstRepeatSizeIn, const uint16_t srcRepeatSizeIn)
         : dstStride(dstStrideIn), srcStride(srcStrideIn), dstRepeatSize(dstRepeatSizeIn), srcRepeatSize(srcRepeatSizeIn) {}
-    uint16_t dstStride = 1, srcStride = 1, dstRepeatSize = 8, srcRepeatSize = 8;
+    uint16_t dstStride = 0, srcStride = 0, dstRepeatSize = 8, srcRepeatSize = 8;  // CANN 8.x defaults (DEFAULT_DATA_COPY_STRIDE is 0)
 };
 
 }  // namespace AscendC

@@ -131,7 +131,9 @@ void for_each_lane(const char* api, const LaneMask& m, uint32_t repeats, uint32_
                 if (idx[o] < lo[o]) lo[o] = idx[o];
                 if (idx[o] > hi[o]) hi[o] = idx[o];
             }
-            fn(idx);
+            // instructions whose result depends on the lane position (bit masks, indices) take (idx, r, j)
+            if constexpr (std::is_invocable<Fn&, const uint64_t*, uint32_t, uint32_t>::value) fn(idx, r, j);
+            else fn(idx);
         }
     }
 }
