@@ -35,6 +35,8 @@ class RunReport:
         self.launch = json.loads(launch.read_text()) if launch.exists() else None
         addrs = [a for r in self.records for a in (r.get("frames", [])[:24] + r.get("at", []))]
         self.frames = symbolize(exe, addrs)
+        # a fault's pc is the instruction itself, not a return address: look it up exactly
+        self.frames.update(symbolize(exe, [r["pc"] for r in self.records if r.get("pc")], return_addresses=False))
         self.mapper = mapper
 
     def _locate(self, addrs: list[str]) -> Frame | None:
@@ -56,7 +58,7 @@ class RunReport:
         return list(merged.values())
 
     def _diag(self, r: dict[str, Any]) -> Diagnostic:
-        frame = self._locate(r.get("frames", []))
+        frame = self._locate(([r["pc"]] if r.get("pc") else []) + r.get("frames", []))
         where = dict(file=self.mapper.user_path(frame.file), line=frame.line, column=frame.column or None) if frame else {}
         block = r.get("block")
         if r["type"] == "crash":

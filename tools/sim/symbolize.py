@@ -23,13 +23,13 @@ def _tool() -> list[str] | None:
     return None
 
 
-def symbolize(exe: Path, addresses: list[str]) -> dict[str, list[Frame]]:
+def symbolize(exe: Path, addresses: list[str], return_addresses: bool = True) -> dict[str, list[Frame]]:
     """Map each address (hex string) to its inline frame chain, innermost first."""
     if not addresses:
         return {}
     uniq = list(dict.fromkeys(addresses))
     # return addresses point after the call; look up the call instruction itself
-    lookups = [hex(max(int(a, 16) - 1, 0)) for a in uniq]
+    lookups = [hex(max(int(a, 16) - (1 if return_addresses else 0), 0)) for a in uniq]
     tool = _tool()
     try:
         if tool:

