@@ -26,7 +26,7 @@ def test_build_exit_codes(tmp_path, capsys):
     bad.write_text(KERNEL.replace("2.0f", "2.0"))
     assert main(["build", str(bad)]) == 1
     out = capsys.readouterr().out
-    assert "bad.cpp:9" in out and "no matching function for call to 'Muls'" in out
+    assert "bad.cpp:8:5" in out and "no matching function for call to 'Muls'" in out
     assert main(["build", str(tmp_path / "nope.cpp")]) == 2
     assert main(["build", str(good), "--soc", "Ascend999"]) == 2
 
