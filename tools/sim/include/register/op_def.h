@@ -1,11 +1,26 @@
 // Host-side stand-in of the operator prototype API (namespace ops): what an op_host file
 // declares about its inputs, outputs, attributes and AI Core configuration.
 #pragma once
+// The standard headers CANN's op_def.h pulls in (directly or through the graph headers);
+// op_host sources use them without including them.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <iostream>
 #include <map>
+#include <memory>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
+#include "graph/attr_value.h"
 #include "graph/types.h"
 #include "kwhost/gert.h"
+
+using std::function;
+using std::shared_ptr;
 
 namespace optiling {
 using OP_CHECK_FUNC = ge::graphStatus (*)(const void*, ge::AscendString&);
