@@ -1,0 +1,110 @@
+"""Brcb, CreateVecIndex, Gather, GatherMask, Transpose and the vector Copy against NumPy."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import sim_harness_ops as h  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not h.have_compiler(), reason="clang++-16 not installed")
+
+MISC = r"""
+extern "C" __global__ __aicore__ void misc(GM_ADDR a, GM_ADDR idx, GM_ADDR out) {
+    TPipe pipe;
+    In<float> x; x.load(pipe, a, 256);
+    In<uint32_t> off; off.load(pipe, idx, 64);
+    Out<float> y; y.init(pipe, out, 1024);
+    Tmp<uint32_t> pat; pat.init(pipe, 64);
+    Duplicate(y.t, 0.0f, 1024);
+    Duplicate(pat.t, (uint32_t)0x99999999u, 64);
+    PipeBarrier<PIPE_V>();
+    Brcb(y.t, x.t, 2, BrcbRepeatParams(2, 16));                  // blocks 0,2,..,14 then 16,18,..,30
+    CreateVecIndex(y.t[256], 3.0f, 64);                          // count form
+    LocalTensor<float> iv = y.t[320];                            // the mask forms take a non-const reference
+    CreateVecIndex(iv, 0.0f, (uint64_t)16, 2, 1, 8);             // first 16 lanes of 2 repeats
+    Gather(y.t[448], x.t, off.t, 0, 64);                         // offsets in bytes
+    uint64_t cnt = 0, cnt2 = 0;
+    GatherMask(y.t[512], x.t, (uint8_t)1, false, 0, GatherMaskParams(1, 2, 8, 0), cnt);   // even elements of x[0..128)
+    GatherMask(y.t[576], x.t, pat.t, true, 64, GatherMaskParams(1, 2, 8, 0), cnt2);     // 1st and 4th of every four
+    y.t.SetValue(1000, (float)cnt);
+    y.t.SetValue(1001, (float)cnt2);
+    y.t.SetValue(1002, (float)GetGatherMaskRemainCount());
+    Copy(y.t[640], x.t, (uint64_t)64, 4, CopyRepeatParams(1, 1, 8, 8));
+    y.store();
+}
+KW_EXPORT_KERNEL(misc)
+"""
+
+
+def test_brcb_vecindex_gather_gathermask_copy(tmp_path):
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal(256).astype(np.float32)
+    off = (rng.integers(0, 256, 64) * 4).astype(np.uint32)
+    r = h.build_and_run(tmp_path, h.kernel_source(MISC), "misc", [h.Buf("a", a), h.Buf("idx", off), h.Buf("out", nbytes=4096, role="out")],
+                        [("buffer", "a"), ("buffer", "idx"), ("buffer", "out")])
+    assert r.status == 0, r.diags
+    y = r.outputs["out"]
+    blocks = y[:256].reshape(32, 8)
+    assert np.array_equal(blocks[0:32:2], np.repeat(a[:16, None], 8, 1)) and not blocks[1::2].any()
+    assert np.array_equal(y[256:320], np.arange(3, 67, dtype=np.float32))
+    rep = y[320:448].reshape(2, 64)
+    assert np.array_equal(rep[:, :16], np.array([np.arange(16), 64 + np.arange(16)], np.float32)) and not rep[:, 16:].any()
+    assert np.array_equal(y[448:512], a[off // 4])
+    assert np.array_equal(y[512:576], a[:128:2]) and y[1000] == 64
+    assert np.array_equal(y[576:640], a[:128].reshape(-1, 4)[:, [0, 3]].ravel()) and y[1001] == 64 and y[1002] == 64
+    assert np.array_equal(y[640:896], a)
+
+
+TRANSPOSE = r"""
+extern "C" __global__ __aicore__ void transpose(GM_ADDR a, GM_ADDR out) {
+    TPipe pipe;
+    In<half> x; x.load(pipe, a, 512);
+    Out<half> y; y.init(pipe, out, 512);
+    Tmp<uint8_t> tmp; tmp.init(pipe, 1024);
+    Transpose(y.t, x.t);                                          // 16 x 16
+    LocalTensor<uint16_t> src = x.t[256].ReinterpretCast<uint16_t>();
+    LocalTensor<uint16_t> dst = y.t[256].ReinterpretCast<uint16_t>();
+    Transpose(dst, src, tmp.t, TransposeParamsExt(2, 8, 4, 4, TransposeType::TRANSPOSE_NCHW2NHWC));
+    y.store();
+}
+KW_EXPORT_KERNEL(transpose)
+"""
+
+
+def test_transpose_16x16_and_nchw2nhwc(tmp_path):
+    a = np.arange(512).astype(np.float16)
+    r = h.build_and_run(tmp_path, h.kernel_source(TRANSPOSE), "transpose",
+                        [h.Buf("a", a), h.Buf("out", nbytes=1024, role="out", dtype="float16")], [("buffer", "a"), ("buffer", "out")])
+    assert r.status == 0, r.diags
+    y = r.outputs["out"]
+    assert np.array_equal(y[:256].reshape(16, 16), a[:256].reshape(16, 16).T)
+    assert np.array_equal(y[256:].reshape(2, 4, 4, 8), a[256:].reshape(2, 8, 4, 4).transpose(0, 2, 3, 1))
+
+
+@pytest.mark.parametrize("call,rule", [
+    ("Gather(y.t, x.t, off.t, 2, 64);", "vec.gather_offset"),           # base not a multiple of sizeof(float)
+    ("Brcb(y.t, y.t[8], 1, BrcbRepeatParams(1, 8));", "vec.overlap"),  # src inside dst
+    ("uint64_t c; GatherMask(y.t, x.t, (uint8_t)0, false, 0, GatherMaskParams(1, 1, 8, 0), c);", "vec.gather_pattern"),
+    ("Gather(y.t, x.t, off.t, 1024, 64);", "ub.out_of_bounds"),         # reads past src
+])
+def test_misuse_is_reported(tmp_path, call, rule):
+    body = r"""
+extern "C" __global__ __aicore__ void misuse(GM_ADDR a, GM_ADDR idx, GM_ADDR out) {
+    TPipe pipe;
+    In<float> x; x.load(pipe, a, 256);
+    In<uint32_t> off; off.load(pipe, idx, 64);
+    Out<float> y; y.init(pipe, out, 256);
+    CALL
+    y.store();
+}
+KW_EXPORT_KERNEL(misuse)
+""".replace("CALL", call)
+    off = (np.arange(64) * 4).astype(np.uint32)
+    r = h.build_and_run(tmp_path, h.kernel_source(body), "misuse",
+                        [h.Buf("a", np.zeros(256, np.float32)), h.Buf("idx", off), h.Buf("out", nbytes=1024, role="out")],
+                        [("buffer", "a"), ("buffer", "idx"), ("buffer", "out")])
+    assert r.rules("error") == [rule], r.diags
