@@ -1,0 +1,1 @@
+"""Retrieval evaluation: a query set with expected documents and a benchmark (`bench`)."""

@@ -1,0 +1,148 @@
+"""The persistent Chroma index of all chunks (built-in corpus, user documents, fixes).
+
+`sync` makes the stored chunks equal to the wanted ones: chunk ids carry a content digest, so a
+changed corpus re-embeds only what changed; a manifest with the overall hash makes the common
+case (nothing changed) cost one small file read."""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import re
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from kernelwright.knowledge.embedding import MODEL_ID, embedding_function
+from kernelwright.knowledge.models import Chunk
+from kernelwright.tools.hardware import soc_names
+
+COLLECTION = "kernelwright-knowledge"
+SCHEMA = 2  # bump when chunk metadata or the embedded text changes shape
+_BATCH = 256
+_EMBED_CHARS = 700  # ~180 word pieces; MiniLM was trained on 128-token inputs
+_FENCE = re.compile(r"```.*?(?:```|$)", re.S)
+
+
+@dataclass
+class SyncReport:
+    chunks: int
+    added: int
+    removed: int
+    seconds: float
+    rebuilt: bool  # True when the collection was recreated from scratch
+
+
+@dataclass
+class Hit:
+    id: str
+    text: str
+    meta: dict
+    score: float  # cosine similarity, higher is closer
+
+
+def corpus_hash(chunks: list[Chunk]) -> str:
+    digest = hashlib.sha256(f"{SCHEMA}\n{MODEL_ID}\n".encode())
+    for chunk_id in sorted(c.id for c in chunks):
+        digest.update(chunk_id.encode() + b"\n")
+    return digest.hexdigest()
+
+
+def embedding_text(chunk: Chunk) -> str:
+    """What the model reads: the prose of a chunk. Code blocks cost most of the embedding time and
+    mostly add noise for MiniLM; the stored document keeps them (and exact lookup returns whole cards)."""
+    prose = " ".join(_FENCE.sub(" ", chunk.text).split())
+    return (prose if len(prose) >= 40 else " ".join(chunk.text.split()))[:_EMBED_CHARS]
+
+
+def soc_flag(name: str) -> str:
+    return f"soc_{name}"
+
+
+def _metadata(chunk: Chunk, all_socs: list[str]) -> dict:
+    meta = {"doc_id": chunk.doc_id, "kind": chunk.kind, "title": chunk.title, "heading": chunk.heading,
+            "source": chunk.source, "line_start": chunk.line_start, "line_end": chunk.line_end}
+    applies = set(all_socs if chunk.socs is None else chunk.socs)
+    meta.update({soc_flag(name): name in applies for name in all_socs})
+    return meta
+
+
+class VectorIndex:
+    def __init__(self, directory: Path):
+        self.dir = directory
+        self.manifest_path = directory / "manifest.json"
+        self._client = None
+        self._collection = None
+
+    def manifest(self) -> dict:
+        try:
+            return json.loads(self.manifest_path.read_text())
+        except (FileNotFoundError, json.JSONDecodeError):
+            return {}
+
+    def is_current(self, chunks: list[Chunk]) -> bool:
+        return self.manifest().get("hash") == corpus_hash(chunks)
+
+    @contextmanager
+    def _lock(self):
+        self.dir.mkdir(parents=True, exist_ok=True)
+        with open(self.dir / "lock", "w") as handle:  # other processes (batch jobs) wait here
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def client(self):
+        if self._client is None:
+            import chromadb
+            from chromadb.config import Settings
+
+            self._client = chromadb.PersistentClient(path=str(self.dir / "chroma"),
+                                                     settings=Settings(anonymized_telemetry=False))
+        return self._client
+
+    def collection(self):
+        if self._collection is None:
+            self._collection = self.client().get_or_create_collection(
+                COLLECTION, embedding_function=embedding_function(), metadata={"hnsw:space": "cosine"})
+        return self._collection
+
+    def sync(self, chunks: list[Chunk], force: bool = False) -> SyncReport:
+        start = time.perf_counter()
+        with self._lock():
+            if not force and self.is_current(chunks):
+                return SyncReport(len(chunks), 0, 0, time.perf_counter() - start, False)
+            if force and COLLECTION in [c.name for c in self.client().list_collections()]:
+                self.client().delete_collection(COLLECTION)
+                self._collection = None
+            collection = self.collection()
+            stored = set(collection.get(include=[])["ids"])
+            wanted = {c.id: c for c in chunks}
+            stale = sorted(stored - wanted.keys())
+            fresh = [wanted[i] for i in sorted(wanted.keys() - stored)]
+            for i in range(0, len(stale), _BATCH):
+                collection.delete(ids=stale[i:i + _BATCH])
+            all_socs = soc_names()
+            embed = embedding_function()
+            for i in range(0, len(fresh), _BATCH):
+                batch = fresh[i:i + _BATCH]
+                collection.add(ids=[c.id for c in batch], documents=[c.text for c in batch],
+                               embeddings=embed([embedding_text(c) for c in batch]),
+                               metadatas=[_metadata(c, all_socs) for c in batch])
+            seconds = time.perf_counter() - start
+            self.manifest_path.write_text(json.dumps({
+                "hash": corpus_hash(chunks), "schema": SCHEMA, "model": MODEL_ID, "chunks": len(chunks),
+                "built_at": time.strftime("%Y-%m-%dT%H:%M:%S"), "seconds": round(seconds, 3)}, indent=1))
+            return SyncReport(len(chunks), len(fresh), len(stale), seconds, force or not stored)
+
+    def query(self, text: str, n: int, where: dict | None) -> list[Hit]:
+        collection = self.collection()
+        n = min(n, collection.count())
+        if n == 0:
+            return []
+        result = collection.query(query_embeddings=embedding_function()([text]), n_results=n, where=where,
+                                  include=["documents", "metadatas", "distances"])
+        return [Hit(i, doc, meta, 1.0 - dist) for i, doc, meta, dist in
+                zip(result["ids"][0], result["documents"][0], result["metadatas"][0], result["distances"][0])]

@@ -1,0 +1,89 @@
+"""Typed records of the knowledge base: chunks (what is indexed), passages (what a search
+returns) and API cards (what the catalog and the linter are built from)."""
+from __future__ import annotations
+
+import hashlib
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Kind = Literal["api", "concept", "example", "fix", "hardware", "user"]
+KINDS: tuple[str, ...] = ("api", "concept", "example", "fix", "hardware", "user")
+Match = Literal["exact", "nearest", "search"]  # search = fused embedding + BM25 ranking
+
+
+class Chunk(BaseModel):
+    """One indexed piece of a document, with where it came from."""
+
+    doc_id: str
+    kind: Kind
+    title: str
+    heading: str = ""
+    text: str
+    source: str
+    line_start: int = 0
+    line_end: int = 0
+    socs: list[str] | None = None  # SoC names this applies to; None = every SoC
+
+    @property
+    def id(self) -> str:
+        digest = hashlib.sha1(f"{self.heading}\n{self.text}\n{self.socs}".encode()).hexdigest()[:12]
+        return f"{self.doc_id}#L{self.line_start}-{digest}"
+
+
+class Passage(BaseModel):
+    """A search result: a chunk (or a whole API card) with its score and how it was found."""
+
+    doc_id: str
+    kind: Kind
+    title: str
+    heading: str = ""
+    text: str
+    source: str
+    line_start: int = 0
+    line_end: int = 0
+    score: float
+    match: Match
+
+    @classmethod
+    def of_chunk(cls, chunk: Chunk, score: float, match: Match) -> Passage:
+        return cls(**chunk.model_dump(exclude={"socs"}), score=round(score, 4), match=match)
+
+    def cite(self) -> str:
+        lines = f":{self.line_start}-{self.line_end}" if self.line_end else ""
+        heading = f" ({self.heading})" if self.heading else ""
+        return f"{self.source}{lines}{heading}"
+
+
+class ApiCard(BaseModel):
+    """An API card: its front matter (the catalog's facts) plus its Markdown body."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    namespace: str = "AscendC"
+    kind: Literal["api", "invented"]
+    category: str
+    summary: str
+    cann: Literal["8.x", "9.x only", "none"] = "8.x"
+    arity: list[int] = Field(default_factory=list)  # accepted argument counts; empty = not a call
+    template_params: list[str] = Field(default_factory=list)
+    explicit_template: bool = False  # a call must spell its template argument: PipeBarrier<PIPE_V>()
+    template_arg_pattern: str = ""  # regex the first template argument must match
+    dtypes: dict[str, list[str]] = Field(default_factory=dict)  # npu_arch -> element types
+    archs: list[str] = Field(default_factory=list)  # npu_archs it exists on; empty = all
+    aliases: list[str] = Field(default_factory=list)
+    covers: list[str] = Field(default_factory=list)  # related real names described on this card
+    methods: dict[str, list[int]] = Field(default_factory=dict)  # member name -> accepted arg counts
+    method_templates: list[str] = Field(default_factory=list)  # members that need an explicit <T>
+    use_instead: list[str] = Field(default_factory=list)
+    see_also: list[str] = Field(default_factory=list)
+    # Filled by the loader, not written in the front matter.
+    id: str = ""
+    path: str = ""
+    body: str = ""
+    body_line: int = 1  # line of the body's first line in the file
+
+    @property
+    def names(self) -> list[str]:
+        return [self.name, *self.aliases]
