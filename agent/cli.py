@@ -12,7 +12,7 @@ import sys
 
 from kernelwright import __version__
 
-COMMANDS = ["doctor", "build"]
+COMMANDS = ["doctor", "build", "docs", "lint"]
 
 
 def make_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,141 @@
+"""The lint rules. Every fact they check (names, argument counts, CANN versions, template needs,
+class members, wrong dtype names) comes from the API cards' front matter via the catalog."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from kernelwright.knowledge.catalog import ApiCatalog
+from kernelwright.knowledge.models import ApiCard
+from kernelwright.knowledge.similarity import similarity
+from kernelwright.tools.lint.diagnostics import LintDiagnostic
+from kernelwright.tools.lint.structure import Site, Structure
+from kernelwright.tools.lint.tokens import Token
+
+
+def _counts(counts: list[int]) -> str:
+    return " or ".join(map(str, counts))
+
+
+class Rules:
+    def __init__(self, catalog: ApiCatalog, filename: str, cann: str):
+        self.catalog = catalog
+        self.filename = filename
+        self.cann = cann
+
+    def _diag(self, rule: str, where: Site | Token, symbol: str, message: str, hint: str = "",
+              suggestions: list[str] | None = None) -> LintDiagnostic:
+        return LintDiagnostic(rule=rule, file=self.filename, line=where.line, col=where.col, symbol=symbol,
+                              message=message, hint=hint, suggestions=suggestions or [])
+
+    def check_site(self, site: Site, structure: Structure) -> Iterator[LintDiagnostic]:
+        if site.receiver is not None:
+            yield from self._member(site, structure)
+        elif site.declared_type is not None:
+            yield from self._declaration(site)
+        elif site.qualifier == "AscendC" or (site.qualifier is None and site.name not in structure.defined):
+            yield from self._free_call(site)
+
+    def _free_call(self, site: Site) -> Iterator[LintDiagnostic]:
+        card = self.catalog.get(site.name)
+        if card is None:
+            if site.qualifier == "AscendC":
+                near = [s.name for s in self.catalog.nearest(site.name)]
+                yield self._diag("unknown-api", site, site.name,
+                                 f"'{site.name}' is not an AscendC API (the compiler will say: no member named "
+                                 f"'{site.name}' in namespace 'AscendC')",
+                                 f"see `kernelwright docs search {near[0]}`" if near else "", near)
+            return
+        if card.kind == "invented":
+            yield self._diag("invented-api", site, site.name, f"'{site.name}' does not exist: {card.summary}",
+                             f"use {' or '.join(card.use_instead)}; see `kernelwright docs search {card.name}`",
+                             card.use_instead)
+            return
+        if card.cann == "9.x only" and self.cann == "8.x":
+            yield self._diag("cann9-only", site, site.name,
+                             f"'{site.name}' exists only from CANN 9; under CANN 8.x it is 'no member named "
+                             f"'{site.name}' in namespace 'AscendC''", card.summary, card.use_instead)
+            return
+        if site.name not in card.names:  # a related name the card covers: known, not checked further
+            return
+        yield from self._template(site, card)
+        if card.arity and site.args not in card.arity:
+            yield self._diag("arity", site, site.name,
+                             f"{site.name} takes {_counts(card.arity)} arguments, this call passes {site.args} "
+                             f"(the compiler will say: no matching function for call to '{site.name}')",
+                             f"see the signatures: `kernelwright docs search {card.name}`")
+
+    def _template(self, site: Site, card: ApiCard) -> Iterator[LintDiagnostic]:
+        if card.explicit_template and site.name == card.name and not site.template_args:
+            yield self._diag("missing-template", site, site.name,
+                             f"{site.name} needs an explicit template argument ({', '.join(card.template_params)})",
+                             f"for example {site.name}<...>(...); see `kernelwright docs search {card.name}`")
+        if card.template_arg_pattern and site.template_args and \
+                not re.match(card.template_arg_pattern, site.template_args[0]):
+            yield self._diag("template-arg", site, site.name,
+                             f"{site.name} expects `{card.template_params[0]}` as its template argument, "
+                             f"got '{site.template_args[0]}'", card.summary)
+
+    def _declaration(self, site: Site) -> Iterator[LintDiagnostic]:
+        """`DataCopyParams p{1, 256, 0, 0, 0}`: check the constructor argument count."""
+        card = self.catalog.get(site.declared_type or "")
+        if card is None or not card.arity or card.kind != "api" or site.declared_type not in card.names:
+            return
+        if site.args not in card.arity:
+            yield self._diag("arity", site, card.name,
+                             f"{card.name} is built from {_counts(card.arity)} values, this initialisation passes "
+                             f"{site.args} (the compiler will say: no matching constructor for initialization of "
+                             f"'AscendC::{card.name}')", card.summary)
+
+    def _member(self, site: Site, structure: Structure) -> Iterator[LintDiagnostic]:
+        declared = structure.type_of(site.receiver or "", site.index)
+        card = self.catalog.get(declared) if declared else None
+        if card is None or not card.methods or declared not in card.names:
+            return  # a user object, `this`, or an expression: not ours to judge
+        cards = [card]
+        owners = [c for c in cards if site.name in c.methods]
+        if not owners:
+            members = sorted({m for c in cards for m in c.methods})
+            near = sorted(members, key=lambda m: -similarity(site.name, m))[:3]
+            types = "/".join(c.name for c in cards)
+            yield self._diag("unknown-member", site, site.name,
+                             f"{types} has no member '{site.name}' ('{site.receiver}' is a {types})",
+                             f"members: {', '.join(members)}", [m for m in near if similarity(site.name, m) >= 0.45])
+            return
+        if all(site.name in c.method_templates for c in owners) and not site.template_args:
+            yield self._diag("missing-template", site, site.name,
+                             f"{site.receiver}.{site.name}() needs the element type: {site.name}<T>() (the compiler "
+                             f"will say: couldn't infer template argument 'T')", f"for example {site.name}<half>()")
+        accepted = sorted({n for c in owners for n in c.methods[site.name]})
+        if accepted and site.args not in accepted:
+            yield self._diag("arity", site, site.name,
+                             f"{site.receiver}.{site.name} takes {_counts(accepted)} arguments, this call passes {site.args}",
+                             f"see `kernelwright docs search {owners[0].name}`")
+
+    def check_dtype_names(self, tokens: list[Token], structure: Structure) -> Iterator[LintDiagnostic]:
+        """`float16`, `bfloat16`, `bool_t`, `fp16`... where a type is expected."""
+        wrong = self.catalog.dtype_misnames()
+        for i, tok in enumerate(tokens):
+            card = wrong.get(tok.text)
+            if card is None or not _type_position(tokens, i, structure):
+                continue
+            yield self._diag("dtype-name", tok, tok.text,
+                             f"'{tok.text}' is not a type in AscendC kernels; use {' or '.join(card.use_instead)}",
+                             card.summary, card.use_instead)
+
+
+def _type_position(tokens: list[Token], i: int, structure: Structure) -> bool:
+    prev = tokens[i - 1].text if i > 0 else ""
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    if i in structure.in_template:
+        return True
+    if nxt is not None and nxt.kind == "ident":  # `float16 x`
+        return True
+    after_next = tokens[i + 2].text if i + 2 < len(tokens) else ""
+    if nxt is not None and nxt.text in ("*", "&") and after_next in (")", ">", ","):  # `(__gm__ float16*)x`
+        return True
+    if prev == "(" and nxt is not None and nxt.text == ")":  # `(float16)x` or `sizeof(float16)`
+        before = tokens[i - 2].text if i > 1 else ""
+        after = tokens[i + 2] if i + 2 < len(tokens) else None
+        return before == "sizeof" or (after is not None and (after.kind != "punct" or after.text == "("))
+    return False
