@@ -71,3 +71,22 @@ def test_dtype_variants_follow_the_opdef_columns():
           "outputs": [{"name": "y", "dtypes": ["DT_FLOAT16", "DT_FLOAT", "DT_BF16"]}]}
     assert dtype_variants(op) == [{"DTYPE_X": "half", "DTYPE_Y": "half"}, {"DTYPE_X": "float", "DTYPE_Y": "float"},
                                   {"DTYPE_X": "bfloat16_t", "DTYPE_Y": "bfloat16_t"}]
+
+
+def test_msopgen_host_wrappers_lose_their_launches():
+    from kernelwright.tools.sim.sources import drop_launches
+    src = "void f_do(uint32_t b, void* s, uint8_t* x) {\n  f<<<b, nullptr,\n s>>>(x, g(x),\n x);\n  h();\n}\n"
+    out = drop_launches(src)
+    assert "<<<" not in out and "((void)0)" in out and "h();" in out and out.count("\n") == src.count("\n")
+
+
+def test_direct_includes_of_cann_internal_headers_get_forwarding_stubs(tmp_path):
+    from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR
+    from kernelwright.tools.sim.sources import cann_header_stubs
+    files = {"k.cpp": '#include "lib/math/kernel_operator_asin_intf.h"\n#include "lib/not/a_real_header.h"\n',
+             "op_host/t.h": '#include "tiling/tiling_api.h"\n#include "lib/activation/softmax_tiling.h"\n'}
+    cann_header_stubs(files, INCLUDE_DIR, tmp_path)
+    assert (tmp_path / "lib/math/kernel_operator_asin_intf.h").read_text().endswith('"kernel_operator.h"\n')
+    assert 'tiling/tiling_api.h' in (tmp_path / "lib/activation/softmax_tiling.h").read_text()
+    assert not (tmp_path / "lib/not").exists()          # unknown paths stay errors, as on CANN
+    assert not (tmp_path / "tiling/tiling_api.h").exists()  # ours exists already

@@ -4,6 +4,7 @@ dtype variant. Results (including compile errors) are cached by content."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -17,6 +18,7 @@ from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR, RuntimeLib
 from kernelwright.tools.toolchain import BuildResult, Diagnostic
 
 COMPILE_LIMITS = sandbox.Limits(wall_s=180, cpu_s=300, memory_bytes=6 << 30)
+_OP_API = re.compile(r'#include\s*["<](?:aclnn/|opdev/|aclnn_kernels/|level0/|level2/)')
 
 
 def build_key(rt: RuntimeLib, project: KernelProject) -> str:
@@ -51,7 +53,7 @@ class Builder:
     def _compile(self, args: list[str]) -> bool:
         # debug info must name the final cache path, where the executable will be symbolized
         prefix_map = f"-fdebug-prefix-map={self.out}={self.final}"
-        r = sandbox.run([self.compiler.path, prefix_map, *args], cwd=self.out, limits=COMPILE_LIMITS)
+        r = sandbox.run([self.compiler.path, prefix_map, *args, f"-I{self.out / 'kwinc'}"], cwd=self.out, limits=COMPILE_LIMITS)
         text = (r.stdout + r.stderr).replace(str(self.out) + "/", "")
         if text.strip():
             self.log.append(text)
@@ -68,7 +70,8 @@ class Builder:
 
     def run(self) -> BuildResult:
         start = time.monotonic()
-        units = sources.prepare_tree(self.project.files, self.src)
+        units = sources.prepare_tree(self.project.files, self.src, msopgen=self.project.kind == "msopgen")
+        sources.cann_header_stubs(self.project.files, INCLUDE_DIR, self.out / "kwinc")
         result = BuildResult(toolchain="sim", status="ok", project=self.project.name, compiler=self.compiler.identity)
         if self.project.kind == "msopgen":
             self._build_msopgen(result, units)
@@ -104,7 +107,8 @@ class Builder:
 
     # ---- msopgen projects ----
     def _build_msopgen(self, result: BuildResult, units: list[str]) -> None:
-        host_units = [u for u in units if u.startswith("op_host/")]
+        # op_api sources (aclnn/opdev) belong to the ACLNN library, not to tiling or the op definition
+        host_units = [u for u in units if u.startswith("op_host/") and not _OP_API.search(self.project.files[u])]
         kernel_units = [u for u in self.project.kernel_sources() if u in units]
         result.artifacts["src"] = self.final_path(self.src)
         host_objs = []

@@ -31,7 +31,7 @@ class Compiler:
         flags = ["-std=c++17", "-O1", "-fno-omit-frame-pointer"]
         if self.family == "clang":
             flags += ["-gline-tables-only", "-fno-caret-diagnostics", "-fno-color-diagnostics", "-ferror-limit=30",
-                      "-Wno-everything", "-Wc++11-narrowing"]
+                      "-Wno-everything", "-Werror=c++11-narrowing"]
         else:
             flags += ["-g1", "-fno-diagnostics-show-caret", "-fdiagnostics-color=never", "-fmax-errors=30", "-w",
                       "-Werror=narrowing"]

@@ -26,6 +26,8 @@ _CATEGORY_RULES: list[tuple[Category, re.Pattern[str], bool]] = [
     ("macro_preprocessing", re.compile(r"file not found|No such file|#include|#error|macro|unterminated conditional"), False),
     ("scope_lifetime", re.compile(r"undeclared identifier|was not declared|redefinition|redeclar|unknown type name|does not name a type|not declared in"), False),
     ("memory_object", re.compile(r"cannot bind non-const lvalue|binds to a temporary|deleted function|call to deleted|not supports T as TBuf|no viable overloaded '='|expression is not assignable|read-only variable"), False),
+    # clang's form of g++'s "cannot bind non-const lvalue": the only candidate wants an lvalue (FreeTensor(q.DeQue<T>()))
+    ("memory_object", re.compile(r"expects an lvalue for"), True),
     ("data_type", re.compile(r"deduced conflicting types|narrow|cannot convert|no viable conversion|invalid conversion|cannot initialize|Failed to check dtype|type pair is not supported|non-scalar type|incompatible|no known conversion"), True),
     ("api_signature", re.compile(r"no matching (member )?function|no member named|is not a member of|too (few|many) (template )?arguments|requires \d+ arguments?|no matching constructor|has no member|wrong number of template arguments|candidate"), False),
     ("syntax_structure", re.compile(r"expected|extraneous|missing|stray|unterminated|expression"), False),

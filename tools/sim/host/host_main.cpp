@@ -226,6 +226,16 @@ int tiling(const char* manifest_path) {
     gert::TilingContext ctx;
     ctx.core_ = core;
     ctx.platform_ = &plat;
+    std::shared_ptr<void> compile_info;
+    if (impl.tiling_parse) {  // TilingPrepare fills the compile info the tiling function reads
+        compile_info = impl.make_compile_info ? impl.make_compile_info() : nullptr;
+        gert::TilingParseContext pctx;
+        pctx.core_ = core;
+        pctx.compile_info_ = compile_info.get();
+        pctx.platform_ = &plat;
+        if (impl.tiling_parse(&pctx) != ge::GRAPH_SUCCESS) fail("tiling_failed", "the TilingParse (TilingPrepare) function failed");
+        ctx.compile_info_ = compile_info.get();
+    }
     ge::graphStatus st = tiling_fn(&ctx);
     std::string hex;
     const uint8_t* data = static_cast<const uint8_t*>(ctx.tiling_.GetData());

@@ -23,4 +23,6 @@
 #if __has_include("kw/highlevel.h")
 #include "kw/highlevel.h"
 #endif
+#include "kw/intrinsics.h"
+#include "kw/tensor_ops.h"
 #include "kw/launch.h"

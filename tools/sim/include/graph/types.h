@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace ge {
 using graphStatus = uint32_t;
@@ -40,6 +41,32 @@ inline int GetSizeByDataType(DataType dt) {
         default: return -1;
     }
 }
+
+constexpr int64_t UNKNOWN_DIM = -1;
+constexpr int64_t UNKNOWN_DIM_NUM = -2;
+
+// The graph-level shape used by the high-level tiling helpers (e.g. SoftMaxTilingFunc).
+class Shape {
+public:
+    Shape() = default;
+    explicit Shape(const std::vector<int64_t>& dims) : dims_(dims) {}
+    size_t GetDimNum() const { return dims_.size(); }
+    int64_t GetDim(size_t idx) const { return idx < dims_.size() ? dims_[idx] : 0; }
+    graphStatus SetDim(size_t idx, int64_t value) {
+        if (idx >= dims_.size()) return GRAPH_FAILED;
+        dims_[idx] = value;
+        return GRAPH_SUCCESS;
+    }
+    std::vector<int64_t> GetDims() const { return dims_; }
+    int64_t GetShapeSize() const {
+        int64_t n = 1;
+        for (int64_t d : dims_) n *= d;
+        return dims_.empty() ? 0 : n;
+    }
+
+private:
+    std::vector<int64_t> dims_;
+};
 
 class AscendString {
 public:

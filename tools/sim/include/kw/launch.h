@@ -68,3 +68,4 @@ template <class K, class... A> inline int launch_kernel(K* kernel, uint32_t bloc
 }  // namespace kw
 
 #define KW_EXPORT_KERNEL(name) static ::kw::KernelRegistrar kw_registrar_##name(#name, &name);
+#define KW_EXPORT_KERNEL_AS(fn, name) static ::kw::KernelRegistrar kw_registrar_##fn(#name, &fn);

@@ -50,6 +50,13 @@ constexpr EventPipes event_pipes(AscendC::HardEvent e) {
 }
 }  // namespace kw
 
+// Raw pipe intrinsics (compiler builtins on the NPU), used directly by some kernels.
+inline void set_flag(pipe_t src, pipe_t dst, event_t id) { kw::rt::set_flag(kw::pipe_of(src), kw::pipe_of(dst), int(id), "set_flag"); }
+inline void set_flag(pipe_t src, pipe_t dst, int id) { kw::rt::set_flag(kw::pipe_of(src), kw::pipe_of(dst), id, "set_flag"); }
+inline void wait_flag(pipe_t src, pipe_t dst, event_t id) { kw::rt::wait_flag(kw::pipe_of(src), kw::pipe_of(dst), int(id), "wait_flag"); }
+inline void wait_flag(pipe_t src, pipe_t dst, int id) { kw::rt::wait_flag(kw::pipe_of(src), kw::pipe_of(dst), id, "wait_flag"); }
+inline void pipe_barrier(pipe_t p) { kw::rt::pipe_barrier(p == PIPE_ALL ? kw::Pipe::COUNT : kw::pipe_of(p)); }
+
 namespace AscendC {
 
 template <HardEvent event> inline void SetFlag(int32_t eventID) {

@@ -66,10 +66,16 @@ public:
     ShapeInfo shape_;
 };
 
+template <typename T> struct SymbolOverride;
+
 template <typename T> class LocalTensor {
 public:
     using PrimType = PrimT<T>;
     LocalTensor() = default;
+    LocalTensor(const LocalTensor&) = default;
+    LocalTensor& operator=(const LocalTensor&) = default;
+    // `dst = a + b;` (defined in kw/tensor_ops.h)
+    template <typename U> LocalTensor& operator=(const SymbolOverride<U>& e);
 
     // The CPU twin returns a host pointer here (the NPU returns an integer address).
     __ubuf__ PrimType* GetPhyAddr() const { return ptr(); }

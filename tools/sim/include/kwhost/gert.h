@@ -10,9 +10,26 @@
 #include "graph/types.h"
 
 namespace fe {
+enum class LocalMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, RESERVED };
 // Opaque on CANN; here it carries the SoC profile the case runs on.
 class PlatFormInfos {
 public:
+    uint32_t GetCoreNum() const { return split_arch ? aiv_cores : aic_cores; }
+    void GetLocalMemSize(const LocalMemType& t, uint64_t& size) const {
+        switch (t) {
+            case LocalMemType::L0_A: size = l0a; break;
+            case LocalMemType::L0_B: size = l0b; break;
+            case LocalMemType::L0_C: size = l0c; break;
+            case LocalMemType::L1: size = l1; break;
+            case LocalMemType::L2: size = l2; break;
+            case LocalMemType::UB: size = ub; break;
+            case LocalMemType::HBM: size = hbm; break;
+            default: size = 0;
+        }
+    }
+    void GetLocalMemBw(const LocalMemType&, uint64_t& bw) const { bw = 0; }
+    bool GetPlatformRes(const std::string&, const std::string&, std::string& val) const { val.clear(); return false; }
+    bool GetPlatformResWithLock(const std::string& a, const std::string& b, std::string& v) const { return GetPlatformRes(a, b, v); }
     std::string soc_name, short_soc;
     int cce_aicore = 220;
     bool split_arch = true;
@@ -232,8 +249,8 @@ public:
     const Tensor* GetOptionalInputTensor(const size_t i) const { return GetInputTensor(i); }
     const Tensor* GetRequiredInputTensor(const size_t i) const { return GetInputTensor(i); }
     const Tensor* GetDynamicInputTensor(const size_t i, const size_t) const { return GetInputTensor(i); }
-    template <typename T> const T* GetCompileInfo() const { return nullptr; }
-    const void* GetCompileInfo() const { return nullptr; }
+    template <typename T> const T* GetCompileInfo() const { return static_cast<const T*>(compile_info_); }
+    const void* GetCompileInfo() const { return compile_info_; }
     ge::graphStatus SetTilingKey(const uint64_t tiling_key) {
         tiling_key_ = tiling_key;
         return ge::GRAPH_SUCCESS;
@@ -277,6 +294,7 @@ public:
     TilingData tiling_;
     std::vector<size_t> workspaces_;
     fe::PlatFormInfos* platform_ = nullptr;
+    const void* compile_info_ = nullptr;  // filled by the op's TilingParse function, if it has one
 };
 
 class InferShapeContext : public ExtendedKernelContext {
@@ -316,7 +334,16 @@ public:
 };
 
 class InferShapeRangeContext : public ExtendedKernelContext {};
-class TilingParseContext : public ExtendedKernelContext {};
+// What a TilingParse (TilingPrepare) function sees: the compile-info object it fills, which
+// TilingContext::GetCompileInfo<T>() hands to the tiling function afterwards.
+class TilingParseContext : public ExtendedKernelContext {
+public:
+    template <typename T> T* GetCompiledInfo() { return static_cast<T*>(compile_info_); }
+    fe::PlatFormInfos* GetPlatformInfo() const { return platform_; }
+    const char* GetCompiledJson() const { return "{}"; }
+    void* compile_info_ = nullptr;
+    fe::PlatFormInfos* platform_ = nullptr;
+};
 
 struct OpImplRegisterV2 {
     using TilingKernelFunc = ge::graphStatus (*)(TilingContext*);

@@ -33,6 +33,8 @@ struct ImplEntry {
     gert::OpImplRegisterV2::TilingKernelFunc tiling = nullptr;
     gert::OpImplRegisterV2::InferShapeKernelFunc infer_shape = nullptr;
     gert::OpImplRegisterV2::InferDataTypeKernelFunc infer_dtype = nullptr;
+    ge::graphStatus (*tiling_parse)(gert::TilingParseContext*) = nullptr;
+    std::function<std::shared_ptr<void>()> make_compile_info;
 };
 std::vector<ImplEntry>& impls();
 ImplEntry& impl_for(const std::string& type);

@@ -11,7 +11,12 @@ public:
     ImplRegistrar& InferShape(gert::OpImplRegisterV2::InferShapeKernelFunc f) { impl_for(type_).infer_shape = f; return *this; }
     ImplRegistrar& InferDataType(gert::OpImplRegisterV2::InferDataTypeKernelFunc f) { impl_for(type_).infer_dtype = f; return *this; }
     template <class F> ImplRegistrar& InferShapeRange(F) { return *this; }
-    template <class C = void, class F> ImplRegistrar& TilingParse(F) { return *this; }
+    template <class CompileInfo, class F> ImplRegistrar& TilingParse(F parse) {
+        ImplEntry& e = impl_for(type_);
+        e.make_compile_info = []() -> std::shared_ptr<void> { return std::make_shared<CompileInfo>(); };
+        e.tiling_parse = parse;
+        return *this;
+    }
     template <class... A> ImplRegistrar& InputsDataDependency(A...) { return *this; }
     template <class... A> ImplRegistrar& TilingInputsDataDependency(A...) { return *this; }
     template <class... A> ImplRegistrar& PrivateAttr(A...) { return *this; }
