@@ -31,11 +31,31 @@ def camel_case(name: str) -> str:
     return "".join(p[:1].upper() + p[1:] for p in re.split(r"[^0-9a-zA-Z]+|_", name) if p)
 
 
+class LaunchArg(BaseModel):
+    """One parameter of a kernel-launch kernel, in order: a task input/output, a scalar computed from
+    the case's shapes (a small expression such as `numel(x)`, `dim(x, -1)`, `cores`), or a workspace."""
+
+    kind: Literal["input", "output", "scalar", "workspace", "null"]
+    name: str | None = None      # input/output name
+    ctype: str = "uint32_t"      # scalar C type
+    expr: str | None = None      # scalar value, or workspace size in bytes
+
+
+class LaunchSpec(BaseModel):
+    """How to launch a kernel-launch project for a task: which kernel, how many blocks, what arguments.
+    (msopgen projects need none: their host TilingFunc decides.)"""
+
+    kernel: str
+    block_dim: str = "cores"     # expression over the case's shapes; `cores` = vector cores of the SoC
+    args: list[LaunchArg] = Field(default_factory=list)
+
+
 class KernelProject(BaseModel):
     name: str                                    # operator type (CamelCase) or kernel name
     kind: Literal["msopgen", "kernel_launch"]
     files: dict[str, str] = Field(default_factory=dict)
     origin: str | None = None                    # where it was read from, for messages
+    launch: LaunchSpec | None = None             # kernel-launch projects: how a task's case maps onto the kernel
 
     # ---- views ----
     @property
