@@ -279,41 +279,33 @@ inline void CompareScalar(const LocalTensor<U>& dstLocal, const LocalTensor<T>& 
 }
 
 // ---- Select, modes 0 and 2 (two tensors) ----
-template <typename T, typename U, bool isSetMask = true>
-inline void Select(const LocalTensor<T>& dstLocal, const LocalTensor<U>& selMask, const LocalTensor<T>& src0Local,
-                   const LocalTensor<T>& src1Local, SELMODE selMode, uint64_t mask[], uint8_t repeatTimes,
-                   const BinaryRepeatParams& repeatParams) {
-    KW_SEL_CHECK();
-    kw::require_tensor_mode("Select", selMode);
-    if (selMode == SELMODE::VSEL_TENSOR_TENSOR_MODE) {
-        uint64_t a = selMask.addr_;
-        kw::select_scratch("Select", &a, sizeof(a));
-    }
-    kw::select_with_mask<T, U>("Select", dstLocal, selMask, src0Local, &src1Local, T(), selMode,
-                               kw::lanes_from_bits(mask, isSetMask, 256 / sizeof(T), "Select"), repeatTimes, repeatParams);
+namespace kwsel {
+// Mode 2 stages selMask's address in the scratch area first, as the library does.
+template <typename U> inline void tensor_mode_prologue(const LocalTensor<U>& selMask, SELMODE mode) {
+    kw::require_tensor_mode("Select", mode);
+    if (mode != SELMODE::VSEL_TENSOR_TENSOR_MODE) return;
+    uint64_t a = selMask.addr_;
+    kw::select_scratch("Select", &a, sizeof(a));
 }
-template <typename T, typename U, bool isSetMask = true>
-inline void Select(const LocalTensor<T>& dstLocal, const LocalTensor<U>& selMask, const LocalTensor<T>& src0Local,
-                   const LocalTensor<T>& src1Local, SELMODE selMode, uint64_t mask, uint8_t repeatTimes,
-                   const BinaryRepeatParams& repeatParams) {
-    KW_SEL_CHECK();
-    kw::require_tensor_mode("Select", selMode);
-    if (selMode == SELMODE::VSEL_TENSOR_TENSOR_MODE) {
-        uint64_t a = selMask.addr_;
-        kw::select_scratch("Select", &a, sizeof(a));
+}  // namespace kwsel
+#define KW_SELECT_TT(MASKT, LANES)                                                                                      \
+    template <typename T, typename U, bool isSetMask = true>                                                             \
+    inline void Select(const LocalTensor<T>& dstLocal, const LocalTensor<U>& selMask, const LocalTensor<T>& src0Local,   \
+                       const LocalTensor<T>& src1Local, SELMODE selMode, MASKT mask, uint8_t repeatTimes,               \
+                       const BinaryRepeatParams& repeatParams) {                                                         \
+        KW_SEL_CHECK();                                                                                                  \
+        kwsel::tensor_mode_prologue(selMask, selMode);                                                                   \
+        kw::select_with_mask<T, U>("Select", dstLocal, selMask, src0Local, &src1Local, T(), selMode,                    \
+                                   kw::LANES(mask, isSetMask, 256 / sizeof(T), "Select"), repeatTimes, repeatParams);   \
     }
-    kw::select_with_mask<T, U>("Select", dstLocal, selMask, src0Local, &src1Local, T(), selMode,
-                               kw::lanes_from_count(mask, isSetMask, 256 / sizeof(T), "Select"), repeatTimes, repeatParams);
-}
+KW_SELECT_TT(uint64_t*, lanes_from_bits)
+KW_SELECT_TT(uint64_t, lanes_from_count)
+#undef KW_SELECT_TT
 template <typename T, typename U>
 inline void Select(const LocalTensor<T>& dstLocal, const LocalTensor<U>& selMask, const LocalTensor<T>& src0Local,
                    const LocalTensor<T>& src1Local, SELMODE selMode, uint32_t calCount) {
     KW_SEL_CHECK();
-    kw::require_tensor_mode("Select", selMode);
-    if (selMode == SELMODE::VSEL_TENSOR_TENSOR_MODE) {
-        uint64_t a = selMask.addr_;
-        kw::select_scratch("Select", &a, sizeof(a));
-    }
+    kwsel::tensor_mode_prologue(selMask, selMode);
     kw::require_count("Select", calCount, dstLocal, "dst");
     kw::LaneMask m;
     m.counter = true;

@@ -36,6 +36,21 @@ template <class T> inline T tree_sum(std::vector<T> v) {
     return v.empty() ? T(0) : v[0];
 }
 
+// Later rounds of a reduction: the partial results are reduced again, `lanes` at a time
+// (zero-padded), until one value is left.
+template <class T> inline T tree_rounds(std::vector<T> part, size_t lanes) {
+    while (part.size() > 1) {
+        std::vector<T> next;
+        for (size_t i = 0; i < part.size(); i += lanes) {
+            std::vector<T> chunk(lanes, T(0));
+            for (size_t k = 0; k < lanes && i + k < part.size(); ++k) chunk[k] = part[i + k];
+            next.push_back(tree_sum(chunk));
+        }
+        part.swap(next);
+    }
+    return part.empty() ? T(0) : part[0];
+}
+
 // The source lanes of a reduction, repeat by repeat (inactive lanes hold 0 and on = 0).
 template <class T> struct LaneGrid {
     uint32_t lanes = 0, reps = 0;
@@ -223,16 +238,7 @@ void reduce_all(const char* api, int kind, const LocalTensor<T>& dst, const Loca
             reduce_registers().acc_bits = bits_of(result);
         } else {  // mask form: later rounds are reductions of the partials, repeat by repeat
             for (uint32_t r = 0; r < g.reps; ++r) round1.emplace_back(r, part[r]);
-            while (part.size() > 1) {
-                std::vector<T> next;
-                for (size_t i = 0; i < part.size(); i += lanes) {
-                    std::vector<T> chunk(lanes, T(0));
-                    for (size_t k = 0; k < lanes && i + k < part.size(); ++k) chunk[k] = part[i + k];
-                    next.push_back(tree_sum(chunk));
-                }
-                part.swap(next);
-            }
-            result = part[0];
+            result = tree_rounds(part, lanes);
         }
     } else {
         bool have = false;
@@ -378,20 +384,17 @@ inline void ReduceSum(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcL
     kw::require_count("ReduceSum", count, srcLocal, "src");
     kw::reduce_all<T>("ReduceSum", 0, dstLocal, srcLocal, workLocal, kw::counter_lanes(uint64_t(count)), 0, 8, false, true);
 }
-template <typename T>
-inline void ReduceMax(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const LocalTensor<T>& workLocal, const int32_t count,
-                      bool calIndex = 0) {
-    KW_RED_CHECK(ReduceMax);
-    kw::require_count("ReduceMax", count, srcLocal, "src");
-    kw::reduce_all<T>("ReduceMax", 1, dstLocal, srcLocal, workLocal, kw::counter_lanes(uint64_t(count)), 0, 8, calIndex, true);
-}
-template <typename T>
-inline void ReduceMin(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const LocalTensor<T>& workLocal, const int32_t count,
-                      bool calIndex = 0) {
-    KW_RED_CHECK(ReduceMin);
-    kw::require_count("ReduceMin", count, srcLocal, "src");
-    kw::reduce_all<T>("ReduceMin", 2, dstLocal, srcLocal, workLocal, kw::counter_lanes(uint64_t(count)), 0, 8, calIndex, true);
-}
+#define KW_REDUCE_BEST_COUNT(API, KIND)                                                                                 \
+    template <typename T>                                                                                                \
+    inline void API(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const LocalTensor<T>& workLocal, const int32_t count, \
+                    bool calIndex = 0) {                                                                                 \
+        KW_RED_CHECK(API);                                                                                               \
+        kw::require_count(#API, count, srcLocal, "src");                                                                 \
+        kw::reduce_all<T>(#API, KIND, dstLocal, srcLocal, workLocal, kw::counter_lanes(uint64_t(count)), 0, 8, calIndex, true); \
+    }
+KW_REDUCE_BEST_COUNT(ReduceMax, 1)
+KW_REDUCE_BEST_COUNT(ReduceMin, 2)
+#undef KW_REDUCE_BEST_COUNT
 
 // ---- scalar reads of the reduction registers (S pipe) ----
 template <typename T> inline void GetReduceMaxMinCount(T& maxMinValue, T& maxMinIndex) {

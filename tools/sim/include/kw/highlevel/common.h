@@ -16,6 +16,7 @@
 #pragma once
 #include <cmath>
 #include <vector>
+#include "kernel_tiling/kernel_tiling.h"
 #include "kw/vec_engine.h"
 
 namespace kw::hl {

@@ -43,31 +43,6 @@ namespace AscendC {
     static_assert(SupportType<T, __VA_ARGS__>(), "Failed to check dtype in " #API ", current api support dtype combination is src and dst " \
                                                  "both: half / float.")
 
-// Unary APIs with all four forms: (dst, src[, sharedTmpBuffer][, calCount]).
-#define KW_HL_UNARY4(API, EXPR)                                                                                         \
-    template <typename T, bool isReuseSource = false>                                                                    \
-    inline void API(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer, \
-                    const uint32_t calCount) {                                                                           \
-        KW_HL_DTYPE(API, half, float);                                                                                   \
-        kw::hl::tmp_or_stack(#API, &sharedTmpBuffer, kw::hl::kMinTmpBytes, kw::hl::span_of(srcTensor, calCount),        \
-                             kw::hl::span_of(dstTensor, calCount));                                                      \
-        kw::hl::map1(#API, dstTensor, srcTensor, calCount, [](float x) { return EXPR; });                                \
-    }                                                                                                                    \
-    template <typename T, bool isReuseSource = false>                                                                    \
-    inline void API(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount) {         \
-        KW_HL_DTYPE(API, half, float);                                                                                   \
-        kw::hl::use_stack(#API, kw::hl::kMinTmpBytes);                                                                   \
-        kw::hl::map1(#API, dstTensor, srcTensor, calCount, [](float x) { return EXPR; });                                \
-    }                                                                                                                    \
-    template <typename T, bool isReuseSource = false>                                                                    \
-    inline void API(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer) { \
-        API<T, isReuseSource>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize());                               \
-    }                                                                                                                    \
-    template <typename T, bool isReuseSource = false>                                                                    \
-    inline void API(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor) {                                  \
-        API<T, isReuseSource>(dstTensor, srcTensor, srcTensor.GetSize());                                                \
-    }
-
 // Unary APIs with only the calCount forms: (dst, src[, sharedTmpBuffer], calCount).
 #define KW_HL_UNARY2(API, EXPR)                                                                                         \
     template <typename T, bool isReuseSource = false>                                                                    \
@@ -83,6 +58,18 @@ namespace AscendC {
         KW_HL_DTYPE(API, half, float);                                                                                   \
         kw::hl::use_stack(#API, kw::hl::kMinTmpBytes);                                                                   \
         kw::hl::map1(#API, dstTensor, srcTensor, calCount, [](float x) { return EXPR; });                                \
+    }
+
+// Unary APIs with all four forms: the calCount forms plus (dst, src[, sharedTmpBuffer]) over src.GetSize().
+#define KW_HL_UNARY4(API, EXPR)                                                                                         \
+    KW_HL_UNARY2(API, EXPR)                                                                                              \
+    template <typename T, bool isReuseSource = false>                                                                    \
+    inline void API(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer) { \
+        API<T, isReuseSource>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize());                               \
+    }                                                                                                                    \
+    template <typename T, bool isReuseSource = false>                                                                    \
+    inline void API(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor) {                                  \
+        API<T, isReuseSource>(dstTensor, srcTensor, srcTensor.GetSize());                                                \
     }
 
 KW_HL_UNARY4(Tanh, std::tanh(x))

@@ -39,16 +39,7 @@ template <class A, class T> inline A tree_row_sum(const T* x, uint64_t n) {
         for (uint64_t k = 0; k < lanes && i + k < n; ++k) chunk[k] = A(x[i + k]);
         part.push_back(tree_sum(chunk));
     }
-    while (part.size() > 1) {
-        std::vector<A> next;
-        for (size_t i = 0; i < part.size(); i += lanes) {
-            std::vector<A> chunk(lanes, A(0));
-            for (size_t k = 0; k < lanes && i + k < part.size(); ++k) chunk[k] = part[i + k];
-            next.push_back(tree_sum(chunk));
-        }
-        part.swap(next);
-    }
-    return part.empty() ? A(0) : part[0];
+    return tree_rounds(part, lanes);
 }
 
 template <class T, class P> inline void check_reduce_params(const char* api, const P& p) {
