@@ -310,3 +310,22 @@ KW_EXPORT_KERNEL(hl_inplace)
                         [h.Buf("a", np.ones(64, np.float32)), h.Buf("out", nbytes=256, role="out")], [("buffer", "a"), ("buffer", "out")])
     assert r.status == 0 and r.rules() == ["hl.overlap"]
     np.testing.assert_allclose(r.outputs["out"], 1 / (1 + np.exp(-2.0)), rtol=1e-6)
+
+
+def test_operands_are_tracked_for_pipe_hazards(tmp_path):
+    body = r"""
+extern "C" __global__ __aicore__ void hl_hazard(GM_ADDR a, GM_ADDR out) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 512);
+    LocalTensor<float> x = buf.Get<float>(64), y = buf.GetWithOffset<float>(64, 256);
+    GlobalTensor<float> g; g.SetGlobalBuffer((__gm__ float*)a, 64);
+    DataCopy(x, g, 64);            // MTE2 writes x ...
+    Tanh(y, x, 64);                // ... and the vector pipe reads it with no MTE2 -> V flag
+}
+KW_EXPORT_KERNEL(hl_hazard)
+"""
+    r = h.build_and_run(tmp_path, h.kernel_source(body), "hl_hazard",
+                        [h.Buf("a", np.ones(64, np.float32)), h.Buf("out", nbytes=256, role="out")], [("buffer", "a"), ("buffer", "out")])
+    assert r.rules("error") == ["pipe.hazard.raw"]
+    assert r.diags[0]["api"] == "Tanh"
