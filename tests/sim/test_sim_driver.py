@@ -114,3 +114,23 @@ def test_project_loading_errors(tmp_path):
     (tmp_path / "k.cpp").write_text("int f() { return 0; }\n")
     with pytest.raises(ProjectError, match="no kernel found"):
         KernelProject.from_path(tmp_path / "k.cpp")
+
+
+def test_host_wrapper_launches_with_triple_chevrons(sim):
+    src = SCALE + r'''
+void scale_twice_do(uint32_t blockDim, void* stream, uint8_t* x, uint8_t* y, uint32_t perCore)
+{
+    scale<<<blockDim, nullptr, stream>>>(x, y, perCore, 2.0f);
+    scale<<<blockDim, nullptr, stream>>>(y, y, perCore, 3.0f);
+}
+'''
+    b = sim.build(launch_project(src))
+    assert b.ok and b.kernels == ["scale", "scale_twice_do"]
+    x, case = scale_case(per_core=32, blocks=2)
+    case.kernel = "scale_twice_do"
+    case.args = [ArgSpec(kind="int", value=2), ArgSpec(kind="null"), ArgSpec(kind="tensor", name="x"),
+                 ArgSpec(kind="tensor", name="y"), ArgSpec(kind="int", value=32)]
+    r = sim.run(b, case)
+    assert r.status == "ok", (r.detail, [d.render() for d in r.diagnostics])
+    np.testing.assert_array_equal(r.outputs["y"], x * 6.0)
+    assert r.block_dim == 2

@@ -89,12 +89,13 @@ class Builder:
         objs, kernels = [], []
         for i, rel in enumerate(units):
             names = [n for n in self.project.kernel_names() if n in self.project.files[rel]]
+            hosts = sources.host_entries(self.project.files[rel])
             tu = self.out / f"unit_{i}.cpp"
-            tu.write_text(sources.kernel_unit(rel, self.src, names))
+            tu.write_text(sources.kernel_unit(rel, self.src, names, hosts=hosts))
             obj = self.out / f"unit_{i}.o"
             if self._compile(self.rt.kernel_flags() + [f"-I{(self.src / rel).parent}", f"-I{self.src}", "-c", str(tu), "-o", str(obj)]):
                 objs.append(obj)
-            kernels += names
+            kernels += names + hosts
         result.kernels = kernels
         if len(objs) == len(units) and objs:
             exe = self.out / "kernel_exe"

@@ -63,8 +63,11 @@ struct LaunchBody {
 // Runs body once per block in [0, block_dim) in forked children with SyncAll support.
 // Returns the overall status: 0 ok, 1 rule violation, 2 crash, 3 timeout, 4 bad launch.
 int run_blocks(uint32_t block_dim, LaunchBody& body);
+// Accumulates over every launch of a run (host code may launch several kernels).
 struct LaunchSummary {
     int status = 0;
+    uint32_t block_dim = 0;
+    int launches = 0;
     std::string detail;
     std::vector<std::string> block_status;
 };

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <execinfo.h>
 #include <chrono>
 #include "internal.h"
 
@@ -119,6 +120,10 @@ void sync_all(const char* api) {
             .fatal();
     count_sync("SyncAll");
     pipe_barrier(Pipe::COUNT);  // SyncAll drains every pipe of this core
+    // where this block waits: a SyncAll mismatch found by the parent is reported at this call
+    void* frames[32];
+    int n = backtrace(frames, 32);
+    report_line("{\"type\":\"sync\",\"block\":" + std::to_string(st.block_idx) + ",\"frames\":" + frames_json(frames, n) + "}");
     ChildLink& l = self_link();
     char ch = 'S';
     if (write(l.from_child, &ch, 1) != 1) _exit(70);
@@ -127,8 +132,21 @@ void sync_all(const char* api) {
 }
 
 int run_blocks(uint32_t block_dim, LaunchBody& body) {
-    LaunchSummary& sum = summary();
-    sum = LaunchSummary();
+    LaunchSummary& all = summary();
+    LaunchSummary sum;
+    sum.block_dim = block_dim;
+    sum.launches = all.launches + 1;
+    struct Merge {  // fold this launch into the run's summary however we leave
+        LaunchSummary& all;
+        LaunchSummary& one;
+        ~Merge() {
+            int worst = all.status > one.status ? all.status : one.status;
+            std::string detail = all.detail.empty() ? one.detail : one.detail.empty() ? all.detail : all.detail + "; " + one.detail;
+            all = one;
+            all.status = worst;
+            all.detail = detail;
+        }
+    } merge{all, sum};
     if (block_dim == 0 || block_dim > 65535) {
         Diag("launch.block_dim", "<<<>>>")
             .msg("blockDim " + std::to_string(block_dim) + " is outside [1, 65535]")

@@ -31,7 +31,7 @@ template <class A> A arg_as(const ArgValue& a) {
     }
 }
 
-template <class... A, size_t... I> void call_with(void (*f)(A...), const std::vector<ArgValue>& v, std::index_sequence<I...>) {
+template <class R, class... A, size_t... I> void call_with(R (*f)(A...), const std::vector<ArgValue>& v, std::index_sequence<I...>) {
     f(arg_as<std::decay_t<A>>(v[I])...);
 }
 
@@ -39,14 +39,15 @@ struct KernelEntry {
     const char* name;
     int arity;
     std::function<void(const std::vector<ArgValue>&)> call;
+    bool host = false;  // a host function that launches kernels with <<<>>>, called outside any block
 };
 std::vector<KernelEntry>& kernel_registry();
 
 struct KernelRegistrar {
-    template <class... A> KernelRegistrar(const char* name, void (*f)(A...)) {
+    template <class R, class... A> KernelRegistrar(const char* name, R (*f)(A...), bool host = false) {
         kernel_registry().push_back({name, int(sizeof...(A)), [f](const std::vector<ArgValue>& v) {
                                          call_with(f, v, std::index_sequence_for<A...>{});
-                                     }});
+                                     }, host});
     }
 };
 
@@ -69,3 +70,4 @@ template <class K, class... A> inline int launch_kernel(K* kernel, uint32_t bloc
 
 #define KW_EXPORT_KERNEL(name) static ::kw::KernelRegistrar kw_registrar_##name(#name, &name);
 #define KW_EXPORT_KERNEL_AS(fn, name) static ::kw::KernelRegistrar kw_registrar_##fn(#name, &fn);
+#define KW_EXPORT_HOST_ENTRY(name) static ::kw::KernelRegistrar kw_host_registrar_##name(#name, &name, true);
