@@ -108,3 +108,42 @@ KW_EXPORT_KERNEL(misuse)
                         [h.Buf("a", np.zeros(256, np.float32)), h.Buf("idx", off), h.Buf("out", nbytes=1024, role="out")],
                         [("buffer", "a"), ("buffer", "idx"), ("buffer", "out")])
     assert r.rules("error") == [rule], r.diags
+
+
+SORT = r"""
+extern "C" __global__ __aicore__ void sort(GM_ADDR a, GM_ADDR out, GM_ADDR cnt) {
+    TPipe pipe;
+    In<float> x; x.load(pipe, a, 64);
+    Out<float> y; y.init(pipe, out, 256);
+    Out<uint32_t> c; c.init(pipe, cnt, 8);
+    Tmp<uint32_t> idx; idx.init(pipe, 64);
+    CreateVecIndex(idx.t.ReinterpretCast<int32_t>(), (int32_t)0, 64);
+    PipeBarrier<PIPE_V>();
+    Sort32(y.t, x.t, idx.t, 2);                                   // two sorted runs of 32 records
+    PipeBarrier<PIPE_V>();
+    uint16_t lens[4] = {32, 32, 0, 0};
+    MrgSort(y.t[128], MrgSortSrcList<float>(y.t, y.t[64], y.t, y.t), MrgSort4Info(lens, false, 3, 1));
+    uint16_t q1, q2, q3, q4;
+    GetMrgSortResult(q1, q2, q3, q4);
+    c.t.SetValue(0, q1); c.t.SetValue(1, q2);
+    y.store(); c.store();
+}
+KW_EXPORT_KERNEL(sort)
+"""
+
+
+def test_sort32_and_mrgsort(tmp_path):
+    rng = np.random.default_rng(9)
+    a = rng.integers(0, 20, 64).astype(np.float32)  # many ties
+    r = h.build_and_run(tmp_path, h.kernel_source(SORT), "sort",
+                        [h.Buf("a", a), h.Buf("out", nbytes=1024, role="out"), h.Buf("cnt", nbytes=32, role="out", dtype="uint32")],
+                        [("buffer", "a"), ("buffer", "out"), ("buffer", "cnt")])
+    assert r.status == 0, r.diags
+    rec = r.outputs["out"].view(np.uint32).reshape(-1, 2)
+    for g in range(2):
+        order = np.argsort(-a[32 * g:32 * g + 32], kind="stable") + 32 * g
+        assert np.array_equal(rec[32 * g:32 * g + 32, 1], order)
+        assert np.array_equal(rec[32 * g:32 * g + 32, 0].view(np.float32), a[order])
+    merged = rec[64:128]
+    assert np.array_equal(merged[:, 0].view(np.float32), np.sort(a)[::-1])
+    assert np.array_equal(np.sort(merged[:, 1]), np.arange(64)) and list(r.outputs["cnt"][:2]) == [32, 32]

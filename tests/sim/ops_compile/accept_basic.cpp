@@ -70,4 +70,14 @@ extern "C" __global__ __aicore__ void overloads(GM_ADDR) {
     Transpose(u16, u16, m, TransposeParamsExt(1, 16, 4, 4, TransposeType::TRANSPOSE_NCHW2NHWC));
     Copy(f, f, mk, 1, CopyRepeatParams(1, 1, 8, 8));
     Copy(h, h, 128, 1, CopyRepeatParams());
+    // sort
+    Sort32(f, f, u, 2);
+    Sort32(h, h, u, 1);
+    uint16_t lens[4] = {32, 32, 0, 0};
+    MrgSort(f, MrgSortSrcList<float>(f, f[64], f[128], f[192]), MrgSort4Info(lens, false, 3, 1));
+    uint32_t sorted[4];
+    MrgSort<half, true>(h, MrgSortSrcList<half>(h, h[128], h[256], h[384]), lens, sorted, 15, 1);
+    uint16_t q1, q2, q3, q4;
+    GetMrgSortResult(q1, q2, q3, q4);
+    uint32_t sl = GetSortLen<float>(64); (void)sl;
 }

@@ -2,6 +2,7 @@
 // and the vector-pipe UB->UB Copy, with their A2/A3 dtype tables and layout rules.
 #pragma once
 #include "kw/vec_operands.h"
+#include "kw/vec_sort.h"
 
 namespace AscendC {
 struct BrcbRepeatParams {
