@@ -10,6 +10,9 @@ from kernelwright.tools.sim.diagnostics import PathMapper
 from kernelwright.tools.sim.symbolize import Frame, first_user_frame, symbolize
 from kernelwright.tools.toolchain import Diagnostic
 
+# Findings made after the fact (a queue destroyed with a tensor still taken): the recorded call
+# (the AllocTensor of the leaked buffer) is where the user's mistake is, not where it was noticed.
+_AT_IS_CAUSE = {"queue.leak"}
 _SIGNALS = {4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 24: "SIGXCPU", 25: "SIGXFSZ"}
 
 
@@ -43,12 +46,20 @@ class RunReport:
         chains = [self.frames.get(a, []) for a in addrs]
         return first_user_frame(chains, lambda f: self.mapper.user_path(f) is not None)
 
+    def _where_waiting(self, r: dict[str, Any]) -> dict[str, Any]:
+        """A parent-side SyncAll mismatch has no frames: use the SyncAll call the first waiting block is stuck in."""
+        waiting = str(r.get("values", {}).get("waiting", "")).split(",")[0]
+        syncs = [s for s in self.records if s.get("type") == "sync" and str(s.get("block")) == waiting]
+        return dict(r, frames=syncs[-1]["frames"]) if syncs else r
+
     def diagnostics(self) -> list[Diagnostic]:
         merged: dict[tuple[Any, ...], Diagnostic] = {}
         for r in self.records:
             kind = r.get("type")
             if kind not in ("diag", "crash", "hang"):
                 continue
+            if r.get("rule") == "syncall.mismatch":
+                r = self._where_waiting(r)
             d = self._diag(r)
             key = (d.rule, d.file, d.line, d.severity)
             if key in merged:
@@ -77,7 +88,11 @@ class RunReport:
         notes = []
         if r.get("at"):
             at = self._locate(r["at"])
-            if at:
+            if at and r.get("rule") in _AT_IS_CAUSE:
+                if frame:
+                    notes.append(f"detected at {self.mapper.user_path(frame.file)}:{frame.line}")
+                where = dict(file=self.mapper.user_path(at.file), line=at.line, column=at.column or None)
+            elif at:
                 notes.append(f"related call at {self.mapper.user_path(at.file)}:{at.line}")
         return Diagnostic(stage="run", severity="warning" if r.get("severity") == "warning" else "error",
                           rule=r.get("rule"), category="runtime_rule", message=r.get("message", ""),

@@ -111,7 +111,7 @@ QueueCore::~QueueCore() {
     }
 }
 
-int QueueCore::alloc() {
+int QueueCore::alloc(const void* pc) {
     if (!initialised)
         Diag("queue.uninitialised", "AllocTensor")
             .msg("AllocTensor on a queue that TPipe::InitBuffer never gave memory")
@@ -122,7 +122,7 @@ int QueueCore::alloc() {
         next_alloc = (s + 1) % num;
         rt::acquire(producer, free_clock[s]);  // waits until the consumer released the buffer
         state[s] = SlotState::ALLOCATED;
-        alloc_pc[s] = rt::caller_pc();
+        alloc_pc[s] = pc ? pc : rt::caller_pc();
         rt::count_sync("AllocTensor");
         return s;
     }

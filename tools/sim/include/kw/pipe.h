@@ -63,7 +63,7 @@ struct QueueCore {
     QueueCore(AscendC::TPosition st, Pipe prod, Pipe cons, int32_t d) : storage(st), producer(prod), consumer(cons), depth(d) {}
     ~QueueCore();
     void init(uint8_t n, uint32_t bytes, const char* kind);
-    int alloc();                      // returns the slot index (fatal when none is free)
+    int alloc(const void* pc = nullptr);  // the slot index (fatal when none is free); pc: the user's call
     int slot_of(uint32_t addr, const char* api) const;  // fatal when the tensor is not ours
     void enque(int slot);
     int deque();
@@ -81,8 +81,9 @@ public:
     static constexpr TPosition kStorage = kw::queue_storage(src, dst);
     TQueBind() : core_(kStorage, kw::queue_producer(src, dst), kw::queue_consumer(src, dst), depth) {}
 
-    template <typename T> LocalTensor<T> AllocTensor() {
-        int s = core_.alloc();
+    // noinline: the return address is then the user's AllocTensor call (reported if the tensor leaks)
+    template <typename T> __attribute__((noinline)) LocalTensor<T> AllocTensor() {
+        int s = core_.alloc(__builtin_return_address(0));
         return tensor_of<T>(s);
     }
     template <typename T> void FreeTensor(LocalTensor<T>& tensor) { core_.free_slot(core_.slot_of(tensor.addr_, "FreeTensor")); }
