@@ -1,0 +1,8 @@
+from kernelwright.tools.sim.corpus import launch
+
+DESCRIPTION = 'The input tensor is never freed: its queue slot stays taken when the kernel ends (the NPU hangs on the next AllocTensor).'
+EXPECT = {'stage': 'run', 'status': 'rule_violation', 'rule': 'queue.leak', 'message_contains': 'never', 'file': 'leaked_queue_slot.cpp', 'line': 18}
+
+
+def cases(rng):
+    return [launch(1, ["x", "y", 256], {"x": rng.standard_normal(256).astype("float16")}, {"y": ((256,), "float16")})]

@@ -1,0 +1,41 @@
+// Copy-in to a TBuf, then a vector op on it with no MTE2->V flag: the vector unit may read before the data lands.
+#include "kernel_operator.h"
+using namespace AscendC;
+
+class KernelScale {
+public:
+    __aicore__ inline KernelScale() {}
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, uint32_t n)
+    {
+        this->n = n;
+        xGm.SetGlobalBuffer((__gm__ half*)x, n);
+        yGm.SetGlobalBuffer((__gm__ half*)y, n);
+        pipe.InitBuffer(inBuf, n * sizeof(half));
+        pipe.InitBuffer(outQ, 1, n * sizeof(half));
+    }
+    __aicore__ inline void Process()
+    {
+        LocalTensor<half> xl = inBuf.Get<half>();
+        DataCopy(xl, xGm, n);
+        LocalTensor<half> yl = outQ.AllocTensor<half>();
+        Muls(yl, xl, static_cast<half>(2.0f), n);
+        outQ.EnQue(yl);
+        yl = outQ.DeQue<half>();
+        DataCopy(yGm, yl, n);
+        outQ.FreeTensor(yl);
+    }
+
+private:
+    TPipe pipe;
+    TBuf<QuePosition::VECCALC> inBuf;
+    TQue<QuePosition::VECOUT, 1> outQ;
+    GlobalTensor<half> xGm, yGm;
+    uint32_t n = 0;
+};
+
+extern "C" __global__ __aicore__ void tbuf_missing_sync(GM_ADDR x, GM_ADDR y, uint32_t n)
+{
+    KernelScale op;
+    op.Init(x, y, n);
+    op.Process();
+}
