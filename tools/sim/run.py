@@ -215,7 +215,8 @@ class Runner:
         for p in op["inputs"]:
             if p["name"] in c.inputs:
                 arr = np.asarray(c.inputs[p["name"]])
-                inout = any(o["name"] == p["name"] for o in op["outputs"])
+                # listing an input in case.outputs reads its final contents back (as kernel-launch cases do)
+                inout = any(o["name"] == p["name"] for o in op["outputs"]) or p["name"] in c.outputs
                 m.append(line("buffer", p["name"], arr.nbytes, "inout" if inout else "in", self.dir / f"in_{p['name']}.bin"
                               if (self.dir / f"in_{p['name']}.bin").exists() else self._write(p["name"], arr)))
                 if inout:
