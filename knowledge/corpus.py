@@ -64,9 +64,14 @@ def hardware_chunks() -> list[Chunk]:
             for name, source, text in hardware_documents() for s in split_markdown(text)]
 
 
-def builtin_chunks(corpus_dir: Path = CORPUS_DIR) -> tuple[Chunk, ...]:
+def builtin_stamp(corpus_dir: Path = CORPUS_DIR) -> tuple:
+    """Changes whenever a corpus file or the SoC profiles change."""
     socs_file = Path(hardware.__file__).with_name("socs.json").stat()
-    return _builtin_chunks(corpus_dir, (corpus_stamp(corpus_dir), socs_file.st_mtime_ns, socs_file.st_size))
+    return corpus_stamp(corpus_dir), socs_file.st_mtime_ns, socs_file.st_size
+
+
+def builtin_chunks(corpus_dir: Path = CORPUS_DIR) -> tuple[Chunk, ...]:
+    return _builtin_chunks(corpus_dir, builtin_stamp(corpus_dir))
 
 
 @lru_cache(maxsize=4)

@@ -24,3 +24,19 @@ def embedding_function():
 
     return SentenceTransformerEmbeddingFunction(model_name=str(model_path()), device="cpu",
                                                 normalize_embeddings=True)
+
+
+_CACHE: dict[str, list[float]] = {}
+_CACHE_LIMIT = 50_000  # texts; about 80 MB of vectors at most
+
+
+def embed(texts: list[str]) -> list[list[float]]:
+    """Embeddings of `texts`, each text embedded once per process (re-syncs and repeated queries,
+    e.g. after a corpus edit or in a long agent session, reuse the vectors)."""
+    missing = [t for t in dict.fromkeys(texts) if t not in _CACHE]
+    if missing:
+        if len(_CACHE) + len(missing) > _CACHE_LIMIT:
+            _CACHE.clear()
+        vectors = embedding_function()(missing)
+        _CACHE.update(zip(missing, ([float(x) for x in v] for v in vectors)))
+    return [_CACHE[t] for t in texts]

@@ -14,12 +14,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from kernelwright.knowledge.embedding import MODEL_ID, embedding_function
+from kernelwright.knowledge.embedding import MODEL_ID, embed, embedding_function
 from kernelwright.knowledge.models import Chunk
 from kernelwright.tools.hardware import soc_names
 
 COLLECTION = "kernelwright-knowledge"
-SCHEMA = 2  # bump when chunk metadata or the embedded text changes shape
+SCHEMA = 3  # bump when chunk metadata or the embedded text changes shape
 _BATCH = 256
 _EMBED_CHARS = 700  # ~180 word pieces; MiniLM was trained on 128-token inputs
 _FENCE = re.compile(r"```.*?(?:```|$)", re.S)
@@ -28,10 +28,11 @@ _FENCE = re.compile(r"```.*?(?:```|$)", re.S)
 @dataclass
 class SyncReport:
     chunks: int
-    added: int
+    added: int  # embedded and stored
     removed: int
     seconds: float
-    rebuilt: bool  # True when the collection was recreated from scratch
+    rebuilt: bool  # True when the collection was (re)created from scratch
+    moved: int = 0  # unchanged text whose provenance (lines, title) changed: metadata updated only
 
 
 @dataclass
@@ -43,9 +44,10 @@ class Hit:
 
 
 def corpus_hash(chunks: list[Chunk]) -> str:
+    """Hash of everything stored: content and provenance (a moved section changes it too)."""
     digest = hashlib.sha256(f"{SCHEMA}\n{MODEL_ID}\n".encode())
-    for chunk_id in sorted(c.id for c in chunks):
-        digest.update(chunk_id.encode() + b"\n")
+    for line in sorted(c.model_dump_json() for c in chunks):
+        digest.update(line.encode() + b"\n")
     return digest.hexdigest()
 
 
@@ -54,6 +56,10 @@ def embedding_text(chunk: Chunk) -> str:
     mostly add noise for MiniLM; the stored document keeps them (and exact lookup returns whole cards)."""
     prose = " ".join(_FENCE.sub(" ", chunk.text).split())
     return (prose if len(prose) >= 40 else " ".join(chunk.text.split()))[:_EMBED_CHARS]
+
+
+def _ids_and_metadatas(result: dict) -> tuple[list[str], list[dict]]:
+    return result["ids"], result["metadatas"] or [{} for _ in result["ids"]]
 
 
 def soc_flag(name: str) -> str:
@@ -112,37 +118,44 @@ class VectorIndex:
     def sync(self, chunks: list[Chunk], force: bool = False) -> SyncReport:
         start = time.perf_counter()
         with self._lock():
+            unique = len({c.id for c in chunks})
             if not force and self.is_current(chunks):
-                return SyncReport(len(chunks), 0, 0, time.perf_counter() - start, False)
+                return SyncReport(unique, 0, 0, time.perf_counter() - start, False)
             if force and COLLECTION in [c.name for c in self.client().list_collections()]:
                 self.client().delete_collection(COLLECTION)
                 self._collection = None
             collection = self.collection()
-            stored = set(collection.get(include=[])["ids"])
-            wanted = {c.id: c for c in chunks}
-            stale = sorted(stored - wanted.keys())
-            fresh = [wanted[i] for i in sorted(wanted.keys() - stored)]
+            stored = dict(zip(*_ids_and_metadatas(collection.get(include=["metadatas"]))))
+            all_socs = soc_names()
+            wanted = {}
+            for chunk in chunks:  # identical sections of one document collapse into one entry
+                wanted.setdefault(chunk.id, chunk)
+            metas = {i: _metadata(c, all_socs) for i, c in wanted.items()}
+            stale = sorted(stored.keys() - wanted.keys())
+            fresh = [i for i in wanted if i not in stored]
+            moved = [i for i in wanted if i in stored and stored[i] != metas[i]]
             for i in range(0, len(stale), _BATCH):
                 collection.delete(ids=stale[i:i + _BATCH])
-            all_socs = soc_names()
-            embed = embedding_function()
+            for i in range(0, len(moved), _BATCH):
+                batch = moved[i:i + _BATCH]
+                collection.update(ids=batch, metadatas=[metas[x] for x in batch])
             for i in range(0, len(fresh), _BATCH):
                 batch = fresh[i:i + _BATCH]
-                collection.add(ids=[c.id for c in batch], documents=[c.text for c in batch],
-                               embeddings=embed([embedding_text(c) for c in batch]),
-                               metadatas=[_metadata(c, all_socs) for c in batch])
+                collection.add(ids=batch, documents=[wanted[x].text for x in batch],
+                               embeddings=embed([embedding_text(wanted[x]) for x in batch]),
+                               metadatas=[metas[x] for x in batch])
             seconds = time.perf_counter() - start
             self.manifest_path.write_text(json.dumps({
                 "hash": corpus_hash(chunks), "schema": SCHEMA, "model": MODEL_ID, "chunks": len(chunks),
                 "built_at": time.strftime("%Y-%m-%dT%H:%M:%S"), "seconds": round(seconds, 3)}, indent=1))
-            return SyncReport(len(chunks), len(fresh), len(stale), seconds, force or not stored)
+            return SyncReport(unique, len(fresh), len(stale), seconds, force or not stored, len(moved))
 
     def query(self, text: str, n: int, where: dict | None) -> list[Hit]:
         collection = self.collection()
         n = min(n, collection.count())
         if n == 0:
             return []
-        result = collection.query(query_embeddings=embedding_function()([text]), n_results=n, where=where,
+        result = collection.query(query_embeddings=embed([text]), n_results=n, where=where,
                                   include=["documents", "metadatas", "distances"])
         return [Hit(i, doc, meta, 1.0 - dist) for i, doc, meta, dist in
                 zip(result["ids"][0], result["documents"][0], result["metadatas"][0], result["distances"][0])]

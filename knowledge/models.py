@@ -27,8 +27,9 @@ class Chunk(BaseModel):
 
     @property
     def id(self) -> str:
-        digest = hashlib.sha1(f"{self.heading}\n{self.text}\n{self.socs}".encode()).hexdigest()[:12]
-        return f"{self.doc_id}#L{self.line_start}-{digest}"
+        """Stable while the content stays the same (a chunk that only moved keeps its embedding)."""
+        digest = hashlib.sha1(f"{self.kind}\n{self.heading}\n{self.text}\n{self.socs}".encode()).hexdigest()[:16]
+        return f"{self.doc_id}#{digest}"
 
 
 class Passage(BaseModel):

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from kernelwright.knowledge.catalog import ApiCatalog, load_catalog
-from kernelwright.knowledge.corpus import builtin_chunks
+from kernelwright.knowledge.corpus import builtin_chunks, builtin_stamp
 from kernelwright.knowledge.fixes import FixMemory
 from kernelwright.knowledge.index import SyncReport, VectorIndex, soc_flag
 from kernelwright.knowledge.lexical import Bm25
@@ -95,8 +95,7 @@ class IndexRetriever:
 
     def _stamp(self) -> tuple:
         fixes = self.fixes.path.stat() if self.fixes.path.exists() else None
-        builtin = builtin_chunks(self.corpus_dir)  # cached per corpus state
-        return (id(builtin), self.user_docs.stamp(), fixes and (fixes.st_size, fixes.st_mtime_ns))
+        return builtin_stamp(self.corpus_dir), self.user_docs.stamp(), fixes and (fixes.st_size, fixes.st_mtime_ns)
 
     def build(self, force: bool = False) -> SyncReport:
         stamp = self._stamp()

@@ -16,6 +16,9 @@ def split_markdown(text: str, first_line: int = 1) -> list[Section]:
     in_fence = False
 
     def flush(end: int) -> None:
+        while current and not current[-1].strip():  # trailing blank lines are not part of the section
+            current.pop()
+            end -= 1
         body = [line for line in current if not HEADING.match(line)]
         if any(line.strip() for line in body):
             heading = " > ".join(title for _, title in stack)
