@@ -12,8 +12,8 @@ KINDS: tuple[str, ...] = ("api", "concept", "example", "fix", "hardware", "user"
 Match = Literal["exact", "nearest", "search"]  # search = fused embedding + BM25 ranking
 
 
-class Chunk(BaseModel):
-    """One indexed piece of a document, with where it came from."""
+class Located(BaseModel):
+    """A piece of text and where it came from (file or data source, heading, line range)."""
 
     doc_id: str
     kind: Kind
@@ -23,6 +23,11 @@ class Chunk(BaseModel):
     source: str
     line_start: int = 0
     line_end: int = 0
+
+
+class Chunk(Located):
+    """One indexed piece of a document."""
+
     socs: list[str] | None = None  # SoC names this applies to; None = every SoC
 
     @property
@@ -32,17 +37,9 @@ class Chunk(BaseModel):
         return f"{self.doc_id}#{digest}"
 
 
-class Passage(BaseModel):
+class Passage(Located):
     """A search result: a chunk (or a whole API card) with its score and how it was found."""
 
-    doc_id: str
-    kind: Kind
-    title: str
-    heading: str = ""
-    text: str
-    source: str
-    line_start: int = 0
-    line_end: int = 0
     score: float
     match: Match
 
