@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from kernelwright.knowledge.catalog import ApiCatalog, load_catalog
-from kernelwright.knowledge.corpus import builtin_chunks, builtin_stamp
+from kernelwright.knowledge.builtin import builtin_chunks, builtin_stamp
 from kernelwright.knowledge.fixes import FixMemory
 from kernelwright.knowledge.index import SyncReport, VectorIndex, soc_flag
 from kernelwright.knowledge.lexical import Bm25

@@ -8,7 +8,7 @@ import pytest
 
 from kernelwright.knowledge.cards import CardError, load_card, load_cards
 from kernelwright.knowledge.catalog import load_catalog
-from kernelwright.knowledge.corpus import builtin_chunks
+from kernelwright.knowledge.builtin import builtin_chunks
 from kernelwright.knowledge.paths import CORPUS_DIR
 from kernelwright.tools.hardware import load_soc, soc_names
 
@@ -108,3 +108,10 @@ def test_any_markdown_under_the_corpus_is_indexed(tmp_path, make_corpus):
     chunks = [c for c in builtin_chunks(corpus) if c.doc_id == "dsl/reference"]
     assert chunks and all(c.kind == "concept" and c.title == "DSL reference" for c in chunks)
     assert chunks[0].heading == "DSL reference > tiles" and chunks[0].line_start == 3
+
+
+def test_every_corpus_folder_ships_in_the_wheel():
+    """setup.py packages only folders with an __init__.py; a corpus folder without one (say a new
+    corpus/dsl/) would be missing from non-editable installs."""
+    folders = {p.parent for p in CORPUS_DIR.rglob("*.md")}
+    assert [str(f.relative_to(CORPUS_DIR)) for f in sorted(folders) if not (f / "__init__.py").exists()] == []
