@@ -1,0 +1,237 @@
+"""Run a task's PyTorch reference in a worker subprocess with time and memory limits.
+
+The parent never imports torch: the worker (`kernelwright.tools.tasks.worker`) makes the inputs and
+runs `Model` on the CPU, and hands back specs as JSON and tensors as an .npz file. A reference that
+raises, hangs or runs out of memory comes back as a `RefFailure`, and the next request starts a fresh
+worker. One worker serves one task; reuse it across cases and trials (importing torch takes seconds).
+"""
+from __future__ import annotations
+
+import json
+import os
+import resource
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from kernelwright.tools.task import Task, TaskCase
+
+
+class RefValue(BaseModel):
+    """One task value: a tensor (with its data when it came from a run), a tensor list, a scalar."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    kind: str                                  # tensor | tensor_list | scalar | none | other
+    name: str | None = None
+    shape: list[int] | None = None
+    dtype: str | None = None
+    value: Any = None
+    repr: str | None = None
+    items: list["RefValue"] = Field(default_factory=list)
+    array: np.ndarray | None = Field(default=None, exclude=True)
+
+    def tensors(self) -> list["RefValue"]:
+        return [self] if self.kind == "tensor" else list(self.items)
+
+
+class RefShapes(BaseModel):
+    """What a case looks like, without data (from the worker's FakeTensorMode pass)."""
+
+    args: list[RefValue]
+    init: list[RefValue]
+    params: list[RefValue] = Field(default_factory=list)
+    outputs: list[RefValue] | None = None
+    outputs_error: str | None = None
+
+
+class RefRun(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    args: list[RefValue]
+    init: list[RefValue]
+    params: list[RefValue]
+    outputs: list[RefValue]
+    post: dict[int, RefValue] = Field(default_factory=dict)   # inputs the reference itself mutated: final state
+    notes: list[str] = Field(default_factory=list)
+    seconds: float = 0.0
+
+
+class RefFailure(BaseModel):
+    where: str                                 # import | get_inputs | Model() | forward | timeout | memory | worker
+    error: str
+    frames: list[str] = Field(default_factory=list)
+
+    def render(self) -> str:
+        where = f" (at {self.frames[-1]})" if self.frames else ""
+        return f"the reference failed in {self.where}: {self.error}{where}"
+
+
+def _np_dtype(name: str) -> np.dtype:
+    if name == "bfloat16":
+        import ml_dtypes
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(name)
+
+
+def _values(specs: list[dict], data: Any, prefix: str) -> list[RefValue]:
+    out = []
+    for i, spec in enumerate(specs):
+        key = f"{prefix}.{spec['name']}" if prefix == "param" else f"{prefix}.{i}"
+        out.append(_value(spec, data, key))
+    return out
+
+
+def _value(spec: dict, data: Any, key: str) -> RefValue:
+    v = RefValue(**{k: spec[k] for k in ("kind", "name", "shape", "dtype", "value", "repr") if k in spec})
+    if v.kind == "tensor" and data is not None and key in data:
+        v.array = data[key].view(_np_dtype(v.dtype)) if v.dtype == "bfloat16" else data[key]
+    if v.kind == "tensor_list":
+        v.items = [_value(item, data, f"{key}.{k}") for k, item in enumerate(spec["items"])]
+    return v
+
+
+class ReferenceWorker:
+    def __init__(self, task: Task, *, timeout_s: float = 120.0, memory_bytes: int = 8 << 30):
+        self.task, self.timeout_s, self.memory_bytes = task, timeout_s, memory_bytes
+        self.proc: subprocess.Popen | None = None
+        self.signature: dict[str, list[str]] = {}
+        self.tmp = Path(tempfile.mkdtemp(prefix="kw-ref-"))
+        self._n = 0
+
+    # ---- process management ----
+    def _start(self) -> RefFailure | None:
+        limit = self.memory_bytes
+
+        def limits() -> None:
+            os.setsid()
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+        env = dict(os.environ, PYTHONUNBUFFERED="1", OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "2"))
+        self.stderr = open(self.tmp / "stderr.txt", "w+b")
+        self.proc = subprocess.Popen([sys.executable, "-m", "kernelwright.tools.tasks.worker"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=self.stderr, env=env, preexec_fn=limits)
+        resp = self._request({"op": "load", "task": self.task.model_dump(mode="json")}, self.timeout_s + 60)
+        if isinstance(resp, RefFailure):
+            return resp
+        self.signature = {"forward_params": resp["forward_params"], "init_params": resp["init_params"]}
+        return None
+
+    def _kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.proc.wait()
+        self.proc = None
+
+    def close(self) -> None:
+        self._kill()
+        for f in self.tmp.glob("*"):
+            f.unlink(missing_ok=True)
+        try:
+            self.tmp.rmdir()
+        except OSError:
+            pass
+
+    def __enter__(self) -> "ReferenceWorker":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _stderr_tail(self) -> str:
+        try:
+            self.stderr.seek(0, os.SEEK_END)
+            size = self.stderr.tell()
+            self.stderr.seek(max(0, size - 1500))
+            return self.stderr.read().decode(errors="replace")
+        except (OSError, ValueError):
+            return ""
+
+    def _request(self, req: dict[str, Any], timeout_s: float) -> dict[str, Any] | RefFailure:
+        assert self.proc and self.proc.stdin and self.proc.stdout
+        try:
+            self.proc.stdin.write((json.dumps(req) + "\n").encode())
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            pass
+        deadline = time.monotonic() + timeout_s
+        ready: list = []
+        while time.monotonic() < deadline and self.proc.poll() is None:
+            ready, _, _ = select.select([self.proc.stdout], [], [], min(1.0, max(0.0, deadline - time.monotonic())))
+            if ready:
+                break
+        line = self.proc.stdout.readline() if ready else b""
+        if not line:
+            timed_out = self.proc.poll() is None
+            tail = self._stderr_tail()
+            self._kill()
+            if timed_out:
+                return RefFailure(where="timeout", error=f"no answer within {timeout_s:.0f} s (a slow or hanging reference)")
+            memory = "MemoryError" in tail or "std::bad_alloc" in tail or "DefaultCPUAllocator" in tail
+            return RefFailure(where="memory" if memory else "worker",
+                              error=(f"out of memory (limit {self.memory_bytes >> 20} MiB)" if memory else
+                                     "the worker died") + (f": {tail.strip()[-600:]}" if tail.strip() else ""))
+        resp = json.loads(line)
+        if not resp.pop("ok"):
+            where = "memory" if "MemoryError" in resp["error"] or "alloc" in resp["error"] else resp["where"]
+            return RefFailure(where=where, error=resp["error"], frames=resp.get("frames", []))
+        return resp
+
+    def _ask(self, req: dict[str, Any]) -> dict[str, Any] | RefFailure:
+        if self.proc is None or self.proc.poll() is not None:
+            failed = self._start()
+            if failed:
+                self._kill()
+                return failed
+        return self._request(req, self.timeout_s)
+
+    # ---- requests ----
+    def params(self) -> dict[str, list[str]] | RefFailure:
+        """The names of Model.forward's and Model.__init__'s parameters."""
+        if not self.signature:
+            failed = self._start() if self.proc is None else None
+            if failed:
+                self._kill()
+                return failed
+        return self.signature
+
+    def count_groups(self) -> int | RefFailure:
+        resp = self._ask({"op": "count"})
+        return resp if isinstance(resp, RefFailure) else int(resp["groups"])
+
+    def describe(self, case: TaskCase) -> RefShapes | RefFailure:
+        resp = self._ask({"op": "describe", "case": case.model_dump(mode="json")})
+        if isinstance(resp, RefFailure):
+            return resp
+        return RefShapes(args=_values(resp["args"], None, "in"), init=_values(resp["init"], None, "init"),
+                         params=_values(resp.get("params", []), None, "param"),
+                         outputs=_values(resp["outputs"], None, "out") if "outputs" in resp else None,
+                         outputs_error=resp.get("outputs_error"))
+
+    def run(self, case: TaskCase, seed: int, mapping: dict[int, int] | None = None) -> RefRun | RefFailure:
+        self._n += 1
+        out = self.tmp / f"run{self._n}.npz"
+        resp = self._ask({"op": "run", "case": case.model_dump(mode="json"), "seed": seed,
+                          "mapping": {str(k): v for k, v in (mapping or {}).items()}, "out": str(out)})
+        if isinstance(resp, RefFailure):
+            return resp
+        with np.load(out) as data:
+            run = RefRun(args=_values(resp["args"], data, "in"), init=_values(resp["init"], data, "init"),
+                         params=_values(resp["params"], data, "param"), outputs=_values(resp["outputs"], data, "out"),
+                         notes=resp.get("notes", []), seconds=resp.get("seconds", 0.0))
+            for i in resp["mutated"]:
+                run.post[i] = _value(resp["args"][i], data, f"post.{i}")
+        out.unlink(missing_ok=True)
+        return run

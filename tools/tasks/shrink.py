@@ -1,0 +1,98 @@
+"""Smaller cases for the CPU emulation that keep what makes a case hard.
+
+NPU-sized shapes (billions of elements) would make the emulation crawl, so for the `sim` backend a
+case's dims are mapped to smaller ones, by value, so that:
+  * rank and dtype are unchanged, dims of size 1 stay 1, equal dims stay equal, different dims stay
+    different (a non-square matmul stays non-square);
+  * each shrunk dim keeps its residue modulo the awkward sizes: the 256-byte vector repeat (hence the
+    32-byte block) of every dtype it appears with, and the core count; so a tail that is not a
+    multiple of 32 bytes, of the core count or of a repeat stays such a tail;
+  * a last dim whose row did not fit in the Unified Buffer still does not (the kernel's inner
+    tiling loop still runs).
+Constraints are relaxed step by step (the UB rule, then repeat -> block, then the cores) until the case fits
+the element budget; when nothing fits, the plan says so and the referee falls back to the task's own
+shape (if it fits a larger budget) or skips the case with the reason.
+"""
+from __future__ import annotations
+
+import math
+
+from pydantic import BaseModel, Field
+
+DTYPE_BYTES = {"float32": 4, "float16": 2, "bfloat16": 2, "float64": 8, "int8": 1, "uint8": 1, "int16": 2,
+               "uint16": 2, "int32": 4, "uint32": 4, "int64": 8, "uint64": 8, "bool": 1, "complex64": 8,
+               "complex128": 16}
+LEVELS = ("repeat+cores+ub", "repeat+cores", "block+cores", "block")
+
+
+class Shape(BaseModel):
+    dims: list[int]
+    dtype: str
+
+
+class ShrinkPlan(BaseModel):
+    mapping: dict[int, int] = Field(default_factory=dict)   # original dim -> shrunk dim
+    elements_before: int
+    elements_after: int
+    budget: int
+    kept: str = ""                    # which residues the shrunk dims keep (one of LEVELS), "" when unshrunk
+    fits: bool = True
+    reason: str = ""
+
+    def apply(self, dims: list[int]) -> list[int]:
+        return [self.mapping.get(d, d) for d in dims]
+
+
+def _numel(dims: list[int], mapping: dict[int, int]) -> int:
+    return math.prod(mapping.get(d, d) for d in dims)
+
+
+def _total(shapes: list[Shape], mapping: dict[int, int]) -> int:
+    return sum(_numel(s.dims, mapping) for s in shapes)
+
+
+def _constraints(shapes: list[Shape], d: int, level: str, cores: int, ub_bytes: int) -> tuple[int, int]:
+    """(modulus, floor) a shrunk value of dim `d` must respect at this level."""
+    modulus, floor = 1, 2
+    for s in shapes:
+        if d not in s.dims:
+            continue
+        size = DTYPE_BYTES.get(s.dtype, 4)
+        unit = max(1, (256 if level.startswith("repeat") else 32) // size)
+        modulus = math.lcm(modulus, unit)
+        if level.endswith("+ub") and s.dims[-1] == d and d * size > ub_bytes:
+            floor = max(floor, ub_bytes // size + 1)
+    if level != "block":
+        modulus = math.lcm(modulus, cores)
+    return modulus, floor
+
+
+def _smallest(d: int, modulus: int, floor: int, taken: set[int]) -> int | None:
+    v = d % modulus
+    while v < floor or v in taken:
+        v += modulus
+    return v if v < d else None
+
+
+def plan_shrink(shapes: list[Shape], *, budget: int, cores: int, ub_bytes: int = 196608) -> ShrinkPlan:
+    """Map the largest dims to smaller ones until the case holds at most `budget` elements."""
+    before = _total(shapes, {})
+    if before <= budget:
+        return ShrinkPlan(elements_before=before, elements_after=before, budget=budget)
+    values = sorted({d for s in shapes for d in s.dims if d >= 2}, reverse=True)
+    for level in LEVELS:
+        mapping: dict[int, int] = {}
+        taken = set(values)
+        for d in values:
+            if _total(shapes, mapping) <= budget:
+                break
+            modulus, floor = _constraints(shapes, d, level, cores, ub_bytes)
+            v = _smallest(d, modulus, floor, taken)
+            if v is not None:
+                mapping[d] = v
+                taken.add(v)
+        after = _total(shapes, mapping)
+        if after <= budget:
+            return ShrinkPlan(mapping=mapping, elements_before=before, elements_after=after, budget=budget, kept=level)
+    return ShrinkPlan(elements_before=before, elements_after=before, budget=budget, fits=False,
+                      reason=f"{before} elements; no smaller dims keep the 32-byte residues within {budget} elements")

@@ -1,0 +1,245 @@
+"""The reference worker: a subprocess that imports a task (through the NPU shim), makes its inputs
+with a seed, optionally at shrunk sizes, and runs the PyTorch reference on the CPU.
+
+Protocol: one JSON request per line on stdin, one JSON response per line on the original stdout
+(the task's own prints go to stderr). Requests: `load` {task}, `count` {}, `describe` {case} (shapes
+only, under FakeTensorMode: nothing is allocated), `run` {case, seed, mapping, out} (tensors are
+written to the `out` .npz). A task error is a response with `ok: false`, never a crash.
+"""
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import inspect
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from kernelwright.tools.tasks import shim
+from kernelwright.tools.tasks.worker_values import (TORCH_DTYPES, ShrinkSizes, cast_floats, clone, describe,
+                                                    flatten_outputs, remap, same_bits)
+
+
+class Row(dict):
+    """A CSV row as NPUKernelBench tasks read it (a pandas Series: `row.get(k)`, `row[k]`, `row.k`)."""
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return self[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+
+class TaskFailed(Exception):
+    def __init__(self, where: str, exc: BaseException):
+        super().__init__(f"{where}: {type(exc).__name__}: {exc}")
+        self.where, self.exc = where, exc
+
+
+def _import(path: str, name: str):
+    folder = str(Path(path).parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def _params(fn) -> list[str]:
+    try:
+        return [p.name for p in inspect.signature(fn).parameters.values()
+                if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    except (TypeError, ValueError):
+        return []
+
+
+def _seed(seed: int) -> None:
+    torch.manual_seed(seed)
+    random.seed(seed)
+    np.random.seed(seed % (1 << 32))
+
+
+def _call(where: str, fn, *args, **kwargs):
+    try:
+        return fn(*args, **kwargs)
+    except Exception as e:  # the task's code failed: report it, keep serving
+        raise TaskFailed(where, e) from e
+
+
+class TaskRunner:
+    def __init__(self, task: dict[str, Any]):
+        self.task = task
+        self.mod = _call("import", _import, task["source"], "kw_task_model")
+        self.inputs = _call("import", _import, task["inputs_source"], "kw_task_inputs") if task.get("inputs_source") \
+            else self.mod
+        model = getattr(self.mod, "Model", None)
+        if model is None:
+            raise TaskFailed("import", AttributeError(f"{task['source']} defines no Model"))
+        self.model_cls = model
+        self.forward_params, self.init_params = _params(model.forward), _params(model.__init__)
+
+    # ---- making inputs ----
+    def _groups(self, case: dict[str, Any]) -> list[Any]:
+        sidecar = Path(self.task["source"]).with_suffix(".json")
+        if not sidecar.is_file():
+            return _call("get_input_groups", self.mod.get_input_groups)[case["index"]]
+        # Hand the task a copy of its JSON lines holding only this group: the other groups may be huge.
+        lines = [line for line in sidecar.read_text().splitlines() if line.strip()]
+        with tempfile.TemporaryDirectory(prefix="kw-group-") as tmp:
+            (Path(tmp) / sidecar.name).write_text(lines[case["index"]] + "\n")
+            saved = self.mod.__dict__.get("__file__")
+            self.mod.__dict__["__file__"] = str(Path(tmp) / Path(self.task["source"]).name)
+            try:
+                return _call("get_input_groups", self.mod.get_input_groups)[0]
+            finally:
+                self.mod.__dict__["__file__"] = saved
+
+    def make(self, case: dict[str, Any], mapping: dict[int, int]) -> tuple[list[Any], list[Any]]:
+        kind = self.task["input_kind"]
+        if kind == "npukb_rows":
+            row = Row({k: float("nan") if v is None else v for k, v in case["params"].items()})
+            args = _call("get_inputs", self.inputs.get_inputs, row, device="cpu")
+            init = _call("get_init_inputs", self.inputs.get_init_inputs, row, device="cpu") \
+                if hasattr(self.inputs, "get_init_inputs") else []
+        else:
+            args = self._groups(case) if kind == "input_groups" else _call("get_inputs", self.mod.get_inputs)
+            init = _call("get_init_inputs", self.mod.get_init_inputs) if hasattr(self.mod, "get_init_inputs") else []
+        args = list(args) if isinstance(args, (list, tuple)) else [args]
+        init = list(init) if isinstance(init, (list, tuple)) else [init]
+        args, init = [remap(a, mapping) for a in args], [remap(a, mapping) for a in init]
+        if case.get("dtype"):
+            dtype = TORCH_DTYPES[case["dtype"]]
+            args, init = cast_floats(args, dtype), cast_floats(init, dtype)
+        return args, init
+
+    def _model(self, case: dict[str, Any], init: list[Any]) -> torch.nn.Module:
+        model = _call("Model()", self.model_cls, *init)
+        if case.get("dtype"):
+            model = model.to(TORCH_DTYPES[case["dtype"]])
+        return model.eval() if isinstance(model, torch.nn.Module) else model
+
+    def _params(self, model: Any, store: dict | None) -> list[dict[str, Any]]:
+        if not isinstance(model, torch.nn.Module):
+            return []
+        named = list(model.named_parameters()) + list(model.named_buffers())
+        return [{"name": n, **describe(t, store, f"param.{n}")} for n, t in named]
+
+    def signature(self) -> dict[str, Any]:
+        return {"forward_params": self.forward_params, "init_params": self.init_params}
+
+    # ---- requests ----
+    def count(self) -> dict[str, Any]:
+        from torch._subclasses.fake_tensor import FakeTensorMode
+        with FakeTensorMode(allow_non_fake_inputs=True):
+            return {"groups": len(_call("get_input_groups", self.mod.get_input_groups))}
+
+    def describe(self, case: dict[str, Any]) -> dict[str, Any]:
+        from torch._subclasses.fake_tensor import FakeTensorMode
+        with FakeTensorMode(allow_non_fake_inputs=True):
+            _seed(0)
+            args, init = self.make(case, {})
+            result = {"args": [describe(a, None, "") for a in args], "init": [describe(a, None, "") for a in init]}
+            try:
+                model = self._model(case, init)
+                result["params"] = self._params(model, None)
+                with torch.no_grad():
+                    out = model(*args)
+                result["outputs"] = [describe(o, None, "") for o in flatten_outputs(out)]
+            except Exception as e:  # shapes of outputs are a nicety: the real run will tell
+                result["outputs_error"] = f"{type(e).__name__}: {str(e)[:300]}"
+        return result
+
+    def run(self, case: dict[str, Any], seed: int, mapping: dict[int, int], out: str) -> dict[str, Any]:
+        start = time.monotonic()
+        _seed(seed)
+        with ShrinkSizes(mapping) if mapping else contextlib.nullcontext():
+            args, init = self.make(case, mapping)
+        _seed(seed)
+        model = self._model(case, init)
+        before = clone(args)
+        notes: list[str] = []
+        try:
+            with torch.no_grad():
+                result = model(*args)
+        except Exception as e:
+            if not case.get("dtype") or "not implemented for" not in str(e):
+                raise TaskFailed("forward", e) from e
+            # The CPU lacks a half/bfloat16 kernel for some op: compute in float32, round to the dtype.
+            notes.append(f"reference computed in float32 and rounded to {case['dtype']} ({str(e)[:120]})")
+            args = cast_floats(clone(before), torch.float32)
+            with torch.no_grad():
+                result = _call("forward", model.float(), *args)
+            result = cast_floats(result, TORCH_DTYPES[case["dtype"]])
+        store: dict[str, np.ndarray] = {}
+        response = {"args": [describe(a, store, f"in.{i}") for i, a in enumerate(before)],
+                    "init": [describe(a, store, f"init.{i}") for i, a in enumerate(init)],
+                    "params": self._params(model, store),
+                    "outputs": [describe(o, store, f"out.{j}") for j, o in enumerate(flatten_outputs(result))],
+                    "mutated": [], "notes": notes}
+        for i, (a, b) in enumerate(zip(before, args)):
+            pairs = list(zip(a, b)) if isinstance(a, (list, tuple)) else [(a, b)]
+            if any(isinstance(x, torch.Tensor) and not same_bits(x, y) for x, y in pairs):
+                response["mutated"].append(i)
+                describe(b, store, f"post.{i}")
+        np.savez(out, **store)
+        response["seconds"] = time.monotonic() - start
+        return response
+
+
+def handle(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
+    op = req["op"]
+    if op == "load":
+        state["runner"] = TaskRunner(req["task"])
+        return state["runner"].signature()
+    runner: TaskRunner = state["runner"]
+    mapping = {int(k): int(v) for k, v in req.get("mapping", {}).items()}
+    if op == "count":
+        return runner.count()
+    if op == "describe":
+        return runner.describe(req["case"])
+    if op == "run":
+        return runner.run(req["case"], int(req["seed"]), mapping, req["out"])
+    raise ValueError(f"unknown request {op!r}")
+
+
+def _task_frames(exc: BaseException) -> list[str]:
+    frames = traceback.extract_tb(exc.__traceback__)
+    own = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return [f"{f.filename}:{f.lineno}: {f.line}" for f in frames if not f.filename.startswith(own)][-4:]
+
+
+def main() -> None:
+    channel = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)  # the task's prints must not corrupt the protocol
+    shim.install()
+    state: dict[str, Any] = {}
+    with shim.DeviceToCpu():
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            req = json.loads(line)
+            try:
+                resp = {"ok": True, **handle(state, req)}
+            except TaskFailed as e:
+                resp = {"ok": False, "where": e.where, "error": f"{type(e.exc).__name__}: {str(e.exc)[:1500]}",
+                        "frames": _task_frames(e.exc)}
+            except Exception as e:  # noqa: BLE001 - anything else is reported to the parent as data
+                resp = {"ok": False, "where": req.get("op", "?"), "error": f"{type(e).__name__}: {str(e)[:1500]}",
+                        "frames": _task_frames(e)}
+            channel.write(json.dumps(resp) + "\n")
+            channel.flush()
+
+
+if __name__ == "__main__":
+    main()
