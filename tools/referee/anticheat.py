@@ -1,0 +1,204 @@
+"""Static anti-cheat checks on a project's glue: the `ModelNew` module and the C++ binding.
+
+A kernel that "passes" by computing through PyTorch is not a kernel. Each check is a small function
+`check_x(src) -> (flagged, reason)` with its rationale; `STRICT` checks fail the verdict, `WARN`
+checks are reported only. Python is checked on its AST (comments and strings cannot trip it); C++
+on its text with comments and string literals removed.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Callable
+
+# torch functions and tensor methods that compute (as opposed to allocate, view or move)
+COMPUTE = {
+    "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide", "remainder", "fmod",
+    "pow", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "abs", "neg", "reciprocal",
+    "sin", "cos", "tan", "tanh", "sinh", "cosh", "asin", "acos", "atan", "atan2", "erf", "erfc", "sigmoid", "relu",
+    "relu6", "gelu", "silu", "mish", "softplus", "elu", "selu", "leaky_relu", "hardswish", "hardsigmoid", "hardtanh",
+    "softmax", "log_softmax", "layer_norm", "group_norm", "batch_norm", "instance_norm", "rms_norm", "normalize",
+    "matmul", "mm", "bmm", "addmm", "baddbmm", "einsum", "linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
+    "conv_transpose2d", "conv_transpose3d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d",
+    "avg_pool3d", "adaptive_avg_pool2d", "sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin",
+    "var", "std", "norm", "cumsum", "cumprod", "logsumexp", "clamp", "clip", "where", "maximum", "minimum", "sort",
+    "topk", "gather", "scatter", "scatter_add", "index_select", "masked_fill", "cross_entropy", "mse_loss",
+    "nll_loss", "l1_loss", "smooth_l1_loss", "kl_div", "binary_cross_entropy", "dropout", "lerp", "addcmul",
+    "addcdiv", "floor", "ceil", "round", "trunc", "sign", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
+    "logical_or", "logical_not", "isnan", "isinf", "isfinite", "cat", "stack", "triu", "tril", "outer", "dot",
+    "cross", "flip", "roll", "square",
+}
+NN_LAYERS = {"Linear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
+             "LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm2d", "RMSNorm",
+             "ReLU", "GELU", "SiLU", "Softmax", "LogSoftmax", "Sigmoid", "Tanh", "MaxPool1d", "MaxPool2d",
+             "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "Embedding", "MultiheadAttention", "LSTM", "GRU",
+             "Dropout", "Mish", "Hardswish", "ELU", "LeakyReLU", "Softplus"}
+KERNEL_MODULES = re.compile(r"^(custom_ops_lib|kernel_gen_ops|cann_bench|custom_op|.*_ext|_C|ops)$")
+
+Check = Callable[[str], "tuple[bool, str]"]
+
+
+def _model_new(src: str) -> ast.ClassDef | None:
+    try:
+        tree = ast.parse(src)
+    except SyntaxError:
+        return None
+    return next((n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == "ModelNew"), None)
+
+
+def _forward(cls: ast.ClassDef | None) -> ast.FunctionDef | None:
+    if cls is None:
+        return None
+    return next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
+
+
+def _dotted(node: ast.AST) -> str:
+    if isinstance(node, ast.Attribute):
+        return f"{_dotted(node.value)}.{node.attr}"
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _kernel_call(call: ast.Call) -> bool:
+    name = _dotted(call.func)
+    head = name.split(".")[0]
+    return name.startswith("torch.ops.") or (bool(head) and KERNEL_MODULES.match(head) is not None and "." in name)
+
+
+# Rationale: a ModelNew whose forward computes with torch (torch.relu, F.softmax, x.sum(), a @ b) can
+# match the reference without running the kernel at all (MultiKernelBench PR #32, AscendOpGenAgent Type3).
+def check_torch_compute(src: str) -> tuple[bool, str]:
+    fwd = _forward(_model_new(src))
+    if fwd is None:
+        return False, ""
+    for node in ast.walk(fwd):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+            return True, f"line {node.lineno}: ModelNew.forward multiplies matrices with `@` in PyTorch"
+        if isinstance(node, ast.Call) and not _kernel_call(node):
+            name = _dotted(node.func)
+            last = name.rsplit(".", 1)[-1] if name else (node.func.attr if isinstance(node.func, ast.Attribute) else "")
+            torchy = name.startswith(("torch.", "F.", "nn.functional.")) or isinstance(node.func, ast.Attribute)
+            if last in COMPUTE and torchy and not name.startswith("math."):
+                return True, f"line {node.lineno}: ModelNew.forward computes with PyTorch (`{name or last}(...)`)"
+    return False, ""
+
+
+# Rationale: torch.nn compute layers in ModelNew (nn.Linear, nn.LayerNorm, ...) are the reference's
+# own computation wearing a kernel's name.
+def check_nn_layers(src: str) -> tuple[bool, str]:
+    cls = _model_new(src)
+    if cls is None:
+        return False, ""
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Call):
+            name = _dotted(node.func)
+            if name.rsplit(".", 1)[-1] in NN_LAYERS and (name.startswith(("nn.", "torch.nn.")) or name in NN_LAYERS):
+                return True, f"line {node.lineno}: ModelNew builds a torch.nn compute layer (`{name}`)"
+    return False, ""
+
+
+# Rationale: a ModelNew that never calls the extension (custom_ops_lib / kernel_gen_ops / torch.ops /
+# *_ext) cannot be testing the kernel (AscendOpGenAgent Type1/Type2).
+def check_kernel_not_called(src: str) -> tuple[bool, str]:
+    fwd = _forward(_model_new(src))
+    if fwd is None:
+        return (True, "no ModelNew.forward found") if "ModelNew" in src else (False, "")
+    if any(isinstance(n, ast.Call) and _kernel_call(n) for n in ast.walk(fwd)):
+        return False, ""
+    return True, "ModelNew.forward never calls the kernel extension (custom_ops_lib, kernel_gen_ops, torch.ops, *_ext)"
+
+
+# Rationale: Python loops over elements (`for i in range(x.numel()): y[i] = ...`, `.item()`/`.tolist()`
+# in a loop) compute on the host, element by element, instead of on the NPU (AscendOpGenAgent Type4).
+def check_python_loops(src: str) -> tuple[bool, str]:
+    fwd = _forward(_model_new(src))
+    if fwd is None:
+        return False, ""
+    for node in ast.walk(fwd):
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            iters, body = [node.iter], node.body
+        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            iters, body = [g.iter for g in node.generators], [getattr(node, "elt", None) or node.value]
+        else:
+            continue
+        inner = [n for b in body for n in ast.walk(b)]
+        per_item = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("item", "tolist")
+                       for n in inner)
+        sized = any(isinstance(it, ast.Call) and _dotted(it.func) == "range" and
+                    any(k in ast.dump(it) for k in ("numel", "shape", "'size'", "len")) for it in iters)
+        if per_item or (sized and any(isinstance(n, ast.Subscript) for n in inner)):
+            return True, f"line {node.lineno}: ModelNew.forward loops over tensor elements in Python"
+    return False, ""
+
+
+# Rationale: try/except in ModelNew.forward is the classic fallback: the kernel fails, torch answers.
+def check_try_fallback(src: str) -> tuple[bool, str]:
+    fwd = _forward(_model_new(src))
+    for node in ast.walk(fwd) if fwd else ():
+        if isinstance(node, ast.Try):
+            return True, f"line {node.lineno}: ModelNew.forward catches exceptions (a fallback path around the kernel)"
+    return False, ""
+
+
+# Rationale: storing results on `self` in forward lets a later call return an earlier answer
+# (KernelBench's result-reuse adversarial kernel).
+def check_result_cache(src: str) -> tuple[bool, str]:
+    fwd = _forward(_model_new(src))
+    for node in ast.walk(fwd) if fwd else ():
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Attribute) and _dotted(t.value) == "self" for t in targets):
+                return True, f"line {node.lineno}: ModelNew.forward stores state on self (a result cache?)"
+    return False, ""
+
+
+def strip_cpp(src: str) -> str:
+    src = re.sub(r"/\*.*?\*/", " ", src, flags=re.S)
+    src = re.sub(r"//[^\n]*", " ", src)
+    return re.sub(r'"(?:\\.|[^"\\])*"', '""', src)
+
+
+_AT_COMPUTE = re.compile(r"\b(?:at|torch)::(?:native::)?(" + "|".join(sorted(COMPUTE, key=len, reverse=True)) + r")\s*\(")
+_METHOD_COMPUTE = re.compile(r"\.\s*(" + "|".join(sorted(COMPUTE - {"max", "min", "sort", "round", "norm"}, key=len,
+                                                            reverse=True)) + r")_?\s*\(")
+
+
+# Rationale: `at::matmul`, `torch::relu` or `x.add(y)` in the binding computes the answer with ATen
+# on the host side of the kernel (AscendOpGenAgent: "no at:: compute in pybind11.cpp").
+def check_at_compute(src: str) -> tuple[bool, str]:
+    code = strip_cpp(src)
+    m = _AT_COMPUTE.search(code) or _METHOD_COMPUTE.search(code)
+    if m:
+        line = code[:m.start()].count("\n") + 1
+        return True, f"line {line}: the binding computes with ATen (`{m.group(0).strip()}...`)"
+    return False, ""
+
+
+# Rationale: a binding that never launches a kernel (EXEC_NPU_CMD / aclnn / <<<>>> / *_launch /
+# ACLRT_LAUNCH_KERNEL) returns something else.
+def check_binding_launches(src: str) -> tuple[bool, str]:
+    code = strip_cpp(src)
+    if re.search(r"\bEXEC_NPU_CMD\b|\baclnn\w+\s*\(|<<<|\w+_launch\s*\(|\bACLRT_LAUNCH_KERNEL\b|\bc10_npu::", code):
+        return False, ""
+    return True, "the binding never launches a kernel (no EXEC_NPU_CMD, aclnn call, <<<>>> or *_launch)"
+
+
+STRICT_PY: list[Check] = [check_torch_compute, check_nn_layers, check_kernel_not_called, check_python_loops,
+                          check_try_fallback]
+WARN_PY: list[Check] = [check_result_cache]
+STRICT_CPP: list[Check] = [check_at_compute, check_binding_launches]
+
+
+def run_checks(model_src: str | None, bindings: dict[str, str]) -> tuple[list[str], list[str]]:
+    """(strict findings, warnings), each `path: check: reason`."""
+    strict, warn = [], []
+    if model_src:
+        for check in STRICT_PY + WARN_PY:
+            flagged, reason = check(model_src)
+            if flagged:
+                (strict if check in STRICT_PY else warn).append(f"ModelNew: {check.__name__}: {reason}")
+    for path, src in bindings.items():
+        for check in STRICT_CPP:
+            flagged, reason = check(src)
+            if flagged:
+                strict.append(f"{path}: {check.__name__}: {reason}")
+    return strict, warn

@@ -1,0 +1,130 @@
+"""Bind a task case onto an msopgen operator (the OpDef the build read: `BuildResult.op`).
+
+Inputs: each OpDef input takes the task tensor of the same name (forward argument, init argument
+or model parameter, compared without case and separators), else the next unclaimed forward tensor,
+then init tensor, then parameter, in order. Attributes: by name among the non-tensor values, else
+positionally. Every positional choice that had alternatives is written down in `notes`.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from kernelwright.tools.referee.binding import Bound, TaskValue, name_matches
+from kernelwright.tools.toolchain import Case, OutputSpec
+
+GE_NUMPY = {"DT_FLOAT": "float32", "DT_FLOAT16": "float16", "DT_BF16": "bfloat16", "DT_INT8": "int8",
+            "DT_UINT8": "uint8", "DT_INT16": "int16", "DT_UINT16": "uint16", "DT_INT32": "int32", "DT_UINT32": "uint32",
+            "DT_INT64": "int64", "DT_UINT64": "uint64", "DT_BOOL": "bool", "DT_DOUBLE": "float64"}
+
+
+def _np_dtype(name: str) -> np.dtype:
+    if name == "bfloat16":
+        import ml_dtypes
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(name)
+
+
+def _attr_value(kind: str, v: Any) -> Any:
+    if kind.startswith("list") and not isinstance(v, (list, tuple)):
+        return [v]
+    if kind == "float":
+        return float(v)
+    if kind == "int":
+        return int(v)
+    if kind == "bool":
+        return bool(v)
+    if kind in ("str", "string"):
+        return str(v)
+    return v
+
+
+def _variant(op: dict[str, Any], dtypes: dict[str, str]) -> int | None:
+    """The OpDef dtype column that the given input dtypes select (as the sim picks it)."""
+    columns = max((len(p["dtypes"]) for p in op["inputs"] + op["outputs"]), default=0)
+    for col in range(columns):
+        if all(GE_NUMPY.get(p["dtypes"][min(col, len(p["dtypes"]) - 1)]) == dtypes[p["name"]]
+               for p in op["inputs"] if p["name"] in dtypes and p["dtypes"]):
+            return col
+    return None
+
+
+def _pick(pool: list[TaskValue], claimed: set[int], wanted: str, kinds: tuple[str, ...]) -> tuple[TaskValue | None, str]:
+    free = [v for v in pool if id(v) not in claimed and v.value.kind in kinds]
+    for v in free:
+        if name_matches(v, wanted):
+            return v, "name"
+    return (free[0], "position") if free else (None, "")
+
+
+def bind_msopgen(op: dict[str, Any], values: list[TaskValue], expected: list, *, mutated: set[int] = frozenset(),
+                 supported: set[str] | None = None) -> Bound:
+    """`expected`: the outputs the kernel must produce; `mutated`: forward arguments the reference modifies."""
+    bound = Bound()
+    claimed: set[int] = set()
+    inputs: dict[str, np.ndarray] = {}
+    # name matches first, over every OpDef input, so an earlier positional pick cannot steal a named value
+    by_name = {}
+    for p in op["inputs"]:
+        for v in values:
+            if id(v) not in claimed and name_matches(v, p["name"]) and v.value.kind in ("tensor", "tensor_list", "none", "scalar"):
+                by_name[p["name"]] = v
+                claimed.add(id(v))
+                break
+    for p in op["inputs"]:
+        v, how = (by_name[p["name"]], "name") if p["name"] in by_name else \
+            _pick(values, claimed, p["name"], ("tensor", "tensor_list"))
+        if v is None or v.value.kind == "none":
+            if p["param_type"] == "required":
+                bound.problem = (f"OpDef input '{p['name']}' is required and the task has no tensor left for it "
+                                 f"(task values: {', '.join(x.label for x in values)})")
+                return bound
+            bound.notes.append(f"optional input '{p['name']}' left empty")
+            continue
+        claimed.add(id(v))
+        if how == "position":
+            bound.notes.append(f"OpDef input '{p['name']}' <- {v.label} (by position: no task value is named "
+                               f"'{p['name']}')")
+        if v.value.kind == "tensor_list":
+            bound.problem, bound.unsupported = (f"OpDef input '{p['name']}' takes a tensor list ({v.label}, "
+                                                f"{len(v.value.items)} tensors); the sim backend cannot pass one yet"), True
+            return bound
+        if v.value.kind == "scalar":   # a Python number the binding turns into a one-element tensor
+            others = [x.value.dtype for x in values if x.value.kind == "tensor" and x.value.dtype]
+            declared = [GE_NUMPY.get(d) for d in p["dtypes"]]
+            dtype = next((d for d in others if d in declared), declared[0] if declared else "float32") or "float32"
+            inputs[p["name"]] = np.asarray([v.value.value], dtype=_np_dtype(dtype))
+            bound.notes.append(f"OpDef input '{p['name']}' <- {v.label} = {v.value.value!r} as a 1-element {dtype} tensor")
+        else:
+            inputs[p["name"]] = v.value.array
+        if v.origin == "input" and v.index in mutated:
+            bound.inplace[p["name"]] = v.index
+    bad = sorted({str(a.dtype) if a.dtype.name != "bfloat16" else "bfloat16" for a in inputs.values()} - supported) \
+        if supported is not None else []
+    if bad:
+        bound.problem, bound.unsupported = f"the sim backend has no {', '.join(bad)} support", True
+        return bound
+    attrs: dict[str, Any] = {}
+    for a in op["attrs"]:
+        v, how = _pick(values, claimed, a["name"], ("scalar",))
+        if v is None:
+            continue
+        claimed.add(id(v))
+        attrs[a["name"]] = _attr_value(a["type"], v.value.value)
+        if how == "position":
+            bound.notes.append(f"attribute '{a['name']}' <- {v.label} = {v.value.value!r} (by position)")
+    unused = [v.label for v in values if id(v) not in claimed and v.origin != "param" and v.value.kind not in ("none",)]
+    if unused:
+        bound.notes.append(f"task values not passed to the kernel: {', '.join(unused)}")
+    case = Case(inputs=inputs, attrs=attrs)
+    col = _variant(op, {k: ("bfloat16" if a.dtype.name == "bfloat16" else str(a.dtype)) for k, a in inputs.items()})
+    if len(expected) == len(op["outputs"]) and col is not None:
+        for ref, p in zip(expected, op["outputs"]):
+            if p["dtypes"] and p["name"] not in inputs:
+                dt = GE_NUMPY.get(p["dtypes"][min(col, len(p["dtypes"]) - 1)], "float32")
+                case.outputs[p["name"]] = OutputSpec(shape=tuple(ref.shape or ()), dtype=dt)
+    for name, arr in inputs.items():     # read every input back after the run: the mutation check
+        case.outputs.setdefault(name, OutputSpec(shape=tuple(arr.shape), dtype=str(arr.dtype)))
+    bound.case, bound.inputs = case, inputs
+    return bound

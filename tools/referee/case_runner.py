@@ -1,0 +1,166 @@
+"""One trial of one case: make the reference's inputs and outputs (at shrunk shapes on the sim),
+bind them onto the project, run the kernel, compare every output and check the inputs."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kernelwright.tools.project import KernelProject
+from kernelwright.tools.referee.bind_launch import bind_launch
+from kernelwright.tools.referee.bind_msopgen import bind_msopgen
+from kernelwright.tools.referee.binding import Bound, expected_outputs, match_outputs, task_values
+from kernelwright.tools.referee.compare import compare_output, compare_unchanged
+from kernelwright.tools.referee.tolerance import Tolerance
+from kernelwright.tools.referee.verdict import CaseRun, Mismatch
+from kernelwright.tools.hardware import SocProfile
+from kernelwright.tools.task import TaskCase
+from kernelwright.tools.tasks.reference import ReferenceWorker, RefFailure, RefRun, RefShapes
+from kernelwright.tools.tasks.shrink import ShrinkPlan
+from kernelwright.tools.toolchain import BuildResult, RunResult, Toolchain
+
+
+@dataclass
+class Setting:
+    project: KernelProject
+    build: BuildResult
+    toolchain: Toolchain
+    worker: ReferenceWorker
+    tolerance: Tolerance
+    soc: SocProfile
+    forward_params: list[str]
+    init_params: list[str]
+    fallback_budget: int
+    supported_dtypes: set[str] | None
+    run_timeout_s: float = 120.0
+    results: list[tuple[str, RunResult]] = field(default_factory=list)
+
+
+def _tensor_shapes(values) -> list[list[int]]:
+    return [list(t.shape or []) for v in values for t in v.tensors()]
+
+
+def _unsafe_shrink(shapes: RefShapes, plan: ShrinkPlan, ref: RefRun) -> str | None:
+    """Why the shrunk run does not have the structure of the original case, if it does not."""
+    want = [plan.apply(s) for s in _tensor_shapes(shapes.args)]
+    got = _tensor_shapes(ref.args)
+    if want != got:
+        return f"inputs came out as {got}, not the planned {want} (made outside torch's tensor factories?)"
+    for i, (orig, out) in enumerate(zip(shapes.outputs or [], ref.outputs)):
+        if orig.kind != "tensor" or out.kind != "tensor":
+            continue
+        o, s = list(orig.shape or []), list(out.shape or [])
+        if len(o) != len(s) or any(d in plan.mapping and plan.mapping[d] != e or (d not in plan.mapping and d != e and
+                                                                                    _is_input_dim(d, shapes))
+                                   for d, e in zip(o, s)):
+            return (f"output {i} has shape {s} at the shrunk size, and {o} at the task's size maps to "
+                    f"{plan.apply(o)} (the reference hard-codes a dimension?)")
+    return None
+
+
+def _is_input_dim(d: int, shapes: RefShapes) -> bool:
+    return any(d in s for s in _tensor_shapes(shapes.args))
+
+
+def reference(s: Setting, case: TaskCase, seed: int, shapes: RefShapes | None, plan: ShrinkPlan,
+              run: CaseRun) -> RefRun | None:
+    """The reference's run for this trial (shrunk when safe); None when the case cannot run."""
+    ref = s.worker.run(case, seed, plan.mapping)
+    problem = ref.render() if isinstance(ref, RefFailure) else None
+    if problem is None and plan.mapping and shapes is not None:
+        problem = _unsafe_shrink(shapes, plan, ref)  # type: ignore[arg-type]
+    if problem is None:
+        run.shrunk = bool(plan.mapping)
+        return ref  # type: ignore[return-value]
+    if not plan.mapping:
+        run.status, run.reason = "error", problem
+        return None
+    if plan.elements_before > s.fallback_budget:
+        run.status = "skipped"
+        run.reason = (f"shrinking is unsafe ({problem}) and the task's own shapes ({plan.elements_before} elements) "
+                      f"exceed the fallback budget of {s.fallback_budget}")
+        return None
+    run.notes.append(f"shrinking is unsafe ({problem}); ran the task's own shapes")
+    ref = s.worker.run(case, seed, {})
+    if isinstance(ref, RefFailure):
+        run.status, run.reason = "error", ref.render()
+        return None
+    return ref
+
+
+def bind(s: Setting, ref: RefRun) -> tuple[Bound, list]:
+    values = task_values(ref, s.forward_params, s.init_params)
+    expected = expected_outputs(ref)
+    if s.project.kind == "msopgen":
+        if not s.build.op:
+            return Bound(problem="the build did not read an OpDef from op_host (no OP_ADD?)"), expected
+        return bind_msopgen(s.build.op, values, expected, mutated=set(ref.post), supported=s.supported_dtypes), expected
+    if s.project.launch is None:
+        return Bound(problem="a kernel-launch project needs a launch spec (LaunchSpec: kernel, block_dim, args); "
+                             "pass --launch launch.json"), expected
+    return bind_launch(s.project.launch, values, expected, cores=s.soc.vector_cores, ub_bytes=s.soc.ub_bytes,
+                       mutated=set(ref.post)), expected
+
+
+def check(s: Setting, bound: Bound, expected: list, ref: RefRun, r: RunResult) -> list[Mismatch]:
+    if s.project.kind == "msopgen":
+        order = [o["name"] for o in s.build.op["outputs"]]  # type: ignore[index]
+        pairs, notes = match_outputs(expected, r.outputs, order)
+    else:
+        order, notes = [n for _, n in bound.outputs], []
+        pairs = bound.outputs
+    bound.notes += notes
+    found: list[Mismatch] = []
+    for i, name in pairs:
+        found += compare_output(f"output {i} ({name})", expected[i].array, r.outputs.get(name), s.tolerance,
+                                block_dim=r.block_dim)
+    compared = {i for i, _ in pairs}
+    for i in range(len(expected)):
+        if i not in compared:
+            found.append(Mismatch(rule="missing_output", output=f"output {i}",
+                                  message=f"the kernel has no output left for it (kernel outputs: {', '.join(order)})"))
+    for name, before in bound.inputs.items():
+        if name in order:
+            continue  # an in-place operator: this buffer is also an output
+        if name in bound.inplace:
+            found += compare_output(f"input {name} (modified in place)", ref.post[bound.inplace[name]].array,
+                                    r.outputs.get(name), s.tolerance, block_dim=r.block_dim)
+        else:
+            m = compare_unchanged(f"input {name}", before, r.outputs.get(name))
+            if m:
+                found.append(m)
+    return found
+
+
+def run_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShapes | None, plan: ShrinkPlan,
+              label: str = "trial") -> CaseRun:
+    run = CaseRun(case=case.id, trial=trial, seed=seed, label=label,
+                  original_shapes=_tensor_shapes(shapes.args) if shapes else [])
+    ref = reference(s, case, seed, shapes, plan, run)
+    if ref is None:
+        return run
+    run.run_shapes = _tensor_shapes(ref.args)
+    run.notes += ref.notes
+    bound, expected = bind(s, ref)
+    run.notes += bound.notes
+    if bound.case is None:
+        run.status = "skipped" if bound.unsupported else "error"
+        run.reason = bound.problem or "could not bind the case"
+        return run
+    bound.case.soc = s.soc.name
+    bound.case.timeout_s = s.run_timeout_s
+    bound.case.label = f"{case.id} seed {seed}"
+    r = s.toolchain.run(s.build, bound.case)
+    run.run_status, run.block_dim, run.seconds = r.status, r.block_dim, r.seconds
+    if r.status != "ok":
+        run.status = "fail"
+        errors = "; ".join(d.render() for d in r.errors()[:3])
+        run.reason = f"the kernel run ended with {r.status}: {r.detail or errors}"[:2000]
+        if errors and r.detail:
+            run.notes.append(errors[:1500])
+        return run
+    s.results.append((f"{case.id} seed {seed}", r))
+    run.mismatches = check(s, bound, expected, ref, r)
+    run.notes = list(dict.fromkeys(run.notes + bound.notes))
+    if run.mismatches:
+        run.status = "fail"
+        run.reason = run.mismatches[0].render().split("\n")[0]
+    return run

@@ -1,0 +1,78 @@
+"""Tolerances: our per-dtype table and each public harness's published bar, as named presets.
+
+Every verdict records the preset it was judged by. Integer and bool outputs compare exactly in
+every preset except `mere`, which allows int8/int16 one least-significant bit (quantised outputs
+that round through fp16 on the NPU).
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Rule = Literal["allclose", "abs_and_rel", "mere_mare"]
+
+
+class Tolerance(BaseModel):
+    name: str
+    rule: Rule
+    # allclose: an element fails iff |out-ref| > atol + rtol*|ref|
+    # abs_and_rel: an element fails iff |out-ref| > atol AND |out-ref|/(|ref|+1e-7) > rtol
+    table: dict[str, tuple[float, float]] = Field(default_factory=dict)   # dtype -> (atol, rtol)
+    mere: dict[str, float] = Field(default_factory=dict)                  # dtype -> T (MERE < T, MARE < 10T)
+    int_lsb: dict[str, int] = Field(default_factory=dict)                 # integer dtype -> allowed |diff|
+    check_dtype: bool = True          # output dtype must equal the reference's
+    source: str = ""
+
+    def bar(self, dtype: str) -> tuple[float, float]:
+        return self.table.get(dtype, self.table.get("float32", (1e-4, 1e-4)))
+
+    def threshold(self, dtype: str) -> float:
+        return self.mere.get(dtype, self.mere.get("float32", 2 ** -13))
+
+    def describe(self) -> str:
+        if self.rule == "mere_mare":
+            parts = ", ".join(f"{d} T={t:.3g}" for d, t in self.mere.items())
+            return f"{self.name}: MERE < T and MARE < 10T ({parts})"
+        parts = ", ".join(f"{d} atol={a:g} rtol={r:g}" for d, (a, r) in self.table.items())
+        how = "fails iff abs > atol AND rel > rtol" if self.rule == "abs_and_rel" else "|d| <= atol + rtol*|ref|"
+        return f"{self.name}: {how} ({parts}); integers and bool exact"
+
+
+PRESETS: dict[str, Tolerance] = {
+    "default": Tolerance(
+        name="default", rule="allclose",
+        # about two units in the last place of each format, and fp32 at the field's usual 1e-4
+        table={"float32": (1e-4, 1e-4), "float16": (1e-3, 2e-3), "bfloat16": (4e-3, 1.6e-2), "float64": (1e-7, 1e-7)},
+        source="kernelwright: per-dtype table"),
+    "mkb": Tolerance(
+        name="mkb", rule="allclose",
+        table={"float32": (1e-4, 1e-4), "float16": (1e-4, 1e-4), "bfloat16": (1e-4, 1e-4), "float64": (1e-4, 1e-4)},
+        source="MultiKernelBench utils/correctness.py: torch.allclose(atol=1e-4, rtol=1e-4) since 0555903"),
+    "npukb": Tolerance(
+        name="npukb", rule="abs_and_rel", check_dtype=False,
+        table={"float32": (1e-3, 1e-3), "float16": (1e-3, 1e-3), "bfloat16": (1e-3, 1e-3), "float64": (1e-3, 1e-3)},
+        source="NPUKernelBench framework/utils.py check_precision: fails iff abs>1e-3 AND rel>1e-3"),
+    "kernelbench": Tolerance(
+        name="kernelbench", rule="allclose",
+        table={"float32": (1e-4, 1e-4), "float16": (1e-2, 1e-2), "bfloat16": (1e-2, 1e-2), "float64": (1e-4, 1e-4)},
+        source="KernelBench get_tolerance_for_precision (also AscendKernelBench)"),
+    "mere": Tolerance(
+        name="mere", rule="mere_mare", check_dtype=False,
+        mere={"float16": 2 ** -10, "bfloat16": 2 ** -7, "float32": 2 ** -13, "float64": 2 ** -30},
+        int_lsb={"int8": 1, "int16": 1},
+        source="AscendOpGenAgent utils/verification_ascendc.py: MERE < T and MARE < 10T"),
+}
+PRESETS["akb"] = PRESETS["kernelbench"].model_copy(update={"name": "akb", "source": "AscendKernelBench evaluation.md"})
+
+
+class UnknownTolerance(ValueError):
+    pass
+
+
+def get_tolerance(name: str | Tolerance) -> Tolerance:
+    if isinstance(name, Tolerance):
+        return name
+    if name not in PRESETS:
+        raise UnknownTolerance(f"unknown tolerance preset '{name}'; known: {', '.join(sorted(PRESETS))}")
+    return PRESETS[name]

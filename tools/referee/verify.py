@@ -1,0 +1,168 @@
+"""verify(task, project, toolchain) -> Verdict: the referee.
+
+Stages: lint (API linter + static anti-cheat) -> build -> run -> compare (every case, several seeded
+trials, all outputs, inputs unchanged) -> measure (work counters), then a recheck: one more trial
+with fresh inputs after all the others. A kernel that fails is a verdict, never an exception;
+only bad arguments (an unknown tolerance preset) raise.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+from kernelwright.tools.hardware import load_soc
+from kernelwright.tools.project import KernelProject
+from kernelwright.tools.referee.case_runner import Setting, run_trial
+from kernelwright.tools.referee.stages import lint_stage, measure_stage
+from kernelwright.tools.referee.tolerance import Tolerance, get_tolerance
+from kernelwright.tools.referee.verdict import CaseRun, StageReport, Verdict
+from kernelwright.tools.task import Task, TaskCase
+from kernelwright.tools.tasks.reference import ReferenceWorker, RefFailure, RefShapes
+from kernelwright.tools.tasks.shrink import Shape, ShrinkPlan, plan_shrink
+from kernelwright.tools.toolchain import Toolchain
+
+DEFAULT_BUDGET = 1 << 18          # elements per case on the emulation
+FALLBACK_BUDGET = 1 << 22         # a case that cannot shrink safely may still run at its own size up to this
+RECHECK_SEED = 104729
+
+
+def _plan(shapes: RefShapes | None, sim: bool, budget: int, cores: int, ub: int) -> ShrinkPlan:
+    tensors = [] if shapes is None else [Shape(dims=list(t.shape or []), dtype=t.dtype or "float32")
+                                         for v in shapes.args + shapes.init + shapes.params for t in v.tensors()]
+    if not sim:
+        total = sum(math.prod(t.dims) for t in tensors)
+        return ShrinkPlan(elements_before=total, elements_after=total, budget=budget)
+    return plan_shrink(tensors, budget=budget, cores=cores, ub_bytes=ub)
+
+
+def _cases(task: Task, worker: ReferenceWorker, only: list[str] | None) -> list[TaskCase] | RefFailure:
+    cases = task.cases
+    if not cases and task.input_kind == "input_groups":
+        n = worker.count_groups()
+        if isinstance(n, RefFailure):
+            return n
+        cases = [TaskCase(id=f"group {i}", index=i) for i in range(n)]
+    return [c for c in cases if only is None or c.id in only]
+
+
+def _sim_dtypes(toolchain: Toolchain) -> set[str] | None:
+    if toolchain.name != "sim":
+        return None
+    from kernelwright.tools.sim.run import NUMPY_TO_GE
+    return set(NUMPY_TO_GE)
+
+
+def verify(task: Task, project: KernelProject, toolchain: Toolchain, *, tolerance: str | Tolerance = "default",
+           trials: int | None = None, seed: int = 0, soc: str | None = None, budget: int = DEFAULT_BUDGET,
+           fallback_budget: int = FALLBACK_BUDGET, worker: ReferenceWorker | None = None, api_lint: bool = True,
+           cases: list[str] | None = None, recheck: bool = True, extra_glue: dict[str, str] | None = None,
+           stop_after_failures: int = 3) -> Verdict:
+    start = time.monotonic()
+    tol = get_tolerance(tolerance)
+    profile = load_soc(soc) if soc else getattr(toolchain, "soc", None) or load_soc(None)
+    v = Verdict(task=task.name, op_type=task.op_type, project=project.name, backend=toolchain.name, soc=profile.name,
+                tolerance=tol.name, tolerance_rule=tol.describe(), seed=seed)
+    v.stages.append(lint_stage(project, api_lint=api_lint, extra_glue=extra_glue))
+    build_report = v.stage("build")
+    t0 = time.monotonic()
+    build = toolchain.build(project, soc=soc)
+    build_report.seconds, build_report.diagnostics = time.monotonic() - t0, build.errors()[:20]
+    build_report.status = {"ok": "pass", "compile_error": "fail"}.get(build.status, "error")
+    build_report.summary = f"{build.status} on {build.toolchain}" + (f" ({len(build.variants)} dtype variants)"
+                                                                    if build.variants else "")
+    if not build.ok:
+        return _finish(v, start)
+    own_worker = worker is None
+    worker = worker or ReferenceWorker(task)
+    try:
+        _run_cases(v, task, project, toolchain, build, worker, tol, profile, trials, seed, budget, fallback_budget,
+                   cases, recheck, stop_after_failures)
+    finally:
+        if own_worker:
+            worker.close()
+    return _finish(v, start)
+
+
+def _run_cases(v: Verdict, task, project, toolchain, build, worker, tol, profile, trials, seed, budget,
+               fallback_budget, only, recheck, stop_after_failures) -> None:
+    run_report, compare_report = v.stage("run"), v.stage("compare")
+    names = worker.params()
+    todo = names if isinstance(names, RefFailure) else _cases(task, worker, only)
+    if isinstance(todo, RefFailure):
+        run_report.status, run_report.summary = "error", todo.render()
+        return
+    s = Setting(project=project, build=build, toolchain=toolchain, worker=worker, tolerance=tol, soc=profile,
+                forward_params=names["forward_params"], init_params=names["init_params"],  # type: ignore[index]
+                fallback_budget=fallback_budget, supported_dtypes=_sim_dtypes(toolchain))
+    v.trials = trials or (3 if len(todo) == 1 else 1)
+    sim = toolchain.name == "sim"
+    first_ok: tuple[TaskCase, RefShapes | None, ShrinkPlan] | None = None
+    failures = 0
+    for case in todo:
+        shapes = worker.describe(case)
+        if isinstance(shapes, RefFailure):
+            shapes = None   # FakeTensorMode could not follow the task: run it at its own size, if it fits
+        plan = _plan(shapes, sim, budget, profile.vector_cores, profile.ub_bytes)
+        if not plan.fits:
+            plan = ShrinkPlan(elements_before=plan.elements_before, elements_after=plan.elements_before, budget=budget)
+            if plan.elements_before > fallback_budget:
+                v.skipped_cases[case.id] = f"cannot shrink ({plan.elements_before} elements) within the budget"
+                continue
+        for t in range(v.trials):
+            run = run_trial(s, case, seed + t, t, shapes, plan)
+            v.runs.append(run)
+            if run.status in ("skipped", "error"):
+                v.skipped_cases[case.id] = run.reason
+                break
+            if run.status == "fail":
+                failures += 1
+                break
+            first_ok = first_ok or (case, shapes, plan)
+        if failures >= stop_after_failures:
+            rest = todo[todo.index(case) + 1:]
+            for c in rest:
+                v.skipped_cases[c.id] = f"not run: {failures} cases already failed"
+            break
+    measure = measure_stage(s.results)
+    if recheck and first_ok and not failures:
+        case, shapes, plan = first_ok
+        v.runs.append(run_trial(s, case, seed + RECHECK_SEED, v.trials, shapes, plan, label="recheck"))
+    ran = [r for r in v.runs if r.status in ("pass", "fail")]
+    bad_runs = [r for r in ran if r.status == "fail"]
+    run_fail = [r for r in bad_runs if r.run_status not in (None, "ok")]
+    run_report.status = "fail" if run_fail else ("pass" if ran else "error")
+    run_report.summary = f"{len(ran)} run(s), {len(run_fail)} ended abnormally" if ran else "no case could run"
+    cmp_fail = [r for r in bad_runs if r.run_status == "ok"]
+    compare_report.status = "fail" if cmp_fail else ("pass" if len(ran) > len(run_fail) else "skipped")
+    compare_report.summary = (f"{len(ran) - len(run_fail) - len(cmp_fail)} matched, {len(cmp_fail)} mismatched "
+                              f"({tol.name})")
+    v.stages += [measure] if measure not in v.stages else []
+
+
+def _finish(v: Verdict, start: float) -> Verdict:
+    order = ["lint", "build", "run", "compare", "measure"]
+    for name in order:
+        v.stage(name)  # type: ignore[arg-type]
+    v.stages.sort(key=lambda s: order.index(s.name))
+    statuses = {s.name: s.status for s in v.stages}
+    failed = [r for r in v.runs if r.status == "fail"]
+    if statuses["build"] == "error":
+        v.status, v.summary = "error", "the toolchain could not build (environment)"
+    elif statuses["build"] == "fail":
+        v.status, v.summary = "fail", "the project does not build"
+    elif statuses["lint"] == "fail":
+        v.status, v.summary = "fail", v.stage("lint").summary
+    elif failed:
+        v.status, v.summary = "fail", f"{len(failed)} run(s) failed; first: {failed[0].case}: {failed[0].reason}"
+    elif any(r.status == "pass" for r in v.runs):
+        skipped = f"; {len(v.skipped_cases)} case(s) not run" if v.skipped_cases else ""
+        v.status, v.summary = "pass", f"{sum(r.status == 'pass' for r in v.runs)} run(s) passed{skipped}"
+    else:
+        v.status = "error"
+        v.summary = "no case could run: " + ("; ".join(f"{k}: {r}" for k, r in list(v.skipped_cases.items())[:3]) or
+                                             v.stage("run").summary)
+    v.seconds = time.monotonic() - start
+    return v
+
+
+__all__ = ["verify", "Verdict", "StageReport", "CaseRun"]
