@@ -141,9 +141,3 @@ def launch(block_dim: int, args: list[Any], inputs: dict[str, np.ndarray], outpu
     outs = {n: OutputSpec(shape=tuple(s), dtype=d) for n, (s, d) in outputs.items()}
     return Case(inputs=inputs, outputs=outs, block_dim=block_dim, args=specs, **kw)
 
-
-def tiling_bytes(*fields: tuple[str, Any]) -> ArgSpec:
-    """A kernel-launch tiling argument packed from (struct format char, value) pairs."""
-    import struct
-    fmt = "<" + "".join(f for f, _ in fields)
-    return ArgSpec(kind="tiling", value=struct.pack(fmt, *(v for _, v in fields)).hex())
