@@ -51,7 +51,7 @@ def resolve(ref: SymbolRef, catalog: ApiCatalog) -> list[tuple[ApiCard, str, flo
 def symbol_passages(query: str, catalog: ApiCatalog, limit: int) -> list[Passage]:
     passages: list[Passage] = []
     seen: set[str] = set()
-    for ref in find_symbols(query, catalog.name_set()):
+    for ref in find_symbols(query, catalog.name_set(), frozenset(catalog.dtype_misnames())):
         for card, match, score in resolve(ref, catalog):
             if card.id not in seen:
                 seen.add(card.id)

@@ -35,11 +35,13 @@ _PATTERNS: list[tuple[re.Pattern, Origin]] = [
 ]
 _MEMBER_CALL = re.compile(r"(?:\.|->)\s*([A-Z]\w*)\s*(?:<[^<>()]*>)?\s*\(")
 _WORD = re.compile(r"\b[A-Za-z_]\w*\b")
-_CODE_CONTEXT = re.compile(r"\s*[(<]")
+_CODE_CONTEXT = re.compile(r"\s*[(<>*&]")
 
 
-def find_symbols(text: str, known: set[str] | frozenset[str] = frozenset()) -> list[SymbolRef]:
-    """Symbols in order of evidence; `known` (catalog names) enables plain mentions."""
+def find_symbols(text: str, known: set[str] | frozenset[str] = frozenset(),
+                 code_only: set[str] | frozenset[str] = frozenset()) -> list[SymbolRef]:
+    """Symbols in order of evidence; `known` (catalog names) enables plain mentions, except that
+    names in `code_only` (ordinary words such as the PyTorch dtype `float16`) count only in code."""
     found: list[tuple[int, int, SymbolRef]] = []  # (priority, position, ref)
     for priority, (pattern, origin) in enumerate(_PATTERNS):
         for match in pattern.finditer(text):
@@ -55,7 +57,7 @@ def find_symbols(text: str, known: set[str] | frozenset[str] = frozenset()) -> l
         found.append((base, match.start(), SymbolRef(match.group(1), "member")))
     for match in _WORD.finditer(text):
         word = match.group(0)
-        if word in known and _looks_like_code(word, text, match):
+        if word in known and _looks_like_code(word, text, match, word in code_only):
             found.append((base + 1, match.start(), SymbolRef(word, "mention")))
     found.sort(key=lambda item: (item[0], item[1]))
     seen: set[tuple[str, str]] = set()
@@ -67,9 +69,10 @@ def find_symbols(text: str, known: set[str] | frozenset[str] = frozenset()) -> l
     return refs
 
 
-def _looks_like_code(word: str, text: str, match: re.Match) -> bool:
-    """All-lowercase names (`half`, `printf`) count only when quoted or followed by ( or <."""
-    if any(c.isupper() or c.isdigit() or c == "_" for c in word):
+def _looks_like_code(word: str, text: str, match: re.Match, code_only: bool) -> bool:
+    """CamelCase and snake_case names count anywhere; plain words (`half`, `printf`, `float16`)
+    only in code: quoted, inside <...>, or followed by ( < > * &."""
+    if not code_only and any(c.isupper() or c.isdigit() or c == "_" for c in word):
         return True
     before = text[match.start() - 1: match.start()]
-    return (before != "" and before in "'`\"") or bool(_CODE_CONTEXT.match(text, match.end()))
+    return (before != "" and before in "'`\"<") or bool(_CODE_CONTEXT.match(text, match.end()))

@@ -54,6 +54,11 @@ def test_user_identifiers_do_not_trigger_lookups():
     # plain English words that happen to be lower-case API-ish names are not symbols
     refs = find_symbols("how do I add half of the values", load_catalog().name_set())
     assert refs == []
+    # PyTorch dtype names in prose are not the invented kernel types; in code they are
+    prose = symbol_passages("which rounding mode matches PyTorch from float32 to float16?", load_catalog(), limit=3)
+    assert prose == []
+    assert [p.doc_id for p in symbol_passages("LocalTensor<float16> x;", load_catalog(), limit=3)] == \
+        ["api/LocalTensor", "api/float16"]
 
 
 def test_symbols_come_in_order_of_evidence():
