@@ -52,7 +52,11 @@ def _retriever():
 def _search(args: argparse.Namespace) -> int:
     if args.k < 1:
         raise ValueError(f"--k must be at least 1, got {args.k}")
-    passages = _retriever().search(args.query, k=args.k, kinds=args.kind, soc=args.soc)
+    retriever = _retriever()
+    if not retriever.is_current():  # the search may have to embed the corpus first: say so
+        print("kernelwright docs: the index is not built or out of date; it is built now if the search needs "
+              "more than exact matches (about half a minute once)", file=sys.stderr)
+    passages = retriever.search(args.query, k=args.k, kinds=args.kind, soc=args.soc)
     if args.json:
         print(json.dumps([p.model_dump() for p in passages], indent=1))
         return 0
@@ -97,7 +101,7 @@ def _remove(args: argparse.Namespace) -> int:
 def _list(args: argparse.Namespace) -> int:
     from collections import Counter
 
-    from kernelwright.knowledge.corpus import builtin_chunks
+    from kernelwright.knowledge.builtin import builtin_chunks
 
     retriever = _retriever()
     builtin = Counter(kind for kind, _ in {(c.kind, c.doc_id) for c in builtin_chunks()})
