@@ -3,7 +3,7 @@ derived from the cards' front matter. The linter and exact symbol lookup both re
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from kernelwright.knowledge.cards import corpus_stamp, load_cards
@@ -70,10 +70,15 @@ class ApiCatalog:
         return [Suggestion(cand, round(score, 3), self._by_name[cand])
                 for score, cand in scored[:n] if score >= min_score]
 
+    @cached_property
     def dtype_misnames(self) -> dict[str, ApiCard]:
         """Type names that look right but are not AscendC types (`float16`, `bool_t`, ...)."""
         return {name: card for card in self.cards
                 if card.kind == "invented" and card.category == "dtype" for name in card.names}
+
+    @cached_property
+    def dtype_words(self) -> frozenset[str]:
+        return frozenset(self.dtype_misnames)
 
 
 def load_catalog(corpus_dir: Path = CORPUS_DIR) -> ApiCatalog:

@@ -3,7 +3,6 @@ the nearest real ones), ahead of any semantic search."""
 from __future__ import annotations
 
 import re
-
 from functools import lru_cache
 
 from kernelwright.knowledge.catalog import ApiCatalog
@@ -51,7 +50,7 @@ def resolve(ref: SymbolRef, catalog: ApiCatalog) -> list[tuple[ApiCard, str, flo
 def symbol_passages(query: str, catalog: ApiCatalog, limit: int) -> list[Passage]:
     passages: list[Passage] = []
     seen: set[str] = set()
-    for ref in find_symbols(query, catalog.name_set(), frozenset(catalog.dtype_misnames())):
+    for ref in find_symbols(query, catalog.name_set(), catalog.dtype_words):
         for card, match, score in resolve(ref, catalog):
             if card.id not in seen:
                 seen.add(card.id)

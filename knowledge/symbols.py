@@ -17,10 +17,11 @@ class SymbolRef:
 
 
 _Q = r"[\w:]*?"  # an optional namespace/class qualifier inside the quotes
-_PATTERNS: list[tuple[re.Pattern, Origin]] = [
+# (pattern, origin); "member" patterns capture (class, member), "member!" ones (member, class).
+_PATTERNS: list[tuple[re.Pattern, str]] = [
     (re.compile(r"no member named '(\w+)' in namespace '\w+'"), "diagnostic"),
     (re.compile(r"'(\w+)' is not a member of '(?:AscendC|optiling|gert|ops|platform_ascendc)'"), "diagnostic"),
-    (re.compile(rf"no member named '(\w+)' in '(?:const )?{_Q}(\w+)(?=[<'])"), "member"),
+    (re.compile(rf"no member named '(\w+)' in '(?:const )?{_Q}(\w+)(?=[<'])"), "member!"),
     (re.compile(rf"'(?:class |struct )?{_Q}(\w+)(?:<[^']*>)?' has no member named '(\w+)'"), "member"),
     (re.compile(rf"no matching (?:member )?function for call to '{_Q}(\w+)'"), "diagnostic"),
     (re.compile(rf"no matching constructor for initialization of '{_Q}(\w+)(?=[<'])"), "diagnostic"),
@@ -45,10 +46,8 @@ def find_symbols(text: str, known: set[str] | frozenset[str] = frozenset(),
     found: list[tuple[int, int, SymbolRef]] = []  # (priority, position, ref)
     for priority, (pattern, origin) in enumerate(_PATTERNS):
         for match in pattern.finditer(text):
-            if origin == "member" and match.lastindex == 2:
-                owner, name = match.group(1), match.group(2)
-                if pattern.pattern.startswith("no member named"):
-                    owner, name = name, owner  # that pattern captures (member, class)
+            if origin.startswith("member"):
+                owner, name = match.group(1, 2) if origin == "member" else match.group(2, 1)
                 found.append((priority, match.start(), SymbolRef(name, "member", owner)))
             else:
                 found.append((priority, match.start(), SymbolRef(match.group(1), origin)))

@@ -114,7 +114,7 @@ class Rules:
 
     def check_dtype_names(self, tokens: list[Token], structure: Structure) -> Iterator[LintDiagnostic]:
         """`float16`, `bfloat16`, `bool_t`, `fp16`... where a type is expected."""
-        wrong = self.catalog.dtype_misnames()
+        wrong = self.catalog.dtype_misnames
         for i, tok in enumerate(tokens):
             card = wrong.get(tok.text)
             if card is None or not _type_position(tokens, i, structure):
