@@ -58,9 +58,9 @@ def page_chunks(path: Path, corpus_dir: Path) -> list[Chunk]:
 
 
 def hardware_chunks() -> list[Chunk]:
+    # Rendered from socs.json at build time: the source is the profile's key, there are no file lines.
     return [Chunk(doc_id=f"hardware/{name}", kind="hardware", title=f"{name} hardware profile",
-                  heading=s.heading, text=s.text, source=source, line_start=s.line_start,
-                  line_end=s.line_end, socs=[name])
+                  heading=s.heading, text=s.text, source=source, socs=[name])
             for name, source, text in hardware_documents() for s in split_markdown(text)]
 
 
