@@ -114,6 +114,9 @@ def cann_header_stubs(files: dict[str, str], include_dir: Path, dest: Path) -> N
     """Answer direct includes of CANN-internal header paths (e.g. `lib/math/kernel_operator_asin_intf.h`)
     with stubs that forward to our headers; only paths that exist in CANN 8.x are answered."""
     known = {ln.strip() for ln in _KNOWN_PATHS.read_text().splitlines() if ln.strip() and not ln.startswith("#")}
+    # CANN's include path also holds basic_api/impl and basic_api/interface, so their files are
+    # reachable by bare name (`#include "kernel_utils.h"`)
+    known |= {p.split("/", 1)[1] for p in known if p.count("/") == 1 and p.split("/")[0] in ("impl", "interface")}
     for text in files.values():
         for inc in _INCLUDE.findall(text):
             if inc not in known or (include_dir / inc).exists() or inc in files:

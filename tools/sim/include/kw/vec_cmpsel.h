@@ -175,8 +175,10 @@ namespace AscendC {
     static_assert(SupportType<T, half, float, int32_t>() && SupportType<U, uint8_t>(),                                  \
                   "Failed to check dtype in CompareScalar, current api support dtype combination is src0: half / float / int32_t, "  \
                   "dst: uint8_t.")
+// CANN checks the mask type only in CPU-debug builds; on the NPU the mask is reinterpreted as bits, and
+// kernels that pass an int8_t mask tensor compile there, so any integer type is accepted here.
 #define KW_SEL_CHECK()                                                                                                 \
-    static_assert(SupportType<T, half, float>() && SupportType<U, uint8_t, uint16_t, uint32_t, uint64_t>(),            \
+    static_assert(SupportType<T, half, float>() && std::is_integral<U>::value,                                          \
                   "Failed to check dtype in Select, current api support dtype combination is dst, src0Local and src1Local are "  \
                   "both: half / float, selMask: uint8_t / uint16_t / uint32_t / uint64_t.")
 
