@@ -4,6 +4,8 @@ session and shared read-only. Tests that change an index build their own in a te
 from __future__ import annotations
 
 import shutil
+import socket
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -41,14 +43,35 @@ def small_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return copy_corpus(tmp_path_factory.mktemp("corpus"), SMALL_CARDS, SMALL_PAGES)
 
 
+@contextmanager
+def network_refused():
+    """Refuse (and record) every TCP/UDP connect made from Python while the block runs."""
+    attempts: list = []
+    real = socket.socket.connect
+
+    def refuse(self, address):
+        if self.family == socket.AF_UNIX:
+            return real(self, address)
+        attempts.append(address)
+        raise OSError(f"network access in an offline test: {address}")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(socket.socket, "connect", refuse)
+        yield attempts
+
+
 @pytest.fixture(scope="session")
 def shared_retriever(tmp_path_factory: pytest.TempPathFactory, small_corpus: Path):
-    """One index for the whole session (per xdist worker), in a temporary KERNELWRIGHT_HOME; read-only."""
+    """One index for the whole session (per xdist worker), in a temporary KERNELWRIGHT_HOME; read-only.
+    Building it loads the model and opens Chroma: no network connection may be attempted."""
     from kernelwright.knowledge.retriever import IndexRetriever
 
     home = tmp_path_factory.mktemp("kw-home") / "knowledge"
     retriever = IndexRetriever(home=home, corpus_dir=small_corpus)
-    retriever.build()
+    with network_refused() as attempts:
+        retriever.build()
+        retriever.search("how do I overlap copy-in and compute", k=5)
+    assert attempts == [], f"the knowledge index tried to reach the network: {attempts}"
     return retriever
 
 
