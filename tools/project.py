@@ -2,19 +2,44 @@
 
 Two shapes: an msopgen operator project (op_host tiling header + host source, op_kernel
 source) and a kernel-launch source (a `__global__ __aicore__` kernel plus optional host code).
-Files are kept as text keyed by their project-relative path.
+
+What lives where:
+  * `files`   — everything a toolchain compiles, keyed by project-relative path:
+                `op_host/<op>_tiling.h`, `op_host/<op>.cpp`, `op_kernel/<op>.cpp` (+ extra headers),
+                or the kernel-launch sources (`<kernel>.cpp`, `custom_op.asc`, `kernel/*.h`, ...).
+  * `glue`    — sources no kernel toolchain compiles, keyed by path; the referee reads them for
+                anti-cheat checks (`binding_sources()`, `model_source()`). Conventional keys:
+                  `bind/op.cpp`              MultiKernelBench `python_bind_src` (aclnn EXEC_NPU_CMD + pybind)
+                  `bind/custom_op_host.cpp`  AscendKernelBench host section of `custom_op.asc` (torch.library)
+                  `model_new.py`             the `ModelNew` module (MultiKernelBench `model_src`, AscendKernelBench)
+                Direct-launch projects keep their own paths (e.g. `kernel/pybind11.cpp`, `ModelNew.py`);
+                `cann.model_entry` names the model file then.
+  * `op`      — the operator prototype (inputs/outputs/attrs with dtypes) when the source carried
+                one (msopgen JSON); `op_spec()` falls back to reading the OpDef in op_host.
+                On disk it is `<op>.json` (msopgen's `msopgen gen -i` input).
+  * `cann`    — CANN build metadata: compute units, bisheng arch, vendor, module and model entry.
+  * `meta`    — format keys carried through unchanged (direct-launch `author`, `problem`, ...).
+
+Readers and writers for the benchmark formats live in `kernelwright.tools.formats`.
 """
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from kernelwright.tools.opspec import CannBuild, OpSpec, OpSpecError
+
 SOURCE_SUFFIXES = {".cpp", ".cc", ".h", ".hpp", ".asc", ".inc"}
+MODEL_FILES = ("model_new.py", "ModelNew.py")
 _OP_ADD = re.compile(r"\bOP_ADD\s*\(\s*(\w+)")
-_GLOBAL_KERNEL = re.compile(r"(?:__global__\s+__aicore__|__aicore__\s+__global__)\s+void\s+(\w+)\s*\(")
+_GLOBAL_KERNEL = re.compile(
+    r"(?:__global__\s+(?:__aicore__|__vector__|__cube__)|(?:__aicore__|__vector__|__cube__)\s+__global__)"
+    r"\s+void\s+(\w+)\s*\(")
+_BINDING = re.compile(r"\b(?:PYBIND11_MODULE|TORCH_LIBRARY(?:_IMPL)?)\s*\(")
+_SKIP_DIRS = {"build", "build_out", "cmake", ".git", "__pycache__"}
 
 
 class ProjectError(ValueError):
@@ -29,6 +54,19 @@ def snake_case(name: str) -> str:
 
 def camel_case(name: str) -> str:
     return "".join(p[:1].upper() + p[1:] for p in re.split(r"[^0-9a-zA-Z]+|_", name) if p)
+
+
+def op_type_name(raw: str) -> str:
+    """A valid CamelCase operator type for any task or kernel name: words split at odd characters,
+    and a leading digit gets an `Op` prefix (`10_relu` -> `Op10Relu`; MultiKernelBench issue #38)."""
+    name = camel_case(raw)
+    if not name:
+        raise ProjectError(f"{raw!r} has no letters or digits to make an operator name from")
+    return "Op" + name if name[0].isdigit() else name
+
+
+def is_op_type_name(name: str) -> bool:
+    return re.fullmatch(r"[A-Z][A-Za-z0-9]*", name) is not None
 
 
 class LaunchArg(BaseModel):
@@ -56,6 +94,10 @@ class KernelProject(BaseModel):
     files: dict[str, str] = Field(default_factory=dict)
     origin: str | None = None                    # where it was read from, for messages
     launch: LaunchSpec | None = None             # kernel-launch projects: how a task's case maps onto the kernel
+    op: OpSpec | None = None                     # operator prototype, when the source carried one
+    cann: CannBuild = Field(default_factory=CannBuild)
+    glue: dict[str, str] = Field(default_factory=dict)   # binding + ModelNew sources (see module docstring)
+    meta: dict[str, Any] = Field(default_factory=dict)   # format keys carried through unchanged
 
     # ---- views ----
     @property
@@ -84,26 +126,86 @@ class KernelProject(BaseModel):
                     names.append(m.group(1))
         return names
 
+    def binding_sources(self) -> dict[str, str]:
+        """The C++ glue between PyTorch and the kernel (pybind11, aclnn `EXEC_NPU_CMD`, torch.library)."""
+        model = self.model_path()
+        return {p: t for p, t in sorted(self.glue.items()) if p != model and not p.endswith(".py")}
+
+    def model_path(self) -> str | None:
+        """The glue key of the `ModelNew` module, if the project has one."""
+        if self.cann.model_entry:
+            path = self.cann.model_entry.split("::", 1)[0]
+            if path in self.glue:
+                return path
+        for path in (*MODEL_FILES, *sorted(self.glue)):
+            if path.endswith(".py") and path in self.glue and re.search(r"^class\s+ModelNew\b", self.glue[path], re.M):
+                return path
+        return next((p for p in MODEL_FILES if p in self.glue), None)
+
+    def model_source(self) -> str | None:
+        """The Python source of `ModelNew` (what the benchmark calls instead of the reference)."""
+        path = self.model_path()
+        return self.glue[path] if path else None
+
+    def op_spec(self) -> OpSpec | None:
+        """The operator prototype: the one the source carried, else the OpDef read from op_host."""
+        if self.op is not None:
+            return self.op
+        from kernelwright.tools.formats.opdef import read_opdef   # lazy: formats import this module
+        for path in self.host_sources():
+            found = read_opdef(self.files[path])
+            if found is not None:
+                return found[1]
+        return None
+
+    def compute_units(self) -> list[str]:
+        """CANN compute units (`ascend910b`, ...): the recorded ones, else the OpDef's AddConfig calls."""
+        if self.cann.compute_units:
+            return list(self.cann.compute_units)
+        units: list[str] = []
+        for path in self.host_sources():
+            for unit in re.findall(r"\bAddConfig\s*\(\s*\"([^\"]+)\"", self.files[path]):
+                if unit not in units:
+                    units.append(unit)
+        return units
+
     # ---- I/O ----
     @classmethod
     def from_path(cls, path: str | Path) -> "KernelProject":
-        p = Path(path)
-        if not p.exists():
-            raise ProjectError(f"{p}: no such file or directory")
-        if p.is_file():
-            if p.suffix not in SOURCE_SUFFIXES:
-                raise ProjectError(f"{p}: not a kernel source (expected one of {', '.join(sorted(SOURCE_SUFFIXES))})")
-            return cls._kernel_launch({p.name: p.read_text(errors="replace")}, p.stem, str(p))
-        files = {
-            str(f.relative_to(p)): f.read_text(errors="replace")
-            for f in sorted(p.rglob("*"))
-            if f.is_file() and f.suffix in SOURCE_SUFFIXES and "build" not in f.relative_to(p).parts[:1]
-        }
+        """Read a project from any form we know: a project directory (msopgen or kernel-launch), a
+        kernel source, or a benchmark submission (see `kernelwright.tools.formats`)."""
+        from kernelwright.tools.formats import load   # lazy: formats import this module
+        return load(path)
+
+    @classmethod
+    def from_source_file(cls, p: Path) -> "KernelProject":
+        if p.suffix not in SOURCE_SUFFIXES:
+            raise ProjectError(f"{p}: not a kernel source (expected one of {', '.join(sorted(SOURCE_SUFFIXES))})")
+        return cls._kernel_launch({p.name: p.read_text(errors="replace")}, p.stem, str(p))
+
+    @classmethod
+    def from_dir(cls, p: Path) -> "KernelProject":
+        files: dict[str, str] = {}
+        glue: dict[str, str] = {}
+        for f in sorted(p.rglob("*")):
+            rel = f.relative_to(p)
+            if not f.is_file() or rel.parts[0] in _SKIP_DIRS:
+                continue
+            key = rel.as_posix()
+            if rel.parts[0] == "bind" or key in MODEL_FILES:
+                glue[key] = f.read_text(errors="replace")
+            elif f.suffix in SOURCE_SUFFIXES:
+                text = f.read_text(errors="replace")
+                (glue if _BINDING.search(text) else files)[key] = text
         if not files:
             raise ProjectError(f"{p}: no C/C++ sources found")
         if any(k.startswith("op_host/") for k in files) and any(k.startswith("op_kernel/") for k in files):
-            return cls._msopgen(files, p.name, str(p))
-        return cls._kernel_launch(files, p.name, str(p))
+            project = cls._msopgen(files, p.name, str(p))
+        else:
+            project = cls._kernel_launch(files, p.name, str(p))
+        project.glue = glue
+        _read_prototype(project, p)
+        return project
 
     @classmethod
     def _msopgen(cls, files: dict[str, str], dirname: str, origin: str) -> "KernelProject":
@@ -125,9 +227,37 @@ class KernelProject(BaseModel):
         return cls(name=names[0] if len(set(names)) == 1 else stem, kind="kernel_launch", files=files, origin=origin)
 
     def write(self, root: str | Path) -> Path:
+        """Write files, glue and the prototype (`<op>.json`); `from_dir` reads them back."""
         root = Path(root)
-        for rel, text in self.files.items():
+        out = dict(self.files) | dict(self.glue)
+        if self.op is not None:
+            out[f"{self.snake_name}.json"] = self.op.to_msopgen_json(self.name)
+        for rel, text in out.items():
             target = root / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text)
         return root
+
+
+def _read_prototype(project: KernelProject, root: Path) -> None:
+    """Pick up the msopgen prototype JSON and CMakePresets compute units next to the sources."""
+    import json
+    for f in sorted(root.glob("*.json")):
+        if f.name == "CMakePresets.json":
+            try:
+                cache = json.loads(f.read_text())["configurePresets"][0]["cacheVariables"]
+            except (ValueError, KeyError, IndexError, TypeError):
+                continue
+            units = str(cache.get("ASCEND_COMPUTE_UNIT", {}).get("value", ""))
+            project.cann.compute_units = [u for u in units.split(";") if u and not u.startswith("__")]
+            project.cann.vendor = str(cache.get("vendor_name", {}).get("value", project.cann.vendor))
+            continue
+        text = f.read_text(errors="replace")
+        if '"op"' not in text:
+            continue   # some other JSON file, not a prototype
+        try:
+            op_type, spec = OpSpec.from_msopgen_json(text, str(f))
+        except OpSpecError as e:
+            raise ProjectError(f"{e}; fix the operator prototype or remove the file") from None
+        if project.op is None or op_type == project.name:
+            project.op = spec
