@@ -51,7 +51,10 @@ class RuntimeLib:
         return flags + [f"-I{self.pch_dir}", "-include", "kw_pch.h"]
 
     def host_flags(self) -> list[str]:
-        return self.compiler.common_flags() + ["-DKERNELWRIGHT_SIM=1", f"-I{INCLUDE_DIR}"]
+        flags = self.compiler.common_flags() + ["-DKERNELWRIGHT_SIM=1", f"-I{INCLUDE_DIR}"]
+        if self.compiler.family == "clang":
+            return flags + ["-include-pch", str(self.pch_dir / "kw_host_pch.h.pch")]
+        return flags + [f"-I{self.pch_dir}", "-include", "kw_host_pch.h"]
 
 
 def _sources() -> list[Path]:
@@ -97,6 +100,12 @@ def _build(compiler: Compiler, cce: int, out: Path) -> None:
     else:
         header, pch_out = pch / "kw_pch.h", pch / "kw_pch.h.gch"
     jobs.append(common + arch_defines(cce) + [f"-I{INCLUDE_DIR}", "-x", "c++-header", str(header), "-o", str(pch_out)])
+    (pch / "kw_host_pch.h").write_text('#include "kwhost/host_pch.h"\n')
+    if compiler.family == "clang":
+        header, pch_out = INCLUDE_DIR / "kwhost" / "host_pch.h", pch / "kw_host_pch.h.pch"
+    else:
+        header, pch_out = pch / "kw_host_pch.h", pch / "kw_host_pch.h.gch"
+    jobs.append(hflags + ["-x", "c++-header", str(header), "-o", str(pch_out)])
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = list(pool.map(lambda a: _compile(compiler, a, out), jobs))
     failed = [r for r in results if r.returncode != 0]
