@@ -24,5 +24,6 @@
 #include "kw/highlevel.h"
 #endif
 #include "kw/intrinsics.h"
+#include "kw/utils.h"
 #include "kw/tensor_ops.h"
 #include "kw/launch.h"
