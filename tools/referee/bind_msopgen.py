@@ -26,6 +26,10 @@ def _np_dtype(name: str) -> np.dtype:
     return np.dtype(name)
 
 
+def _name(a: np.ndarray) -> str:
+    return "bfloat16" if a.dtype.name == "bfloat16" else str(a.dtype)
+
+
 def _attr_value(kind: str, v: Any) -> Any:
     if kind.startswith("list") and not isinstance(v, (list, tuple)):
         return [v]
@@ -64,6 +68,7 @@ def bind_msopgen(op: dict[str, Any], values: list[TaskValue], expected: list, *,
     bound = Bound()
     claimed: set[int] = set()
     inputs: dict[str, np.ndarray] = {}
+    scalars: dict[str, tuple[np.ndarray, TaskValue]] = {}
     # name matches first, over every OpDef input, so an earlier positional pick cannot steal a named value
     by_name = {}
     for p in op["inputs"]:
@@ -90,18 +95,27 @@ def bind_msopgen(op: dict[str, Any], values: list[TaskValue], expected: list, *,
             bound.problem, bound.unsupported = (f"OpDef input '{p['name']}' takes a tensor list ({v.label}, "
                                                 f"{len(v.value.items)} tensors); the sim backend cannot pass one yet"), True
             return bound
-        if v.value.kind == "scalar":   # a Python number the binding turns into a one-element tensor
-            others = [x.value.dtype for x in values if x.value.kind == "tensor" and x.value.dtype]
-            declared = [GE_NUMPY.get(d) for d in p["dtypes"]]
-            dtype = next((d for d in others if d in declared), declared[0] if declared else "float32") or "float32"
-            inputs[p["name"]] = np.asarray([v.value.value], dtype=_np_dtype(dtype))
-            bound.notes.append(f"OpDef input '{p['name']}' <- {v.label} = {v.value.value!r} as a 1-element {dtype} tensor")
+        declared = [GE_NUMPY.get(d) for d in p["dtypes"]]
+        arr = np.asarray(v.value.value) if v.value.kind == "scalar" else v.value.array
+        if arr.dtype.kind not in "biufc" and _name(arr) != "bfloat16":
+            bound.problem = f"OpDef input '{p['name']}' <- {v.label} = {v.value.value!r}, which is not a number or tensor"
+            return bound
+        real = arr.dtype.kind != "c"
+        if real and (v.value.kind == "scalar" or (arr.size <= 1 and declared and _name(arr) not in declared)):
+            scalars[p["name"]] = (arr, v)   # a number the binding passes as a scalar: typed once the variant is known
         else:
-            inputs[p["name"]] = v.value.array
+            inputs[p["name"]] = arr
         if v.origin == "input" and v.index in mutated:
             bound.inplace[p["name"]] = v.index
-    bad = sorted({str(a.dtype) if a.dtype.name != "bfloat16" else "bfloat16" for a in inputs.values()} - supported) \
-        if supported is not None else []
+    col = _variant(op, {k: _name(a) for k, a in inputs.items()})
+    for p in op["inputs"]:
+        if p["name"] in scalars:
+            arr, v = scalars[p["name"]]
+            dtype = GE_NUMPY.get(p["dtypes"][min(col or 0, len(p["dtypes"]) - 1)], "float32")
+            inputs[p["name"]] = arr.reshape(1).astype(_np_dtype(dtype))
+            bound.notes.append(f"OpDef input '{p['name']}' <- {v.label} = {arr.reshape(-1)[0]!r} as a 1-element {dtype} "
+                               "tensor (as the binding passes a scalar)")
+    bad = sorted({_name(a) for a in inputs.values()} - supported) if supported is not None else []
     if bad:
         bound.problem, bound.unsupported = f"the sim backend has no {', '.join(bad)} support", True
         return bound
@@ -118,7 +132,7 @@ def bind_msopgen(op: dict[str, Any], values: list[TaskValue], expected: list, *,
     if unused:
         bound.notes.append(f"task values not passed to the kernel: {', '.join(unused)}")
     case = Case(inputs=inputs, attrs=attrs)
-    col = _variant(op, {k: ("bfloat16" if a.dtype.name == "bfloat16" else str(a.dtype)) for k, a in inputs.items()})
+    col = _variant(op, {k: _name(a) for k, a in inputs.items()})
     if len(expected) == len(op["outputs"]) and col is not None:
         for ref, p in zip(expected, op["outputs"]):
             if p["dtypes"] and p["name"] not in inputs:

@@ -9,7 +9,7 @@ from kernelwright.tools.referee.bind_launch import bind_launch
 from kernelwright.tools.referee.bind_msopgen import bind_msopgen
 from kernelwright.tools.referee.binding import Bound, expected_outputs, match_outputs, task_values
 from kernelwright.tools.referee.compare import compare_output, compare_unchanged
-from kernelwright.tools.referee.tolerance import Tolerance
+from kernelwright.tools.referee.tolerance import PRESETS, Tolerance
 from kernelwright.tools.referee.verdict import CaseRun, Mismatch
 from kernelwright.tools.hardware import SocProfile
 from kernelwright.tools.task import TaskCase
@@ -30,6 +30,7 @@ class Setting:
     init_params: list[str]
     fallback_budget: int
     supported_dtypes: set[str] | None
+    task_check: bool = False          # the task has custom_check_precision and the preset defers to it
     run_timeout_s: float = 120.0
     results: list[tuple[str, RunResult]] = field(default_factory=list)
 
@@ -100,7 +101,30 @@ def bind(s: Setting, ref: RefRun) -> tuple[Bound, list]:
                        mutated=set(ref.post)), expected
 
 
-def check(s: Setting, bound: Bound, expected: list, ref: RefRun, r: RunResult) -> list[Mismatch]:
+def _task_check(s: Setting, case: TaskCase, expected: list, pairs: list[tuple[int, str]], ref: RefRun,
+                r: RunResult) -> list[Mismatch]:
+    """The task's own custom_check_precision on the paired outputs (NPUKernelBench's per-task bar)."""
+    got = [r.outputs.get(n) for _, n in pairs]
+    if not pairs or any(g is None for g in got):
+        return []
+    verdict = s.worker.custom_check(case, [expected[i].array for i, _ in pairs], got, ref.outputs_seq)  # type: ignore[arg-type]
+    if isinstance(verdict, RefFailure):
+        return [Mismatch(rule="tolerance", output="outputs", message=f"the task's custom_check_precision failed to run: "
+                         f"{verdict.render()}")]
+    if verdict["pass"]:
+        return []
+    located = [m for i, n in pairs for m in compare_output(f"output {i} ({n})", expected[i].array, r.outputs.get(n),
+                                                             PRESETS["default"], block_dim=r.block_dim)]
+    m = Mismatch(rule="tolerance", output=located[0].output if located else "outputs",
+                 message="the task's custom_check_precision rejects the outputs", max_abs=verdict["max_abs"],
+                 max_rel=verdict["max_rel"])
+    if located:
+        m.count, m.total, m.first_index = located[0].count, located[0].total, located[0].first_index
+        m.expected, m.got, m.hints = located[0].expected, located[0].got, located[0].hints
+    return [m]
+
+
+def check(s: Setting, case: TaskCase, bound: Bound, expected: list, ref: RefRun, r: RunResult) -> list[Mismatch]:
     if s.project.kind == "msopgen":
         order = [o["name"] for o in s.build.op["outputs"]]  # type: ignore[index]
         pairs, notes = match_outputs(expected, r.outputs, order)
@@ -111,7 +135,9 @@ def check(s: Setting, bound: Bound, expected: list, ref: RefRun, r: RunResult) -
     found: list[Mismatch] = []
     for i, name in pairs:
         found += compare_output(f"output {i} ({name})", expected[i].array, r.outputs.get(name), s.tolerance,
-                                block_dim=r.block_dim)
+                                block_dim=r.block_dim, numeric=not s.task_check)
+    if s.task_check:
+        found += _task_check(s, case, expected, pairs, ref, r)
     compared = {i for i, _ in pairs}
     for i in range(len(expected)):
         if i not in compared:
@@ -158,7 +184,7 @@ def run_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShap
             run.notes.append(errors[:1500])
         return run
     s.results.append((f"{case.id} seed {seed}", r))
-    run.mismatches = check(s, bound, expected, ref, r)
+    run.mismatches = check(s, case, bound, expected, ref, r)
     run.notes = list(dict.fromkeys(run.notes + bound.notes))
     if run.mismatches:
         run.status = "fail"

@@ -93,7 +93,8 @@ def _run_cases(v: Verdict, task, project, toolchain, build, worker, tol, profile
         return
     s = Setting(project=project, build=build, toolchain=toolchain, worker=worker, tolerance=tol, soc=profile,
                 forward_params=names["forward_params"], init_params=names["init_params"],  # type: ignore[index]
-                fallback_budget=fallback_budget, supported_dtypes=_sim_dtypes(toolchain))
+                fallback_budget=fallback_budget, supported_dtypes=_sim_dtypes(toolchain),
+                task_check=tol.task_check and task.custom_check)
     v.trials = trials or (3 if len(todo) == 1 else 1)
     sim = toolchain.name == "sim"
     first_ok: tuple[TaskCase, RefShapes | None, ShrinkPlan] | None = None

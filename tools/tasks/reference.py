@@ -61,6 +61,7 @@ class RefRun(BaseModel):
     params: list[RefValue]
     outputs: list[RefValue]
     post: dict[int, RefValue] = Field(default_factory=dict)   # inputs the reference itself mutated: final state
+    outputs_seq: bool = False                                 # forward returned a list/tuple (not one tensor)
     notes: list[str] = Field(default_factory=list)
     seconds: float = 0.0
 
@@ -230,8 +231,26 @@ class ReferenceWorker:
         with np.load(out) as data:
             run = RefRun(args=_values(resp["args"], data, "in"), init=_values(resp["init"], data, "init"),
                          params=_values(resp["params"], data, "param"), outputs=_values(resp["outputs"], data, "out"),
-                         notes=resp.get("notes", []), seconds=resp.get("seconds", 0.0))
+                         notes=resp.get("notes", []), seconds=resp.get("seconds", 0.0),
+                         outputs_seq=resp.get("outputs_seq", False))
             for i in resp["mutated"]:
                 run.post[i] = _value(resp["args"][i], data, f"post.{i}")
         out.unlink(missing_ok=True)
         return run
+
+    def custom_check(self, case: TaskCase, expected: list[np.ndarray], got: list[np.ndarray],
+                     seq: bool) -> dict[str, Any] | RefFailure:
+        """Run the task's `custom_check_precision` on the kernel's outputs: {pass, max_abs, max_rel}."""
+        self._n += 1
+        data = self.tmp / f"check{self._n}.npz"
+        store, dtypes = {}, []
+        for i, (ref, out) in enumerate(zip(expected, got)):
+            for key, arr in ((f"ref.{i}", ref), (f"out.{i}", out)):
+                bf16 = arr.dtype.name == "bfloat16"
+                store[key] = arr.view(np.uint16) if bf16 else arr
+                dtypes.append("bfloat16" if bf16 else arr.dtype.name)
+        np.savez(data, **store)
+        resp = self._ask({"op": "check", "case": case.model_dump(mode="json"), "data": str(data), "dtypes": dtypes,
+                          "seq": seq})
+        data.unlink(missing_ok=True)
+        return resp

@@ -4,9 +4,10 @@ NPU-sized shapes (billions of elements) would make the emulation crawl, so for t
 case's dims are mapped to smaller ones, by value, so that:
   * rank and dtype are unchanged, dims of size 1 stay 1, equal dims stay equal, different dims stay
     different (a non-square matmul stays non-square);
-  * each shrunk dim keeps its residue modulo the awkward sizes: the 256-byte vector repeat (hence the
-    32-byte block) of every dtype it appears with, and the core count; so a tail that is not a
-    multiple of 32 bytes, of the core count or of a repeat stays such a tail;
+  * each shrunk dim keeps its residue modulo the awkward sizes: the 256-byte vector repeat for a last
+    dim (hence the 32-byte block), the 32-byte block for leading dims (so the element count keeps its
+    residue), and the core count; so a tail that is not a multiple of 32 bytes, of the core count or
+    of a repeat stays such a tail;
   * a last dim whose row did not fit in the Unified Buffer still does not (the kernel's inner
     tiling loop still runs).
 Constraints are relaxed step by step (the UB rule, then repeat -> block, then the cores) until the case fits
@@ -52,15 +53,18 @@ def _total(shapes: list[Shape], mapping: dict[int, int]) -> int:
 
 
 def _constraints(shapes: list[Shape], d: int, level: str, cores: int, ub_bytes: int) -> tuple[int, int]:
-    """(modulus, floor) a shrunk value of dim `d` must respect at this level."""
+    """(modulus, floor) a shrunk value of dim `d` must respect at this level. A last dim keeps its residue
+    modulo the 256-byte repeat; a leading dim modulo the 32-byte block (so the element count keeps its
+    residue too); both modulo the core count, except at the last level."""
     modulus, floor = 1, 2
     for s in shapes:
         if d not in s.dims:
             continue
         size = DTYPE_BYTES.get(s.dtype, 4)
-        unit = max(1, (256 if level.startswith("repeat") else 32) // size)
+        last = s.dims[-1] == d
+        unit = max(1, (256 if level.startswith("repeat") and last else 32) // size)
         modulus = math.lcm(modulus, unit)
-        if level.endswith("+ub") and s.dims[-1] == d and d * size > ub_bytes:
+        if level.endswith("+ub") and last and d * size > ub_bytes:
             floor = max(floor, ub_bytes // size + 1)
     if level != "block":
         modulus = math.lcm(modulus, cores)

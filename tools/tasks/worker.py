@@ -4,7 +4,7 @@ with a seed, optionally at shrunk sizes, and runs the PyTorch reference on the C
 Protocol: one JSON request per line on stdin, one JSON response per line on the original stdout
 (the task's own prints go to stderr). Requests: `load` {task}, `count` {}, `describe` {case} (shapes
 only, under FakeTensorMode: nothing is allocated), `run` {case, seed, mapping, out} (tensors are
-written to the `out` .npz). A task error is a response with `ok: false`, never a crash.
+written to the `out` .npz), `check` {case, data, dtypes, seq} (the task's custom_check_precision). A task error is a response with `ok: false`, never a crash.
 """
 from __future__ import annotations
 
@@ -135,6 +135,21 @@ class TaskRunner:
         named = list(model.named_parameters()) + list(model.named_buffers())
         return [{"name": n, **describe(t, store, f"param.{n}")} for n, t in named]
 
+    def check(self, case: dict[str, Any], data: str, dtypes: list[str], seq: bool) -> dict[str, Any]:
+        """The task's own `custom_check_precision(row, reference_outputs, kernel_outputs)` verdict."""
+        check = getattr(self.inputs, "custom_check_precision", None) or getattr(self.mod, "custom_check_precision")
+        with np.load(data) as npz:
+            def tensor(key: str, dtype: str) -> torch.Tensor:
+                t = torch.from_numpy(npz[key].copy())
+                return t.view(torch.bfloat16) if dtype == "bfloat16" else t
+            ref = [tensor(f"ref.{i}", d) for i, d in enumerate(dtypes[0::2])]
+            out = [tensor(f"out.{i}", d) for i, d in enumerate(dtypes[1::2])]
+        row = Row({k: float("nan") if v is None else v for k, v in case["params"].items()})
+        passed, abs_diff, rel_diff = _call("custom_check_precision", check, row, ref if seq or len(ref) > 1 else ref[0],
+                                           out if seq or len(out) > 1 else out[0])
+        finite = lambda t: float(t[torch.isfinite(t)].max()) if t.numel() and torch.isfinite(t).any() else 0.0  # noqa: E731
+        return {"pass": bool(passed), "max_abs": finite(abs_diff.float()), "max_rel": finite(rel_diff.float())}
+
     def signature(self) -> dict[str, Any]:
         return {"forward_params": self.forward_params, "init_params": self.init_params}
 
@@ -186,7 +201,7 @@ class TaskRunner:
                     "init": [describe(a, store, f"init.{i}") for i, a in enumerate(init)],
                     "params": self._params(model, store),
                     "outputs": [describe(o, store, f"out.{j}") for j, o in enumerate(flatten_outputs(result))],
-                    "mutated": [], "notes": notes}
+                    "mutated": [], "notes": notes, "outputs_seq": isinstance(result, (list, tuple))}
         for i, (a, b) in enumerate(zip(before, args)):
             pairs = list(zip(a, b)) if isinstance(a, (list, tuple)) else [(a, b)]
             if any(isinstance(x, torch.Tensor) and not same_bits(x, y) for x, y in pairs):
@@ -210,6 +225,8 @@ def handle(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
         return runner.describe(req["case"])
     if op == "run":
         return runner.run(req["case"], int(req["seed"]), mapping, req["out"])
+    if op == "check":
+        return runner.check(req["case"], req["data"], req["dtypes"], bool(req["seq"]))
     raise ValueError(f"unknown request {op!r}")
 
 

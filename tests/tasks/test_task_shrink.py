@@ -1,0 +1,79 @@
+"""Shrinking for the emulation keeps rank, dtype, broadcast structure and awkward residues, and
+respects the element budget."""
+import math
+import random
+
+import pytest
+
+from kernelwright.tools.tasks.shrink import DTYPE_BYTES, Shape, plan_shrink
+
+CORES = 48
+
+
+def _random_case(rng: random.Random) -> list[Shape]:
+    pool = [1, 1, 3, 7, 48, 64, 100, 129, 1000, 1025, 4096, 4099, 65536, 393216]
+    dims = [rng.choice(pool) for _ in range(rng.randint(1, 4))]
+    dtype = rng.choice(["float32", "float16", "bfloat16", "int8", "int32"])
+    shapes = [Shape(dims=dims, dtype=dtype)]
+    if rng.random() < 0.6:   # a broadcast partner: trailing dims, some set to 1
+        tail = dims[rng.randint(0, len(dims) - 1):]
+        shapes.append(Shape(dims=[d if rng.random() < 0.7 else 1 for d in tail], dtype=dtype))
+    return shapes
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_shrink_properties(seed):
+    shapes = _random_case(random.Random(seed))
+    budget = 1 << 16
+    plan = plan_shrink(shapes, budget=budget, cores=CORES)
+    after = [plan.apply(s.dims) for s in shapes]
+    if plan.fits:
+        assert plan.elements_after == sum(math.prod(a) for a in after) <= budget
+    else:
+        assert plan.mapping == {} and "no smaller dims" in plan.reason
+    values = sorted({d for s in shapes for d in s.dims})
+    images = [plan.mapping.get(d, d) for d in values]
+    assert len(set(images)) == len(images), "different dims must stay different"
+    for s, a in zip(shapes, after):
+        assert len(a) == len(s.dims), "rank kept"
+        for d, e in zip(s.dims, a):
+            assert (d == 1) == (e == 1), "size-1 dims stay 1, others never become 1"
+            assert e <= d
+    for d, e in plan.mapping.items():
+        block = max(max(1, 32 // DTYPE_BYTES[s.dtype]) for s in shapes if d in s.dims)
+        assert e % block == d % block, f"{d}->{e} loses its residue modulo the 32-byte block ({block} elements)"
+        if plan.kept != "block":
+            assert e % CORES == d % CORES, f"{d}->{e} loses its residue modulo the core count"
+
+
+def test_a_case_within_budget_is_left_alone():
+    plan = plan_shrink([Shape(dims=[37, 1000], dtype="float32")], budget=1 << 18, cores=CORES)
+    assert plan.mapping == {} and plan.kept == "" and plan.fits
+
+
+def test_billions_of_elements_shrink_keeping_repeat_and_core_residues():
+    plan = plan_shrink([Shape(dims=[4096, 393216], dtype="float32")], budget=1 << 18, cores=CORES)
+    assert plan.apply([4096, 393216]) == [16, 192] and plan.kept == "repeat+cores"
+    # the last dim keeps its residue modulo the 64-element fp32 repeat and the 48 cores (both 0),
+    # the leading dim modulo the 8-element block and the cores: 4096 = 16 (mod 48)
+
+
+def test_equal_dims_stay_equal_across_inputs_and_tails_stay_tails():
+    x, w = Shape(dims=[8192, 4099], dtype="float16"), Shape(dims=[4099], dtype="float16")
+    plan = plan_shrink([x, w], budget=1 << 16, cores=CORES)
+    (rows, cols), (wcols,) = plan.apply(x.dims), plan.apply(w.dims)
+    assert cols == wcols and cols % 16 == 4099 % 16 == 3      # still 3 elements past a 32-byte block
+    assert rows * cols + wcols <= 1 << 16
+
+
+def test_a_row_that_overflowed_ub_still_does_when_the_budget_allows():
+    x = Shape(dims=[64, 200000], dtype="float32")            # 800 KB rows; UB is 192 KB
+    plan = plan_shrink([x], budget=1 << 20, cores=CORES)
+    rows, cols = plan.apply(x.dims)
+    assert plan.kept == "repeat+cores+ub" and cols * 4 > 196608 and rows * cols <= 1 << 20
+    assert (rows, cols) == (16, 49280)   # 64 = 16 (mod 48); 200000 = 49280 (mod 192)
+
+
+def test_unshrinkable_case_says_why():
+    plan = plan_shrink([Shape(dims=[8] * 8, dtype="float32")], budget=1 << 10, cores=CORES)
+    assert not plan.fits and plan.elements_after == 8 ** 8 and "1024 elements" in plan.reason
