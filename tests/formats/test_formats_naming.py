@@ -124,3 +124,22 @@ def test_mkb_names_the_ops_whose_dtypes_it_cannot_read():
                                   "\\", "nul\x00and\x1b", "{braces} and \\t\n", "é中文\n", ""])
 def test_literal_reads_back_exactly(text):
     assert ast.literal_eval(literal(text)) == text
+
+
+def test_own_headers_are_inlined_for_fixed_file_formats():
+    """NPUKernelBench answers split kernels into headers; the three-file formats get them pasted in."""
+    cls_start = fx.KERNEL.index("template <typename T>")
+    cls_end = fx.KERNEL.index('extern "C"')
+    header = "#pragma once\n#include \"kernel_operator.h\"\n" + fx.KERNEL[cls_start:cls_end]
+    kernel = fx.KERNEL[:cls_start] + '#include "scaled_sub_impl.h"\n#include "scaled_sub_impl.h"\n' + fx.KERNEL[cls_end:]
+    base = fx.msopgen_project()
+    project = base.model_copy(update={"files": base.files | {"op_kernel/scaled_sub.cpp": kernel,
+                                                                  "op_kernel/scaled_sub_impl.h": header}})
+    for fmt in ("npukb", "mkb"):
+        rendered = render(project, fmt, generate_glue=True)
+        assert any("inlined op_kernel/scaled_sub_impl.h into op_kernel/scaled_sub" in n for n in rendered.notes)
+        back = loads(next(iter(rendered.files.values())))
+        (path,) = [p for p in back.files if p.startswith("op_kernel/")]
+        text = back.files[path]
+        assert "class KernelScaledSub" in text and text.count("class KernelScaledSub") == 1
+        assert "// scaled_sub_impl.h: already inlined above" in text and '#include "scaled_sub_impl.h"' not in text

@@ -76,5 +76,5 @@ def render(project: KernelProject, name: str | None = None) -> Rendered:
     model = project.model_source()
     if model is None:
         raise cannot_export(project, "akb", f"no {MODEL} (class ModelNew)", f"add {MODEL} calling torch.ops.custom_op")
-    asc = f"{project.files[units[0]].rstrip()}\n\n{MARKER}\n\n{host[0]}"
-    return Rendered(format="akb", name=project.name, files={ASC: asc, MODEL: model})
+    asc = f"{project.files[units[0]].rstrip()}\n\n{MARKER}\n\n{tidy(host[0])}"   # halves as import will read them
+    return Rendered(format="akb", name=project.name, files={ASC: asc, MODEL: tidy(model)})

@@ -12,6 +12,7 @@ The harness names everything after the task: op type `<Op>Custom`, kernel and fi
 from __future__ import annotations
 
 from kernelwright.tools.formats.base import FormatError, Rendered, cannot_export, only_files, require_kind, tidy
+from kernelwright.tools.formats.inline import inline_headers
 from kernelwright.tools.formats.naming import mkb_name, rename_op, renamed
 from kernelwright.tools.formats.pystrings import literal, read_assignments, strip_fence
 from kernelwright.tools.opspec import OpSpec, OpSpecError
@@ -57,6 +58,8 @@ def render(project: KernelProject, name: str | None = None) -> Rendered:
     snake = project.snake_name
     tiling, host, kernel = f"op_host/{snake}_tiling.h", f"op_host/{snake}.cpp", f"op_kernel/{snake}.cpp"
     project = _adopt_tiling_header(project, tiling)
+    project, inlined = inline_headers(project, {tiling, host, kernel})
+    notes += inlined
     only_files(project, "mkb", {tiling, host, kernel},
                "inline extra headers into the three sources (the harness writes only these files)", source)
     for path in (tiling, host, kernel):
@@ -80,7 +83,7 @@ def render(project: KernelProject, name: str | None = None) -> Rendered:
                             "add bind/op.cpp and model_new.py to the project, or pass --generate-glue")
     values = {"project_json_src": spec.to_msopgen_json(project.name), "host_tiling_src": project.files[tiling],
               "host_operator_src": project.files[host], "kernel_src": project.files[kernel], **glue}
-    text = "".join(f"{n} = {literal(chr(10) + values[n])}\n\n" for n in NAMES).rstrip("\n") + "\n"
+    text = "".join(f"{n} = {literal(chr(10) + tidy(values[n]))}\n\n" for n in NAMES)   # tidy: as import will read it.rstrip("\n") + "\n"
     return Rendered(format="mkb", name=project.name, files={f"{snake}.py": text}, single_file=True, notes=notes)
 
 

@@ -50,9 +50,11 @@ def rename_op(project: KernelProject, new: str) -> KernelProject:
             text = re.sub(pattern, repl, text)
         return text
 
-    def rekey(path: str) -> str:
+    own = {f"{old_s}{tail}" for tail in (".cpp", ".cc", ".asc", ".json", "_tiling.h")}
+
+    def rekey(path: str) -> str:   # only the files named after the op; other headers keep their includes valid
         head, _, base = path.rpartition("/")
-        if base == old_s or base.startswith((old_s + ".", old_s + "_")):
+        if base in own:
             base = new_s + base[len(old_s):]
         return f"{head}/{base}" if head else base
 

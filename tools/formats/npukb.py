@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from kernelwright.tools.formats.base import FormatError, Rendered, cannot_export, fence_safe, only_files, require_kind, tidy
+from kernelwright.tools.formats.inline import inline_headers
 from kernelwright.tools.formats.mkb import _adopt_tiling_header
 from kernelwright.tools.formats.naming import rename_op, renamed
 from kernelwright.tools.project import _GLOBAL_KERNEL, KernelProject, camel_case, op_type_name
@@ -82,12 +83,14 @@ def render(project: KernelProject, name: str | None = None) -> Rendered:
     k = project.snake_name
     tiling, host, kernel = f"op_host/{k}_tiling.h", f"op_host/{k}.cpp", f"op_kernel/{k}.cpp"
     project = _adopt_tiling_header(project, tiling)
+    project, inlined = inline_headers(project, {tiling, host, kernel})
+    notes += inlined
     if kernel not in project.files:
         raise cannot_export(project, "npukb", f"no {kernel}", f"NPUKernelBench names the kernel file after the op ({k})")
     if not any(p.startswith("op_host/") for p in project.files):
         only_files(project, "npukb", {kernel}, "inline extra headers into the kernel source")
         fence_safe(project, "npukb", kernel, project.files[kernel])
-        text = f"<kernel_impl>\n```cpp\n{project.files[kernel].rstrip(chr(10))}\n```\n</kernel_impl>\n"
+        text = f"<kernel_impl>\n```cpp\n{tidy(project.files[kernel])}```\n</kernel_impl>\n"
         return Rendered(format="npukb", name=project.name, files={f"{k}.md": text}, single_file=True,
                         notes=notes + ["kernel-only form (<kernel_impl>): the project has no op_host sources"])
     only_files(project, "npukb", {tiling, host, kernel}, "inline extra headers into the three sources")
@@ -98,7 +101,7 @@ def render(project: KernelProject, name: str | None = None) -> Rendered:
     parts = []
     for path in (tiling, host, kernel):
         fence_safe(project, "npukb", path, project.files[path])
-        parts.append(f"{BAR} {path} {BAR}\n```cpp\n{project.files[path].rstrip(chr(10))}\n```\n")
+        parts.append(f"{BAR} {path} {BAR}\n```cpp\n{tidy(project.files[path])}```\n")   # as import will read it
     dropped = sorted(project.glue)
     if dropped:
         notes.append(f"not carried (NPUKernelBench supplies its own binding): {', '.join(dropped)}")

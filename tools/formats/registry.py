@@ -116,7 +116,7 @@ def render(project: KernelProject, fmt: str, *, name: str | None = None, generat
     if fmt not in FORMATS:
         raise FormatError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
     notes = []
-    if generate_glue and project.kind == "msopgen" and (not project.binding_sources() or project.model_source() is None):
+    if generate_glue and fmt == "mkb" and project.kind == "msopgen" and (not project.binding_sources() or project.model_source() is None):
         spec = project.op_spec()
         if spec is None:
             raise FormatError(f"cannot generate glue for {project.name}: no operator prototype (no <op>.json, "
