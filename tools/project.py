@@ -58,11 +58,10 @@ def camel_case(name: str) -> str:
 
 def op_type_name(raw: str) -> str:
     """A valid CamelCase operator type for any task or kernel name: words split at odd characters,
-    and a leading digit gets an `Op` prefix (`10_relu` -> `Op10Relu`; MultiKernelBench issue #38)."""
-    name = camel_case(raw)
-    if not name:
-        raise ProjectError(f"{raw!r} has no letters or digits to make an operator name from")
-    return "Op" + name if name[0].isdigit() else name
+    a leading digit gets an `Op` prefix (`10_relu` -> `Op10Relu`; MultiKernelBench issue #38).
+    The rule is the task loader's, so tasks and projects name an operator alike."""
+    from kernelwright.tools.tasks.names import op_names   # lazy: tasks import this module
+    return op_names(raw)[0]
 
 
 def is_op_type_name(name: str) -> bool:
