@@ -62,10 +62,13 @@ class ApiCatalog:
     def real_names(self) -> list[str]:
         return [n for n, card in self._by_name.items() if card.kind == "api"]
 
-    def nearest(self, name: str, n: int = 3, min_score: float = 0.45) -> list[Suggestion]:
-        """The real API names closest to `name` (invented names are never suggested)."""
+    def nearest(self, name: str, n: int = 3, min_score: float = 0.45, callable_only: bool = False) -> list[Suggestion]:
+        """The real API names closest to `name` (invented names are never suggested); with
+        `callable_only`, only names of cards that document a call (for a misspelt call site)."""
         bare = self.bare(name)
-        scored = [(similarity(bare, cand), cand) for cand in self.real_names() if cand != bare]
+        candidates = ([m for c in self.cards if c.kind == "api" and c.arity for m in c.names] if callable_only
+                      else self.real_names())
+        scored = [(similarity(bare, cand), cand) for cand in candidates if cand != bare]
         scored.sort(key=lambda pair: (-pair[0], pair[1]))
         return [Suggestion(cand, round(score, 3), self._by_name[cand])
                 for score, cand in scored[:n] if score >= min_score]

@@ -93,3 +93,11 @@ def test_comments_strings_and_preprocessor_are_ignored():
     #define MY_COPY(a, b) AscendC::NoSuchApi(a, b)
     '''
     assert lint_source(source) == []
+
+
+def test_unknown_parameter_structs_pass_but_unknown_calls_do_not():
+    """Real code builds many AscendC parameter structs the cards do not list; calls are what models invent."""
+    source = "void f() { auto p = AscendC::LoadData2DParams{1, 2}; AscendC::ReduceMeen(y, x, w, n); }"
+    [finding] = lint_source(source)
+    assert (finding.rule, finding.symbol) == ("unknown-api", "ReduceMeen")
+    assert finding.suggestions == ["ReduceMin", "ReduceMax", "ReduceSum"]  # callable names only

@@ -39,8 +39,9 @@ class Rules:
     def _free_call(self, site: Site) -> Iterator[LintDiagnostic]:
         card = self.catalog.get(site.name)
         if card is None:
-            if site.qualifier == "AscendC":
-                near = [s.name for s in self.catalog.nearest(site.name)]
+            # Only calls: `AscendC::X{...}` builds one of the many parameter structs the cards do not list.
+            if site.qualifier == "AscendC" and not site.brace:
+                near = [s.name for s in self.catalog.nearest(site.name, callable_only=True)]
                 yield self._diag("unknown-api", site, site.name,
                                  f"'{site.name}' is not an AscendC API (the compiler will say: no member named "
                                  f"'{site.name}' in namespace 'AscendC')",

@@ -30,6 +30,7 @@ class Site:
     receiver: str | None = None  # `q` in `q.AllocTensor()`; "" when the receiver is an expression
     template_args: list[str] | None = None
     args: int = 0
+    brace: bool = False  # `X{...}` rather than `X(...)`
     declared_type: str | None = None  # `DataCopyParams` in `DataCopyParams p{...}` (name is then `p`)
     defines: bool = False  # `void Foo(...) {` or a declaration of Foo
 
@@ -141,7 +142,7 @@ def analyse(toks: Tokens) -> Structure:
         close = _match(tokens, j, opener, ")" if opener == "(" else "}")
         if close is None:
             continue
-        site = Site(tok.text, tok.line, tok.col, index=i, template_args=template_args,
+        site = Site(tok.text, tok.line, tok.col, index=i, template_args=template_args, brace=opener == "{",
                     args=len(_split_top(tokens, j + 1, close, angles)))
         _place(tokens, i, close, site)
         if site.defines:
