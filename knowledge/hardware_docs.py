@@ -13,15 +13,23 @@ def _size(n: int) -> str:
     return f"{n} bytes"
 
 
+def _mix_rule(soc: SocProfile) -> str:
+    if soc.split_arch:
+        return (f"A MIX (cube + vector) kernel launches blockDim groups of one AIC and its "
+                f"{soc.aiv_cores // max(soc.aic_cores, 1)} AIV cores; blockDim must not exceed {soc.aic_cores} groups.")
+    return "Cube and vector work share each AI Core, so a MIX kernel uses the same blockDim limit."
+
+
 def soc_aliases(name: str) -> list[str]:
     # socs.json keeps aliases next to the profiles; the loader resolves them but does not list them.
     return sorted(alias for alias, target in hardware._doc()["aliases"].items() if target == name)
 
 
 def render_soc(soc: SocProfile) -> str:
-    layout = ("split architecture: separate cube (AIC) and vector (AIV) cores, "
-              f"AIC:AIV = 1:{soc.aiv_cores // max(soc.aic_cores, 1)}" if soc.split_arch
-              else "coupled architecture: each AI Core has both cube and vector units")
+    cores = (f"{soc.aic_cores} cube cores (AIC) and {soc.aiv_cores} vector cores (AIV); split architecture: "
+             f"separate cube and vector cores, AIC:AIV = 1:{soc.aiv_cores // max(soc.aic_cores, 1)}"
+             if soc.split_arch else
+             f"{soc.aic_cores} AI Cores; coupled architecture: each AI Core has both a cube and a vector unit")
     usable_ub = soc.ub_bytes - soc.ub_reserved_tail_bytes
     aliases = soc_aliases(soc.name)
     return f"""# {soc.name} hardware profile
@@ -32,11 +40,10 @@ compute unit `{soc.compute_unit}` (the value msopgen and `AddConfig` expect).{f"
 
 ## Cores and blockDim for {soc.name}
 
-{soc.aic_cores} cube cores (AIC) and {soc.aiv_cores} vector cores (AIV); {layout}.
+{cores}.
 A pure vector kernel runs on {soc.vector_cores} cores: launch it with blockDim = {soc.vector_cores} (or fewer when
-there is little work) and split the data by `GetBlockIdx()`. A MIX (cube + vector) kernel on a split
-architecture launches blockDim groups of one AIC and its AIV cores; blockDim must not exceed
-{soc.aic_cores} groups, and `SyncAll` hangs when blockDim exceeds the cores that really run.
+there is little work) and split the data by `GetBlockIdx()`. {_mix_rule(soc)}
+`SyncAll` hangs when blockDim exceeds the cores that really run.
 
 ## On-chip memory sizes of {soc.name} (UB, L1, L0A, L0B, L0C)
 
