@@ -12,7 +12,7 @@ _LAUNCH = re.compile(r"(?P<name>[A-Za-z_][\w:]*)\s*<<<(?P<cfg>.*?)>>>\s*\((?P<em
 _MAIN = re.compile(r"\bint\s+main\s*\(")
 _INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
 _KNOWN_PATHS = Path(__file__).with_name("data") / "cann_include_paths.txt"
-_ASC_HOST = "// ===== ASCEND_HOST_SECTION ====="
+_ASC_HOST = re.compile(r"//\s*=+\s*ASCEND_HOST_SECTION\s*=+")
 GE_TO_CTYPE = {
     "DT_FLOAT": "float", "DT_FLOAT16": "half", "DT_BF16": "bfloat16_t", "DT_INT8": "int8_t", "DT_UINT8": "uint8_t",
     "DT_INT16": "int16_t", "DT_UINT16": "uint16_t", "DT_INT32": "int32_t", "DT_UINT32": "uint32_t", "DT_INT64": "int64_t",
@@ -79,9 +79,10 @@ def drop_launches(text: str) -> str:
 
 def strip_asc_host(text: str) -> str:
     """A CANN 9 `.asc` file keeps torch glue after a marker; the kernels are above it."""
-    i = text.find(_ASC_HOST)
-    if i < 0:
+    m = _ASC_HOST.search(text)
+    if not m:
         return text
+    i = m.start()
     kept = text[:i]
     return kept + "\n" * text[i:].count("\n")  # keep line numbers of anything reported later
 

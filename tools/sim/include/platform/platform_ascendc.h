@@ -1,0 +1,2 @@
+#pragma once
+#include "tiling/platform/platform_ascendc.h"
