@@ -160,6 +160,11 @@ class Runner:
                     want = p["dtypes"][col] if col < len(p["dtypes"]) else p["dtypes"][-1]
                     if NUMPY_TO_GE.get(str(np.asarray(c.inputs[p["name"]]).dtype)) != want:
                         ok = False
+            for p in op["outputs"]:  # outputs disambiguate columns that share input dtypes (e.g. casts)
+                if p["name"] in c.outputs and p["dtypes"]:
+                    want = p["dtypes"][col] if col < len(p["dtypes"]) else p["dtypes"][-1]
+                    if NUMPY_TO_GE.get(c.outputs[p["name"]].dtype) != want:
+                        ok = False
             if ok:
                 macros = {f"DTYPE_{p['name'].upper()}": GE_TO_CTYPE.get(
                     p["dtypes"][col] if col < len(p["dtypes"]) else p["dtypes"][-1], "uint8_t")
