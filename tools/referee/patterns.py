@@ -64,7 +64,8 @@ def _rows(bad: np.ndarray, block_dim: int) -> str | None:
     listed = ", ".join(str(int(r)) for r in which[:8]) + (", ..." if which.size > 8 else "")
     text = f"whole rows are wrong: {which.size} of {total} rows ({listed})"
     if which[-1] == total - 1 and which.size == total - which[0]:
-        text += f": the last {which.size} rows, as if the loop over rows stops early"
+        last = "the last row" if which.size == 1 else f"the last {which.size} rows"
+        text += f": {last}, as if the loop over rows (or the element count) stops early"
     if block_dim > 1:
         share = math.ceil(total / block_dim)
         blocks = sorted({int(r) // share for r in which})
@@ -114,7 +115,7 @@ def pattern_hints(bad: np.ndarray, out: np.ndarray, ref: np.ndarray, *, itemsize
         return [h for h in (zero, nan) if h]
     align = max(1, 32 // max(1, itemsize))
     n = bad.size
-    shaped = _tail(idx, n, align) or _row_tail(bad, align) or _rows(bad, block_dim)
+    shaped = _row_tail(bad, align) or _rows(bad, block_dim) or _tail(idx, n, align)
     if not shaped:
         boundary = _boundaries(idx, n, align, block_dim)
         shaped = boundary[0] if boundary else _stride(idx)

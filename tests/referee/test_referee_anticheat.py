@@ -1,0 +1,62 @@
+"""The checked-in cheat corpus is rejected, each file for the reason its `expect:` line states, and
+the clean examples pass. Every check flags only what it claims to."""
+import re
+from pathlib import Path
+
+import pytest
+
+from kernelwright.tools.referee import anticheat
+
+CORPUS = Path(__file__).parent / "corpus" / "cheats"
+FILES = sorted(CORPUS.iterdir())
+
+
+def _expected(src: str) -> set[str]:
+    line = re.search(r"expect:\s*(.+)", src).group(1)
+    return set() if line.strip() == "clean" else {c.strip() for c in line.split(",")}
+
+
+def _flagged(path: Path, src: str) -> dict[str, str]:
+    checks = anticheat.STRICT_PY + anticheat.WARN_PY if path.suffix == ".py" else anticheat.STRICT_CPP
+    found = {}
+    for check in checks:
+        flagged, reason = check(src)
+        if flagged:
+            found[check.__name__] = reason
+    return found
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_corpus_file_is_judged_as_stated(path):
+    src = path.read_text()
+    found = _flagged(path, src)
+    assert set(found) == _expected(src), found
+    for reason in found.values():
+        assert reason, "a flag always says why"
+
+
+def test_corpus_covers_every_check():
+    stated = set().union(*(_expected(p.read_text()) for p in FILES))
+    every = {c.__name__ for c in anticheat.STRICT_PY + anticheat.WARN_PY + anticheat.STRICT_CPP}
+    assert stated == every
+    assert any(not _expected(p.read_text()) for p in FILES if p.suffix == ".py")
+    assert any(not _expected(p.read_text()) for p in FILES if p.suffix == ".cpp")
+
+
+def test_reasons_point_at_the_line():
+    src = (CORPUS / "torch_fallback_relu.py").read_text()
+    flagged, reason = anticheat.check_torch_compute(src)
+    line = next(i for i, t in enumerate(src.splitlines(), 1) if "torch.relu(x)" in t)
+    assert flagged and reason.startswith(f"line {line}:") and "torch.relu" in reason
+
+
+def test_run_checks_splits_strict_and_warnings():
+    strict, warn = anticheat.run_checks((CORPUS / "result_cache.py").read_text(),
+                                        {"bind/op.cpp": (CORPUS / "no_launch_binding.cpp").read_text()})
+    assert warn == ["ModelNew: check_result_cache: " + anticheat.check_result_cache(
+        (CORPUS / "result_cache.py").read_text())[1]]
+    assert len(strict) == 1 and strict[0].startswith("bind/op.cpp: check_binding_launches")
+
+
+def test_unparsable_python_is_not_a_crash():
+    assert anticheat.check_torch_compute("class ModelNew(:\n") == (False, "")

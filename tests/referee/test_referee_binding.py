@@ -1,0 +1,129 @@
+"""Binding a task case onto a project: OpDef inputs and attributes by name, else by position (and
+said so), scalars typed to the OpDef variant; launch specs through safe expressions."""
+import numpy as np
+import pytest
+
+from kernelwright.tools.project import LaunchArg, LaunchSpec
+from kernelwright.tools.referee.bind_launch import bind_launch
+from kernelwright.tools.referee.bind_msopgen import bind_msopgen
+from kernelwright.tools.referee.binding import TaskValue, match_outputs
+from kernelwright.tools.referee.launch_expr import ExprError, TensorInfo, evaluate
+from kernelwright.tools.tasks.reference import RefValue
+
+F32, F16 = ["DT_FLOAT", "DT_FLOAT16"], ["DT_FLOAT", "DT_FLOAT16"]
+
+
+def tensor(name, shape, dtype="float32", origin="input", index=0):
+    arr = np.arange(int(np.prod(shape)), dtype=dtype).reshape(shape)
+    return TaskValue(name, origin, index, RefValue(kind="tensor", shape=list(shape), dtype=dtype, array=arr))
+
+
+def scalar(name, value, origin="init", index=0):
+    return TaskValue(name, origin, index, RefValue(kind="scalar", value=value))
+
+
+def op(inputs, attrs=(), outputs=("y",)):
+    return {"type": "Op", "inputs": [{"name": n, "param_type": pt, "dtypes": F32} for n, pt in inputs],
+            "outputs": [{"name": n, "param_type": "required", "dtypes": F32} for n in outputs],
+            "attrs": [{"name": n, "type": t, "required": False, "default": ""} for n, t in attrs]}
+
+
+def test_names_win_over_positions_and_attrs_follow_names():
+    values = [tensor("x1", (2, 3)), tensor("x2", (2, 3), index=1), TaskValue("bias", "input", 2, RefValue(kind="none")),
+              tensor("gamma", (3,), origin="init"), tensor("beta", (3,), origin="init", index=1),
+              scalar("epsilon", 1e-5, index=2), scalar("additional_out", True, index=3)]
+    b = bind_msopgen(op([("x1", "required"), ("x2", "required"), ("gamma", "required"), ("beta", "required"),
+                         ("bias", "optional")], [("epsilon", "float"), ("additionalOut", "bool")]), values, [])
+    assert b.problem is None and list(b.case.inputs) == ["x1", "x2", "gamma", "beta"]
+    assert b.case.attrs == {"epsilon": 1e-5, "additionalOut": True}
+    assert "optional input 'bias' left empty" in b.notes and not any("position" in n for n in b.notes)
+    # every input is read back after the run, for the mutation check
+    assert set(b.case.outputs) >= {"x1", "x2", "gamma", "beta"}
+
+
+def test_positions_are_used_and_said():
+    values = [tensor("a", (4,)), tensor("b", (4,), index=1), scalar("k", 3)]
+    b = bind_msopgen(op([("x", "required"), ("y", "required")], [("alpha", "int")]), values, [])
+    assert [n for n in b.notes if "by position" in n] == [
+        "OpDef input 'x' <- input 'a' (by position: no task value is named 'x')",
+        "OpDef input 'y' <- input 'b' (by position: no task value is named 'y')",
+        "attribute 'alpha' <- init 'k' = 3 (by position)"]
+    np.testing.assert_array_equal(b.case.inputs["y"], values[1].value.array)
+
+
+def test_missing_required_input_is_a_problem_naming_the_values():
+    b = bind_msopgen(op([("x", "required"), ("y", "required")]), [tensor("x", (2,))], [])
+    assert b.case is None and "OpDef input 'y' is required" in b.problem and "input 'x'" in b.problem
+
+
+def test_scalar_becomes_a_one_element_tensor_of_the_variant_dtype():
+    values = [tensor("x", (8,), "float16"), TaskValue("value", "input", 1, RefValue(
+        kind="tensor", shape=[1], dtype="float64", array=np.array([2.5])))]
+    b = bind_msopgen(op([("x", "required"), ("value", "required")]), values, [])
+    assert b.case.inputs["value"].dtype == np.float16 and b.case.inputs["value"].tolist() == [2.5]
+    assert any("1-element float16 tensor" in n for n in b.notes)
+
+
+def test_tensor_lists_and_unsupported_dtypes_are_backend_gaps():
+    lst = TaskValue("xs", "input", 0, RefValue(kind="tensor_list", items=[RefValue(kind="tensor", shape=[2])] * 3))
+    b = bind_msopgen(op([("x", "dynamic")]), [lst], [])
+    assert b.unsupported and "tensor list" in b.problem
+    c = np.ones(4, np.complex64)
+    b = bind_msopgen(op([("x", "required")]), [TaskValue("x", "input", 0, RefValue(kind="tensor", shape=[4],
+                                                                                   dtype="complex64", array=c))],
+                     [], supported={"float32", "float16"})
+    assert b.unsupported and "no complex64 support" in b.problem
+
+
+def test_outputs_pair_by_position_or_by_shape():
+    refs = [RefValue(kind="tensor", shape=[4, 8]), RefValue(kind="tensor", shape=[4, 1])]
+    got = {"y": np.zeros((4, 8)), "mean": np.zeros((4, 1)), "rstd": np.zeros((4, 1))}
+    pairs, notes = match_outputs(refs, got, ["y", "mean", "rstd"])
+    assert pairs == [(0, "y"), (1, "mean")]
+    assert any("ambiguous" in n and "mean, rstd" in n for n in notes)
+    assert match_outputs(refs[:1] * 3, got, ["y", "mean", "rstd"])[0] == [(0, "y"), (1, "mean"), (2, "rstd")]
+
+
+def test_launch_spec_binding():
+    spec = LaunchSpec(kernel="add_k", block_dim="min(cores, cdiv(numel(x), 256))", args=[
+        LaunchArg(kind="input", name="x"), LaunchArg(kind="input", name="y"), LaunchArg(kind="output", name="z"),
+        LaunchArg(kind="scalar", expr="numel(x)"), LaunchArg(kind="scalar", ctype="float", expr="scale * 2"),
+        LaunchArg(kind="workspace", expr="align(nbytes(x), 32)"), LaunchArg(kind="null")])
+    values = [tensor("x", (3, 1000)), tensor("y", (3, 1000), index=1), scalar("scale", 0.25)]
+    b = bind_launch(spec, values, [RefValue(kind="tensor", shape=[3, 1000], dtype="float32")], cores=48, ub_bytes=196608)
+    assert b.problem is None and b.case.block_dim == 12 and b.outputs == [(0, "z")]
+    kinds = [(a.kind, a.value, a.bytes) for a in b.case.args]
+    assert kinds == [("tensor", None, 0), ("tensor", None, 0), ("tensor", None, 0), ("int", 3000, 0),
+                     ("float", 0.5, 0), ("workspace", None, 12000), ("null", None, 0)]
+    assert b.case.outputs["z"].shape == (3, 1000) and set(b.case.outputs) == {"x", "y", "z"}
+
+
+def test_launch_spec_errors_name_the_expression():
+    spec = LaunchSpec(kernel="k", block_dim="numel(w)", args=[LaunchArg(kind="input", name="x")])
+    b = bind_launch(spec, [tensor("x", (4,))], [], cores=48, ub_bytes=196608)
+    assert b.case is None and "unknown name 'w'" in b.problem
+
+
+@pytest.mark.parametrize("expr,value", [
+    ("cdiv(numel(x), 1024)", 30), ("dim(x, -1) % 8", 5), ("rank(x) * itemsize(x)", 8), ("2 ** 10", 1024),
+    ("cores if numel(x) > 100 else 1", 48), ("max(1, numel(x) // cores)", 625), ("-dim(x, 0)", -3),
+])
+def test_expressions(expr, value):
+    env = {"x": TensorInfo("x", (3, 10005), 4), "cores": 48}
+    assert evaluate(expr, env) == value
+
+
+@pytest.mark.parametrize("expr,message", [
+    ("__import__('os').system('true')", "Call is not allowed|unknown name|not allowed"),
+    ("x.shape", "Attribute is not allowed"),
+    ("(lambda: 1)()", "not allowed"),
+    ("numel(3)", "takes a tensor name"),
+    ("dim(x, 5)", "has rank 2"),
+    ("1 / 0", "division by zero"),
+    ("10 ** 100", "power too large"),
+    ("x", "not a number"),
+    ("numel(x", "not an expression"),
+])
+def test_unsafe_or_wrong_expressions_are_refused(expr, message):
+    with pytest.raises(ExprError, match=message):
+        evaluate(expr, {"x": TensorInfo("x", (3, 4), 4), "cores": 48})
