@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="base seed (trial t uses seed + t)")
     p.add_argument("--dtype", action="append", default=None, help="run each case in this dtype too (repeatable)")
     p.add_argument("--case", action="append", default=None, help="run only this case id (repeatable)")
-    p.add_argument("--budget", type=int, default=None, help="elements per case on the emulation (default 262144)")
+    p.add_argument("--budget", type=int, default=None, help="elements per case on the emulation (default 1048576)")
     p.add_argument("--json", action="store_true", help="print the Verdict as JSON")
     p.set_defaults(func=run)
 

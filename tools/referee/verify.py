@@ -21,8 +21,8 @@ from kernelwright.tools.tasks.reference import ReferenceWorker, RefFailure, RefS
 from kernelwright.tools.tasks.shrink import Shape, ShrinkPlan, plan_shrink
 from kernelwright.tools.toolchain import Toolchain
 
-DEFAULT_BUDGET = 1 << 18          # elements per case on the emulation
-FALLBACK_BUDGET = 1 << 22         # a case that cannot shrink safely may still run at its own size up to this
+DEFAULT_BUDGET = 1 << 20          # elements per case on the emulation (inputs, init tensors and weights)
+FALLBACK_BUDGET = 1 << 23         # a case that cannot shrink safely may still run at its own size up to this
 RECHECK_SEED = 104729
 
 

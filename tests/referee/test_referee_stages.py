@@ -1,0 +1,93 @@
+"""The lint and measure stages, the shrink fallback (a reference that hard-codes a dimension), and
+the `cann` rule: a non-emulated backend runs the task's own shapes."""
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from kernelwright.tools.project import KernelProject
+from kernelwright.tools.referee import verify
+from kernelwright.tools.referee.case_runner import reference
+from kernelwright.tools.referee.stages import lint_stage, measure_stage
+from kernelwright.tools.referee.verdict import CaseRun
+from kernelwright.tools.tasks import load_task
+from kernelwright.tools.tasks.reference import ReferenceWorker, RefRun
+from kernelwright.tools.tasks.shrink import Shape, plan_shrink
+from kernelwright.tools.toolchain import RunResult
+
+HERE = Path(__file__).parent
+QUIRKS = HERE.parent / "tasks/fixtures/quirks"
+SCALE_ADD = HERE.parent / "tasks/fixtures/npukb/tasks/level1/Math/ScaleAdd"
+
+
+def test_lint_stage_reports_api_findings_as_warnings_and_cheats_as_failures():
+    project = KernelProject.from_path(HERE / "fixtures/add_scale")
+    clean = lint_stage(project)
+    assert clean.status == "pass" and clean.diagnostics == []
+    files = dict(project.files)
+    files["op_kernel/add_scale.cpp"] = files["op_kernel/add_scale.cpp"].replace("Muls(zl, zl", "AscendC::Mulss(zl, zl")
+    invented = lint_stage(project.model_copy(update={"files": files}))
+    assert invented.status == "pass" and invented.diagnostics and invented.diagnostics[0].severity == "warning"
+    assert "Mulss" in invented.diagnostics[0].message
+    cheat = (HERE / "corpus/cheats/no_launch_binding.cpp").read_text()
+    flagged = lint_stage(project, extra_glue={"bind/op.cpp": cheat})
+    assert flagged.status == "fail" and "anti-cheat: 1 finding" in flagged.summary
+    assert flagged.findings == ["cheat: bind/op.cpp: check_binding_launches: the binding never launches a kernel "
+                                "(no EXEC_NPU_CMD, aclnn call, <<<>>> or *_launch)"]
+
+
+def test_measure_stage_sums_work_counters():
+    r = RunResult(toolchain="sim", status="ok", block_dim=2, counters=[
+        {"block": 0, "vector": [{"api": "Add", "instructions": 2, "elements": 100}], "copy_bytes": {"GM->UB": 800}},
+        {"block": 1, "vector": [{"api": "Add", "instructions": 1, "elements": 28}], "copy_bytes": {"GM->UB": 224}}])
+    m = measure_stage([("case 0", r)])
+    assert m.status == "pass" and m.metrics["per_case"]["case 0"] == {
+        "block_dim": 2, "vector_instructions": 3, "vector_elements": 128, "copy_bytes": {"GM->UB": 1024},
+        "emulation_seconds": 0.0}
+    assert measure_stage([]).status == "skipped"
+
+
+@pytest.fixture(scope="module")
+def quirks():
+    task = load_task(QUIRKS)
+    with ReferenceWorker(task, timeout_s=30) as w:
+        yield task, w
+
+
+def _hardcoded(task, w, fallback_budget):
+    case = task.case("case_id 6")               # x.reshape(-1, 4096) on a [256, 4096] input
+    shapes = w.describe(case)
+    plan = plan_shrink([Shape(dims=a.shape, dtype=a.dtype) for a in shapes.args], budget=1 << 16, cores=48)
+    assert plan.mapping, "the case must be large enough to shrink"
+    run = CaseRun(case=case.id, trial=0, seed=0)
+    s = SimpleNamespace(worker=w, fallback_budget=fallback_budget)
+    return reference(s, case, 0, shapes, plan, run), run
+
+
+def test_unsafe_shrink_falls_back_to_the_task_shape(quirks):
+    ref, run = _hardcoded(*quirks, fallback_budget=1 << 22)
+    assert isinstance(ref, RefRun) and ref.args[0].shape == [256, 4096] and not run.shrunk
+    assert run.notes and run.notes[0].startswith("shrinking is unsafe")
+
+
+def test_unsafe_shrink_beyond_the_fallback_budget_skips_with_the_reason(quirks):
+    ref, run = _hardcoded(*quirks, fallback_budget=1 << 16)
+    assert ref is None and run.status == "skipped"
+    assert "shrinking is unsafe" in run.reason and "exceed the fallback budget of 65536" in run.reason
+
+
+def test_a_real_npu_backend_runs_the_task_shapes(sim):
+    class Cann:                                 # stands in for the `cann` toolchain: not the emulation
+        name = "cann"
+        soc = sim.soc
+
+        def build(self, project, *, soc=None):
+            return sim.build(project, soc=soc)
+
+        def run(self, build, case):
+            return sim.run(build, case)
+
+    task = load_task(SCALE_ADD)
+    v = verify(task, KernelProject.from_path(task.golden), Cann(), cases=["case_id 2"], api_lint=False, recheck=False)
+    assert v.status == "pass" and v.backend == "cann"
+    assert v.runs[0].run_shapes == [[4096, 1025], [4096, 1025]] and not v.runs[0].shrunk
