@@ -34,10 +34,10 @@ def _api_lint(project: KernelProject) -> tuple[list[Diagnostic], str]:
 
 def lint_stage(project: KernelProject, *, api_lint: bool = True, extra_glue: dict[str, str] | None = None) -> StageReport:
     report = StageReport(name="lint", status="pass")
+    api = "API lint: skipped"
     if api_lint:
         report.diagnostics, missing = _api_lint(project)
-        if missing:
-            report.findings.append(missing)
+        api = f"API lint: {missing}" if missing else f"API lint: {len(report.diagnostics)} warning(s)"
     glue = dict(getattr(project, "glue", {}) or {}) | dict(extra_glue or {})
     model_src = project.model_source() if hasattr(project, "model_source") else None
     if model_src is None:
@@ -49,10 +49,9 @@ def lint_stage(project: KernelProject, *, api_lint: bool = True, extra_glue: dic
                                                    if bindings else "")
     if strict:
         report.status = "fail"
-        report.summary = f"anti-cheat: {len(strict)} finding(s) in {checked}"
+        report.summary = f"anti-cheat: {len(strict)} finding(s) in {checked}; {api}"
     else:
-        report.summary = (f"anti-cheat clean ({checked})" if checked else "no ModelNew or binding to check") + \
-            (f"; {len(report.diagnostics)} API lint warning(s)" if report.diagnostics else "")
+        report.summary = (f"anti-cheat clean ({checked})" if checked else "no ModelNew or binding to check") + f"; {api}"
     return report
 
 
@@ -75,6 +74,6 @@ def measure_stage(runs: list[tuple[str, RunResult]]) -> StageReport:
     report.metrics = {"per_case": per_case, "timing": "not measured on this backend (work counters only)"}
     first = next(iter(per_case.values()))
     report.status = "pass"
-    report.summary = (f"{len(per_case)} case(s); e.g. {first['block_dim']} blocks, {first['vector_instructions']} vector "
+    report.summary = (f"{len(per_case)} run(s); e.g. {first['block_dim']} blocks, {first['vector_instructions']} vector "
                       f"instructions, {sum(first['copy_bytes'].values())} bytes moved (work counters; no timing on sim)")
     return report

@@ -137,7 +137,7 @@ def _run_cases(v: Verdict, task, project, toolchain, build, worker, tol, profile
     compare_report.status = "fail" if cmp_fail else ("pass" if len(ran) > len(run_fail) else "skipped")
     compare_report.summary = (f"{len(ran) - len(run_fail) - len(cmp_fail)} matched, {len(cmp_fail)} mismatched "
                               f"({tol.name})")
-    v.stages += [measure] if measure not in v.stages else []
+    v.stages.append(measure)
 
 
 def _finish(v: Verdict, start: float) -> Verdict:
