@@ -118,6 +118,7 @@ class ReferenceWorker:
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
         env = dict(os.environ, PYTHONUNBUFFERED="1", OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "2"))
+        self._close_stderr()
         self.stderr = open(self.tmp / "stderr.txt", "w+b")
         self.proc = subprocess.Popen([sys.executable, "-m", "kernelwright.tools.tasks.worker"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self.stderr, env=env, preexec_fn=limits)
@@ -136,8 +137,14 @@ class ReferenceWorker:
             self.proc.wait()
         self.proc = None
 
+    def _close_stderr(self) -> None:
+        if getattr(self, "stderr", None) is not None:
+            self.stderr.close()
+            self.stderr = None
+
     def close(self) -> None:
         self._kill()
+        self._close_stderr()
         for f in self.tmp.glob("*"):
             f.unlink(missing_ok=True)
         try:
