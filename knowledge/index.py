@@ -121,6 +121,9 @@ class VectorIndex:
             unique = len({c.id for c in chunks})
             if not force and self.is_current(chunks):
                 return SyncReport(unique, 0, 0, time.perf_counter() - start, False)
+            previous = self.manifest()
+            if previous and (previous.get("schema"), previous.get("model")) != (SCHEMA, MODEL_ID):
+                force = True  # stored vectors came from another model or embedding text: all stale
             if force and COLLECTION in [c.name for c in self.client().list_collections()]:
                 self.client().delete_collection(COLLECTION)
                 self._collection = None

@@ -30,3 +30,10 @@ def test_force_rebuilds_from_scratch(tiny_retriever):
     tiny_retriever.build()
     report = tiny_retriever.build(force=True)
     assert report.rebuilt and report.added == report.chunks and report.removed == 0
+
+
+def test_a_new_schema_or_model_re_embeds_everything(tiny_retriever, monkeypatch):
+    tiny_retriever.build()
+    monkeypatch.setattr("kernelwright.knowledge.index.SCHEMA", 999)  # e.g. the embedded text changed
+    report = tiny_retriever.build()
+    assert report.rebuilt and report.added == report.chunks
