@@ -88,6 +88,11 @@ def test_a_real_npu_backend_runs_the_task_shapes(sim):
             return sim.run(build, case)
 
     task = load_task(SCALE_ADD)
-    v = verify(task, KernelProject.from_path(task.golden), Cann(), cases=["case_id 2"], api_lint=False, recheck=False)
-    assert v.status == "pass" and v.backend == "cann"
-    assert v.runs[0].run_shapes == [[4096, 1025], [4096, 1025]] and not v.runs[0].shrunk
+    golden = KernelProject.from_path(task.golden)
+    common = dict(cases=["case_id 0"], api_lint=False, recheck=False, budget=1 << 12)   # [37, 1000] x 2 > budget
+    with ReferenceWorker(task) as worker:
+        v = verify(task, golden, Cann(), worker=worker, **common)
+        assert v.status == "pass" and v.backend == "cann"
+        assert v.runs[0].run_shapes == [[37, 1000], [37, 1000]] and not v.runs[0].shrunk
+        v = verify(task, golden, sim, worker=worker, **common)
+        assert v.status == "pass" and v.runs[0].shrunk and v.runs[0].run_shapes[0][1] < 1000
