@@ -127,3 +127,34 @@ def test_expressions(expr, value):
 def test_unsafe_or_wrong_expressions_are_refused(expr, message):
     with pytest.raises(ExprError, match=message):
         evaluate(expr, {"x": TensorInfo("x", (3, 4), 4), "cores": 48})
+
+
+def test_in_place_operator_results_come_back_in_its_input_buffers():
+    from types import SimpleNamespace
+
+    from kernelwright.tools.referee.binding import Bound
+    from kernelwright.tools.referee.case_runner import check
+    from kernelwright.tools.referee.tolerance import PRESETS
+    from kernelwright.tools.tasks.reference import RefRun
+    from kernelwright.tools.toolchain import RunResult
+
+    x = np.linspace(-1, 1, 64, dtype=np.float32)
+    s = SimpleNamespace(project=SimpleNamespace(kind="msopgen"), build=SimpleNamespace(op={"outputs": []}),
+                        tolerance=PRESETS["default"], task_check=False)
+    ref = RefRun(args=[], init=[], params=[], outputs=[RefValue(kind="tensor", shape=[64], dtype="float32",
+                                                                array=np.exp(x))])
+    bound = Bound(inputs={"x": x})
+    good = RunResult(toolchain="sim", status="ok", outputs={"x": np.exp(x)})
+    assert check(s, None, bound, ref.outputs, ref, good) == []
+    untouched = RunResult(toolchain="sim", status="ok", outputs={"x": x.copy()})
+    (m,) = check(s, None, Bound(inputs={"x": x}), ref.outputs, ref, untouched)
+    assert m.rule == "tolerance" and m.output == "output 0 (x)"
+
+
+def test_a_list_value_bound_to_an_input_becomes_a_1d_tensor():
+    spec = {"type": "Fill", "inputs": [{"name": "dims", "param_type": "required", "dtypes": ["DT_INT64"]},
+                                       {"name": "value", "param_type": "required", "dtypes": ["DT_FLOAT"]}],
+            "outputs": [{"name": "y", "param_type": "required", "dtypes": ["DT_FLOAT"]}], "attrs": []}
+    b = bind_msopgen(spec, [scalar("dims", [2, 3], origin="input"), scalar("value", 1.5, origin="input", index=1)], [])
+    assert b.case.inputs["dims"].tolist() == [2, 3] and b.case.inputs["dims"].dtype == np.int64
+    assert b.case.inputs["value"].tolist() == [1.5] and b.case.inputs["value"].dtype == np.float32

@@ -112,7 +112,7 @@ def bind_msopgen(op: dict[str, Any], values: list[TaskValue], expected: list, *,
         if p["name"] in scalars:
             arr, v = scalars[p["name"]]
             dtype = GE_NUMPY.get(p["dtypes"][min(col or 0, len(p["dtypes"]) - 1)], "float32")
-            inputs[p["name"]] = arr.reshape(1).astype(_np_dtype(dtype))
+            inputs[p["name"]] = arr.reshape(-1 if arr.ndim else 1).astype(_np_dtype(dtype))
             bound.notes.append(f"OpDef input '{p['name']}' <- {v.label} = {arr.reshape(-1)[0]!r} as a 1-element {dtype} "
                                "tensor (as the binding passes a scalar)")
     bad = sorted({_name(a) for a in inputs.values()} - supported) if supported is not None else []
