@@ -155,9 +155,6 @@ class VectorIndex:
 
     def query(self, text: str, n: int, where: dict | None) -> list[Hit]:
         collection = self.collection()
-        n = min(n, collection.count())
-        if n == 0:
-            return []
         result = collection.query(query_embeddings=embed([text]), n_results=n, where=where,
                                   include=["documents", "metadatas", "distances"])
         return [Hit(i, doc, meta, 1.0 - dist) for i, doc, meta, dist in

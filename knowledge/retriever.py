@@ -128,7 +128,7 @@ class IndexRetriever:
         if len(passages) >= k or not query.strip():
             return passages[:k]
         seen = {p.doc_id for p in passages}
-        for passage in self._fused(query, max(6 * k, 30), kinds, soc_name):
+        for passage in self._fused(query, max(6 * k, 30), kinds, soc_name, self._stamp()):
             if passage.doc_id not in seen:
                 seen.add(passage.doc_id)
                 passages.append(passage)
@@ -136,8 +136,7 @@ class IndexRetriever:
                     break
         return passages
 
-    def _fused(self, query: str, n: int, kinds: list[str] | None, soc: str | None) -> list[Passage]:
-        stamp = self._stamp()
+    def _fused(self, query: str, n: int, kinds: list[str] | None, soc: str | None, stamp: tuple) -> list[Passage]:
         if self._synced != stamp:
             self.build()
         text = clean_query(query)
