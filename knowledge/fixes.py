@@ -96,6 +96,5 @@ class FixMemory:
             words = name_tokens(signature)
             overlap = sorted(records, key=lambda r: -len(words & name_tokens(r.signature)))
             ranked += [r for r in overlap if words & name_tokens(r.signature)]
-        seen: set[str] = set()
-        unique = [r for r in ranked if not (r.id in seen or seen.add(r.id))]
-        return unique[:k]
+        by_id = {r.id: r for r in records}
+        return [by_id[fix_id] for fix_id in dict.fromkeys(r.id for r in ranked)][:k]

@@ -54,8 +54,8 @@ class Rules:
             return
         if card.cann == "9.x only" and self.cann == "8.x":
             yield self._diag("cann9-only", site, site.name,
-                             f"'{site.name}' exists only from CANN 9; under CANN 8.x it is 'no member named "
-                             f"'{site.name}' in namespace 'AscendC''", card.summary, card.use_instead)
+                             f"'{site.name}' exists only from CANN 9 (CANN 8.x compilers report: no member named "
+                             f"'{site.name}' in namespace 'AscendC')", card.summary, card.use_instead)
             return
         if site.name not in card.names:  # a related name the card covers: known, not checked further
             return
