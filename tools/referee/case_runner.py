@@ -26,10 +26,10 @@ class Setting:
     worker: ReferenceWorker
     tolerance: Tolerance
     soc: SocProfile
-    forward_params: list[str]
-    init_params: list[str]
     fallback_budget: int
     supported_dtypes: set[str] | None
+    forward_params: list[str] = field(default_factory=list)   # Model.forward's parameter names
+    init_params: list[str] = field(default_factory=list)      # Model.__init__'s
     task_check: bool = False          # the task has custom_check_precision and the preset defers to it
     run_timeout_s: float = 120.0
     results: list[tuple[str, RunResult]] = field(default_factory=list)

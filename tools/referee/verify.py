@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 
 from kernelwright.tools.hardware import load_soc
 from kernelwright.tools.project import KernelProject
@@ -73,44 +74,51 @@ def verify(task: Task, project: KernelProject, toolchain: Toolchain, *, toleranc
     if not build.ok:
         return _finish(v, start)
     own_worker = worker is None
-    worker = worker or ReferenceWorker(task)
+    s = Setting(project=project, build=build, toolchain=toolchain, worker=worker or ReferenceWorker(task), tolerance=tol,
+                soc=profile, fallback_budget=fallback_budget, supported_dtypes=_sim_dtypes(toolchain),
+                task_check=tol.task_check and task.custom_check)
     try:
-        _run_cases(v, task, project, toolchain, build, worker, tol, profile, trials, seed, budget, fallback_budget,
-                   cases, recheck, stop_after_failures)
+        _run_cases(v, task, s, Options(trials, seed, budget, cases, recheck, stop_after_failures))
     finally:
         if own_worker:
-            worker.close()
+            s.worker.close()
     return _finish(v, start)
 
 
-def _run_cases(v: Verdict, task, project, toolchain, build, worker, tol, profile, trials, seed, budget,
-               fallback_budget, only, recheck, stop_after_failures) -> None:
-    run_report, compare_report = v.stage("run"), v.stage("compare")
-    names = worker.params()
-    todo = names if isinstance(names, RefFailure) else _cases(task, worker, only)
+@dataclass
+class Options:
+    trials: int | None
+    seed: int
+    budget: int
+    only: list[str] | None
+    recheck: bool
+    stop_after_failures: int
+
+
+def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
+    run_report = v.stage("run")
+    names = s.worker.params()
+    todo = names if isinstance(names, RefFailure) else _cases(task, s.worker, o.only)
     if isinstance(todo, RefFailure):
         run_report.status, run_report.summary = "error", todo.render()
         return
-    s = Setting(project=project, build=build, toolchain=toolchain, worker=worker, tolerance=tol, soc=profile,
-                forward_params=names["forward_params"], init_params=names["init_params"],  # type: ignore[index]
-                fallback_budget=fallback_budget, supported_dtypes=_sim_dtypes(toolchain),
-                task_check=tol.task_check and task.custom_check)
-    v.trials = trials or (3 if len(todo) == 1 else 1)
-    sim = toolchain.name == "sim"
+    s.forward_params, s.init_params = names["forward_params"], names["init_params"]  # type: ignore[index]
+    v.trials = o.trials or (3 if len(todo) == 1 else 1)
+    sim = s.toolchain.name == "sim"
     first_ok: tuple[TaskCase, RefShapes | None, ShrinkPlan] | None = None
     failures = 0
     for case in todo:
-        shapes = worker.describe(case)
+        shapes = s.worker.describe(case)
         if isinstance(shapes, RefFailure):
             shapes = None   # FakeTensorMode could not follow the task: run it at its own size, if it fits
-        plan = _plan(shapes, sim, budget, profile.vector_cores, profile.ub_bytes)
+        plan = _plan(shapes, sim, o.budget, s.soc.vector_cores, s.soc.ub_bytes)
         if not plan.fits:
-            plan = ShrinkPlan(elements_before=plan.elements_before, elements_after=plan.elements_before, budget=budget)
-            if plan.elements_before > fallback_budget:
+            plan = ShrinkPlan(elements_before=plan.elements_before, elements_after=plan.elements_before, budget=o.budget)
+            if plan.elements_before > s.fallback_budget:
                 v.skipped_cases[case.id] = f"cannot shrink ({plan.elements_before} elements) within the budget"
                 continue
         for t in range(v.trials):
-            run = run_trial(s, case, seed + t, t, shapes, plan)
+            run = run_trial(s, case, o.seed + t, t, shapes, plan)
             v.runs.append(run)
             if run.status in ("skipped", "error"):
                 v.skipped_cases[case.id] = run.reason
@@ -119,15 +127,21 @@ def _run_cases(v: Verdict, task, project, toolchain, build, worker, tol, profile
                 failures += 1
                 break
             first_ok = first_ok or (case, shapes, plan)
-        if failures >= stop_after_failures:
+        if failures >= o.stop_after_failures:
             rest = todo[todo.index(case) + 1:]
             for c in rest:
                 v.skipped_cases[c.id] = f"not run: {failures} cases already failed"
             break
     measure = measure_stage(s.results)
-    if recheck and first_ok and not failures:
+    if o.recheck and first_ok and not failures:
         case, shapes, plan = first_ok
-        v.runs.append(run_trial(s, case, seed + RECHECK_SEED, v.trials, shapes, plan, label="recheck"))
+        v.runs.append(run_trial(s, case, o.seed + RECHECK_SEED, v.trials, shapes, plan, label="recheck"))
+    _summarize(v, s.tolerance.name)
+    v.stages.append(measure)
+
+
+def _summarize(v: Verdict, tolerance: str) -> None:
+    run_report, compare_report = v.stage("run"), v.stage("compare")
     ran = [r for r in v.runs if r.status in ("pass", "fail")]
     bad_runs = [r for r in ran if r.status == "fail"]
     run_fail = [r for r in bad_runs if r.run_status not in (None, "ok")]
@@ -136,8 +150,7 @@ def _run_cases(v: Verdict, task, project, toolchain, build, worker, tol, profile
     cmp_fail = [r for r in bad_runs if r.run_status == "ok"]
     compare_report.status = "fail" if cmp_fail else ("pass" if len(ran) > len(run_fail) else "skipped")
     compare_report.summary = (f"{len(ran) - len(run_fail) - len(cmp_fail)} matched, {len(cmp_fail)} mismatched "
-                              f"({tol.name})")
-    v.stages.append(measure)
+                              f"({tolerance})")
 
 
 def _finish(v: Verdict, start: float) -> Verdict:
