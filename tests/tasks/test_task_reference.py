@@ -117,3 +117,16 @@ def test_model_parameters_and_init_ints_follow_the_shrink():
         x, wt, bias = (a.astype(np.float32) for a in (r.args[0].array, params["linear.weight"].array,
                                                         params["linear.bias"].array))
         np.testing.assert_allclose(r.outputs[0].array.astype(np.float32), x @ wt.T + bias, rtol=2e-2, atol=2e-2)
+
+
+def test_groups_without_a_json_sidecar_are_counted_by_the_worker(tmp_path):
+    f = tmp_path / "two_groups.py"
+    f.write_text("import torch\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return x * 2\n"
+                 "def get_input_groups():\n    return [[torch.ones(3)], [torch.arange(4.0)]]\n")
+    task = load_task(f)
+    assert task.cases == [] and task.input_kind == "input_groups"
+    with ReferenceWorker(task, timeout_s=30) as w:
+        assert w.count_groups() == 2
+        from kernelwright.tools.task import TaskCase
+        r = w.run(TaskCase(id="group 1", index=1), 0)
+        assert r.outputs[0].array.tolist() == [0.0, 2.0, 4.0, 6.0]
