@@ -1,6 +1,7 @@
 """Content-addressed build cache: an unchanged kernel (or runtime) is never recompiled.
 
-Entries are directories under $KERNELWRIGHT_HOME/sim (default ~/.cache/kernelwright/sim),
+Entries are directories under $KERNELWRIGHT_HOME/<namespace> (default ~/.cache/kernelwright/sim;
+the real toolchain's builds use the `cann` namespace),
 created atomically (built in a temporary sibling, then renamed) and guarded by a lock file so
 parallel builds of the same key wait for each other instead of racing.
 """
@@ -20,8 +21,8 @@ def home() -> Path:
     return Path(os.environ.get("KERNELWRIGHT_HOME", Path.home() / ".cache" / "kernelwright"))
 
 
-def cache_root() -> Path:
-    root = home() / "sim"
+def cache_root(namespace: str = "sim") -> Path:
+    root = home() / namespace
     root.mkdir(parents=True, exist_ok=True)
     return root
 
@@ -44,8 +45,8 @@ def tree_digest(paths: Iterable[Path], root: Path) -> str:
 
 
 @contextmanager
-def locked(key: str) -> Iterator[None]:
-    lock = cache_root() / f".{key}.lock"
+def locked(key: str, namespace: str = "sim") -> Iterator[None]:
+    lock = cache_root(namespace) / f".{key}.lock"
     with open(lock, "w") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
         try:
@@ -54,17 +55,17 @@ def locked(key: str) -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def entry(key: str) -> Path:
-    return cache_root() / key
+def entry(key: str, namespace: str = "sim") -> Path:
+    return cache_root(namespace) / key
 
 
 @contextmanager
-def building(key: str) -> Iterator[Path]:
+def building(key: str, namespace: str = "sim") -> Iterator[Path]:
     """A scratch directory that becomes the cache entry `key` when the block exits cleanly."""
-    tmp = Path(tempfile.mkdtemp(prefix=f".{key}.", dir=cache_root()))
+    tmp = Path(tempfile.mkdtemp(prefix=f".{key}.", dir=cache_root(namespace)))
     try:
         yield tmp
-        final = entry(key)
+        final = entry(key, namespace)
         if final.exists():
             shutil.rmtree(tmp, ignore_errors=True)
         else:
