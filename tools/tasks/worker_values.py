@@ -26,6 +26,12 @@ def to_numpy(t: torch.Tensor) -> np.ndarray:
 
 def describe(value: Any, store: dict[str, np.ndarray] | None, key: str) -> dict[str, Any]:
     """A spec for one value; with `store`, tensor data goes into it under `key` (or `key.k` for lists)."""
+    if isinstance(value, np.generic):       # numpy scalars (np.int64(3)) are plain numbers to a kernel
+        value = value.item()
+    elif isinstance(value, np.ndarray):     # numpy arrays travel as tensors
+        value = torch.from_numpy(np.ascontiguousarray(value))
+    if isinstance(value, torch.Tensor) and value.layout != torch.strided:
+        return {"kind": "other", "repr": f"{value.layout} tensor {list(value.shape)} {DTYPE_NAMES.get(value.dtype)}"}
     if isinstance(value, torch.Tensor):
         spec = {"kind": "tensor", "shape": list(value.shape), "dtype": DTYPE_NAMES.get(value.dtype, str(value.dtype))}
         if store is not None:
@@ -48,10 +54,10 @@ def _plain_list(v: Any) -> bool:
 
 def remap(value: Any, mapping: dict[int, int]) -> Any:
     """Map ints that are shrunk dims (never bools); recurse into tuples, lists and torch.Size."""
-    if isinstance(value, bool) or not mapping:
+    if isinstance(value, (bool, np.bool_)) or not mapping:
         return value
-    if isinstance(value, int):
-        return mapping.get(value, value)
+    if isinstance(value, (int, np.integer)):
+        return type(value)(mapping.get(int(value), value))
     if isinstance(value, torch.Size):
         return torch.Size(remap(list(value), mapping))
     if isinstance(value, (list, tuple)) and not any(isinstance(v, torch.Tensor) for v in value):
@@ -121,5 +127,7 @@ def clone(value: Any) -> Any:
 
 def same_bits(a: torch.Tensor, b: torch.Tensor) -> bool:
     """Bitwise equality (NaN-safe), for the reference's own input-mutation check."""
+    if a.layout != torch.strided or b.layout != torch.strided:
+        return a.layout == b.layout and bool(torch.equal(a.to_dense(), b.to_dense()))
     return a.shape == b.shape and a.dtype == b.dtype and np.array_equal(
         to_numpy(a).reshape(-1).view(np.uint8), to_numpy(b).reshape(-1).view(np.uint8))
