@@ -132,9 +132,9 @@ class KernelExprEval:
             return int(args[0])
         if f == "float":
             return F32(args[0])
-        a, b = (int(x) for x in args[:2])
         if f == "block_span":
-            return self.block_span(a, b if len(args) > 1 else 1, e.line)
+            return self.block_span(int(args[0]), int(args[1]) if len(args) > 1 else 1, e.line)
+        a, b = (int(x) for x in args[:2])
         if b <= 0:
             raise DslError("index.zero_division", f"A.{f}({a}, {b}): the second argument must be positive", e.line)
         if a < 0:
