@@ -119,3 +119,16 @@ def test_a_broken_reference_is_an_error_not_a_kernel_failure(sim, project):
     quirks = load_task(HERE.parent / "tasks/fixtures/quirks")
     v = verify(quirks, project, sim, cases=["case_id 1"], api_lint=False)
     assert v.status == "error" and "the reference failed in forward" in v.summary
+
+
+def test_a_kernel_that_only_fits_the_task_shapes_is_judged_at_those_shapes(sim, project, task_worker):
+    task, worker = task_worker
+    fixed = planted(project, {"edits": [{"file": "op_host/add_scale.cpp",
+                                         "find": "int64_t total = context->GetInputShape(0)->GetStorageShape().GetShapeSize();",
+                                         "replace": "int64_t total = 37000;   // hard-coded to the task's size"}]})
+    small = dict(worker=worker, trials=1, recheck=False, api_lint=False, budget=1 << 12)
+    v = verify(task, fixed, sim, **small)
+    assert v.status == "pass" and not v.runs[0].shrunk and v.runs[0].run_shapes == [[37, 1000], [37, 1000]]
+    assert v.runs[0].notes[0].startswith("fails at the shrunk shapes")
+    v = verify(task, fixed, sim, fallback_budget=1 << 12, **small)   # the task's shapes are too big to fall back
+    assert v.status == "fail" and v.runs[0].shrunk

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from kernelwright.tools.hardware import load_soc
 from kernelwright.tools.project import KernelProject
-from kernelwright.tools.referee.case_runner import Setting, run_trial
+from kernelwright.tools.referee.case_runner import Setting, run_trial, run_trial_with_fallback
 from kernelwright.tools.referee.stages import lint_stage, measure_stage
 from kernelwright.tools.referee.tolerance import Tolerance, get_tolerance
 from kernelwright.tools.referee.verdict import CaseRun, StageReport, Verdict
@@ -109,8 +109,9 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
     failures = 0
     for case in todo:
         shapes = s.worker.describe(case)
-        if isinstance(shapes, RefFailure):
-            shapes = None   # FakeTensorMode could not follow the task: run it at its own size, if it fits
+        if isinstance(shapes, RefFailure):   # FakeTensorMode could not follow the task (data-dependent inputs):
+            probe = s.worker.run(case, o.seed, {})        # learn the shapes from a real run, then plan as usual
+            shapes = None if isinstance(probe, RefFailure) else probe.shapes()
         plan = _plan(shapes, sim, o.budget, s.soc.vector_cores, s.soc.ub_bytes)
         if not plan.fits:
             plan = ShrinkPlan(elements_before=plan.elements_before, elements_after=plan.elements_before, budget=o.budget)
@@ -118,7 +119,7 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
                 v.skipped_cases[case.id] = f"cannot shrink ({plan.elements_before} elements) within the budget"
                 continue
         for t in range(v.trials):
-            run = run_trial(s, case, o.seed + t, t, shapes, plan)
+            run = run_trial_with_fallback(s, case, o.seed + t, t, shapes, plan)
             v.runs.append(run)
             if run.status in ("skipped", "error"):
                 v.skipped_cases[case.id] = run.reason

@@ -62,6 +62,10 @@ class RefRun(BaseModel):
     outputs: list[RefValue]
     post: dict[int, RefValue] = Field(default_factory=dict)   # inputs the reference itself mutated: final state
     outputs_seq: bool = False                                 # forward returned a list/tuple (not one tensor)
+
+    def shapes(self) -> "RefShapes":
+        """What this run looked like, for planning (when describing without data was not possible)."""
+        return RefShapes(args=self.args, init=self.init, params=self.params, outputs=self.outputs)
     notes: list[str] = Field(default_factory=list)
     seconds: float = 0.0
 
