@@ -96,3 +96,9 @@ def test_a_real_npu_backend_runs_the_task_shapes(sim):
         assert v.runs[0].run_shapes == [[37, 1000], [37, 1000]] and not v.runs[0].shrunk
         v = verify(task, golden, sim, worker=worker, **common)
         assert v.status == "pass" and v.runs[0].shrunk and v.runs[0].run_shapes[0][1] < 1000
+
+
+def test_lint_stage_is_skipped_when_nothing_is_checked():
+    project = KernelProject.from_path(HERE / "fixtures/add_scale")
+    report = lint_stage(project, api_lint=False)
+    assert report.status == "skipped" and "API lint: skipped" in report.summary

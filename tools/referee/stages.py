@@ -52,6 +52,8 @@ def lint_stage(project: KernelProject, *, api_lint: bool = True, extra_glue: dic
         report.summary = f"anti-cheat: {len(strict)} finding(s) in {checked}; {api}"
     else:
         report.summary = (f"anti-cheat clean ({checked})" if checked else "no ModelNew or binding to check") + f"; {api}"
+        if not checked and (not api_lint or "not installed" in api):
+            report.status = "skipped"     # nothing was checked at all
     return report
 
 
