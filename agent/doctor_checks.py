@@ -20,26 +20,38 @@ def cann_install() -> dict:
     if inst is None:
         return _row("CANN toolkit", "missing", "none (set ASCEND_HOME_PATH after `source <CANN>/set_env.sh`)",
                     "the `cann-syntax` (compile check against real headers) and `cann` (NPU) backends")
-    return _row("CANN toolkit", "ok", f"{inst.root} (version {inst.version or 'unknown'}, via {inst.source})",
-                "the `cann-syntax` and `cann` backends")
+    if inst.flow is None:
+        return _row("CANN toolkit", "failed", inst.describe() + "; no ascendc_kernel_cmake and no ASCConfig.cmake",
+                    "nothing yet: the install looks incomplete (reinstall the toolkit package)")
+    return _row("CANN toolkit", "ok", inst.describe(),
+                "`--backend cann-syntax` (compile check against these headers); with an NPU, `--backend cann` "
+                "(kernel-launch builds; msopgen with --msopgen)")
+
+
+def npu_devices() -> dict:
+    from kernelwright.tools.cann.devices import npu_smi_chips
+
+    chips, note = npu_smi_chips()
+    if not chips:
+        return _row("NPU devices", "missing", note or "npu-smi lists no NPU", "running kernels with `--backend cann`")
+    socs = sorted({c.soc or f"{c.name} (no profile)" for c in chips})
+    sick = [f"{c.logical_id}: {c.health}" for c in chips if c.health.upper() not in ("OK", "WARNING")]
+    found = f"{len(chips)} chip(s) via npu-smi: {', '.join(socs)}" + (f"; unhealthy: {', '.join(sick)}" if sick else "")
+    return _row("NPU devices", "failed" if sick else "ok", found,
+                "one `cann` worker per device; builds target the SoC found here unless --soc says otherwise")
 
 
 def npu_state() -> dict:
-    from kernelwright._npu_guard import cann_runtime_loadable, torch_npu_installed
+    from kernelwright.tools.cann.devices import torch_npu_state
 
-    if not torch_npu_installed():
-        return _row("NPU", "missing", "torch_npu is not installed (optional extra: pip install 'kernelwright[npu]')",
-                    "running and timing kernels on an Ascend NPU")
-    if not cann_runtime_loadable():
-        return _row("NPU", "missing", "torch_npu is installed but CANN's runtime libraries are not loadable (kept hidden "
-                    "so `import torch` still works)", "running and timing kernels on an Ascend NPU")
-    try:
-        import torch_npu  # noqa: F401
-        import torch
-        n = torch.npu.device_count()
-        return _row("NPU", "ok" if n else "missing", f"{n} device(s) visible to torch_npu", "the `cann` backend's runs and timing")
-    except Exception as e:  # an installed-but-broken stack is a finding, not a crash of doctor
-        return _row("NPU", "failed", f"torch_npu import failed: {e}", "the `cann` backend's runs and timing")
+    state = torch_npu_state(probe=True)
+    if not state.installed or (not state.usable and "not loadable" in state.detail):
+        return _row("torch_npu", "missing", state.detail, "running and timing kernels on an Ascend NPU (`--backend cann`)")
+    if not state.usable:
+        return _row("torch_npu", "failed", state.detail, "the `cann` backend's runs and timing")
+    return _row("torch_npu", "ok" if state.devices else "missing",
+                f"torch_npu {state.version}: {state.devices} device(s)" + (f", {state.soc}" if state.soc else ""),
+                "the `cann` backend's runs and timing (NPU events, eager reference in the same worker)")
 
 
 def llm_config() -> dict:

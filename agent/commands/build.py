@@ -10,21 +10,25 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Compile a kernel project and print structured diagnostics. "
                                    "Exit 0 when it builds, 1 when the kernel fails to build, 2 on bad input.")
     p.add_argument("project", help="a project directory (op_host/ + op_kernel/) or a kernel-launch .cpp/.asc file")
-    p.add_argument("--backend", default="sim", choices=["sim"], help="toolchain (default: sim, the CPU emulation)")
+    p.add_argument("--backend", default="sim", choices=["sim", "cann", "cann-syntax"],
+                   help="toolchain (default: sim): sim = the CPU emulation; cann = CANN's compiler for the NPU; "
+                        "cann-syntax = compile check against CANN's installed headers (no NPU)")
+    p.add_argument("--msopgen", action="store_true",
+                   help="cann backend: build msopgen operator projects too (custom OPP package in a private directory)")
     p.add_argument("--soc", default=None, help="SoC profile, e.g. Ascend910B2 (default), Ascend910B4, Ascend910_93, Ascend310P3")
     p.add_argument("--json", action="store_true", help="print the BuildResult as JSON")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from kernelwright.tools.backends import UnknownBackend, get_toolchain
     from kernelwright.tools.hardware import UnknownSoc
     from kernelwright.tools.project import KernelProject, ProjectError
-    from kernelwright.tools.sim.toolchain import SimToolchain
 
     try:
         project = KernelProject.from_path(args.project)
-        toolchain = SimToolchain(soc=args.soc)
-    except (ProjectError, UnknownSoc) as e:
+        toolchain = get_toolchain(args.backend, soc=args.soc, msopgen=args.msopgen)
+    except (ProjectError, UnknownSoc, UnknownBackend) as e:
         print(f"kernelwright build: {e}", file=sys.stderr)
         return 2
     result = toolchain.build(project)
@@ -35,6 +39,8 @@ def run(args: argparse.Namespace) -> int:
             print(d.render())
             for note in d.notes[:4]:
                 print(f"  note: {note}")
+        if result.status == "environment_error" and result.log:
+            print(result.log[-3000:], file=sys.stderr)
         summary = {"ok": "built", "compile_error": "failed to compile", "environment_error": "could not build (environment)"}
         extra = f"; variants: {len(result.variants)}" if result.variants else ""
         cached = " (cached)" if result.cache_hits else ""

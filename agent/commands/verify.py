@@ -15,7 +15,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "kernel-launch source file")
     p.add_argument("--task", required=True, help="a task .py (Model, get_inputs, get_init_inputs) or an NPUKernelBench "
                                                  "task directory")
-    p.add_argument("--backend", default="sim", choices=["sim"], help="toolchain (default: sim, the CPU emulation)")
+    p.add_argument("--backend", default="sim", choices=["sim", "cann", "cann-syntax"],
+                   help="toolchain (default: sim, the CPU emulation; cann = CANN's compiler and an Ascend NPU; "
+                        "cann-syntax only compile-checks, so it cannot verify)")
+    p.add_argument("--msopgen", action="store_true",
+                   help="cann backend: build msopgen operator projects too (custom OPP package in a private directory)")
     p.add_argument("--tolerance", default="default", help="tolerance preset: default, mkb, npukb, kernelbench, akb, mere")
     p.add_argument("--soc", default=None, help="SoC profile, e.g. Ascend910B2 (default), Ascend910B4, Ascend910_93")
     p.add_argument("--launch", default=None, help="launch spec JSON for a kernel-launch project (kernel, block_dim, args)")
@@ -43,13 +47,13 @@ def _extra_glue(project_path: Path) -> dict[str, str]:
 def run(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
+    from kernelwright.tools.backends import get_toolchain
     from kernelwright.tools.hardware import UnknownSoc
     from kernelwright.tools.project import KernelProject, LaunchSpec, ProjectError
     from kernelwright.tools.referee import verify
     from kernelwright.tools.referee.render import print_report
     from kernelwright.tools.referee.tolerance import UnknownTolerance, get_tolerance
     from kernelwright.tools.referee.verify import DEFAULT_BUDGET
-    from kernelwright.tools.sim.toolchain import SimToolchain
     from kernelwright.tools.tasks import TaskError, load_task
 
     try:
@@ -62,15 +66,22 @@ def run(args: argparse.Namespace) -> int:
             except (OSError, ValidationError, ValueError) as e:
                 return _fail(f"--launch {args.launch}: not a launch spec ({str(e).splitlines()[0]}); expected JSON like "
                              '{"kernel": "add", "block_dim": "cores", "args": [{"kind": "input", "name": "x"}, ...]}')
-        toolchain = SimToolchain(soc=args.soc)
+        toolchain = get_toolchain(args.backend, soc=args.soc, msopgen=args.msopgen)
     except (UnknownTolerance, TaskError, ProjectError, UnknownSoc) as e:
         return _fail(str(e))
+    problem = toolchain.runtime_problem() if hasattr(toolchain, "runtime_problem") else None
+    if problem:
+        return _fail(f"--backend {args.backend} cannot run kernels here: {problem}")
     if args.case:
         unknown = [c for c in args.case if c not in {x.id for x in task.cases}]
         if unknown and task.cases:
             return _fail(f"--case {', '.join(unknown)}: task {task.name} has cases {', '.join(c.id for c in task.cases)}")
-    verdict = verify(task, project, toolchain, tolerance=tolerance, trials=args.trials, seed=args.seed, soc=args.soc,
-                     budget=args.budget or DEFAULT_BUDGET, cases=args.case, extra_glue=_extra_glue(Path(args.project)))
+    try:
+        verdict = verify(task, project, toolchain, tolerance=tolerance, trials=args.trials, seed=args.seed, soc=args.soc,
+                         budget=args.budget or DEFAULT_BUDGET, cases=args.case, extra_glue=_extra_glue(Path(args.project)))
+    finally:
+        if hasattr(toolchain, "close"):
+            toolchain.close()   # the cann backend's NPU workers
     if args.json:
         print(verdict.model_dump_json(indent=1))
     else:

@@ -1,7 +1,7 @@
 """A stand-in NPU worker for contract tests of the parent side: it speaks the worker protocol and
 behaves as the library's file name says (`ok`, `fault507015`, `mte`, `ub`, `timeout507014`,
 `die`, `hang`, `lost`), answering faults with the runtime's real texts (ascendc-api.md §15.3).
-State across restarts lives in $KW_FAKE_STATE (a `starts` file, a `lost` marker)."""
+State across restarts lives in $KW_FAKE_STATE (a `starts` file, a `lost-<device>` marker)."""
 import os
 import signal
 import sys
@@ -13,6 +13,7 @@ import numpy as np
 from kernelwright.tools.cann import protocol
 
 STATE = Path(os.environ["KW_FAKE_STATE"])
+LOST = STATE / f"lost-{os.environ.get('ASCEND_RT_VISIBLE_DEVICES', '')}"     # this device stopped answering
 TEXTS = {
     "fault507015": ("RuntimeError: synchronize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:361 NPU function error: "
                     "c10_npu::acl::AclrtSynchronizeStreamWithTimeout(stream()), error code is 507015\n[ERROR] "
@@ -39,9 +40,14 @@ LOST_HELLO = ("RuntimeError: NPU function error: aclrtSetDevice, error code is 5
 
 
 def outputs(plan):
-    ins = [np.asarray(a) for a in plan["inputs"].values()]
+    if "tensors" in plan:      # an aclnn plan: ("in", name, array) / ("out", name, shape, dtype, acl)
+        ins = [np.asarray(t[2]) for t in plan["tensors"] if t[0] == "in" and t[2] is not None]
+        wanted = {t[1]: (t[2], t[3]) for t in plan["tensors"] if t[0] == "out"}
+    else:
+        ins = [np.asarray(a) for a in plan["inputs"].values()]
+        wanted = plan["outputs"]
     out = {}
-    for name, (shape, dtype) in plan["outputs"].items():
+    for name, (shape, dtype) in wanted.items():
         same = [a for a in ins if a.shape == tuple(shape)]
         out[name] = (sum(same) if same else np.zeros(shape)).astype(dtype)
     return out
@@ -49,7 +55,7 @@ def outputs(plan):
 
 def handle(req):
     if req["op"] == "hello":
-        if (STATE / "lost").exists():
+        if LOST.exists():
             return {"ok": False, "error": LOST_HELLO, "fault": True}
         return {"ok": True, "device": "npu:0", "soc": "Ascend910B2", "count": 1, "versions": {"torch_npu": "fake"}}
     kind = Path(req["library"]).stem
@@ -58,7 +64,7 @@ def handle(req):
     if kind == "hang":
         time.sleep(3600)
     if kind == "lost":
-        (STATE / "lost").write_text("lost")
+        LOST.write_text("lost")
     if kind in TEXTS:
         return {"ok": False, "error": TEXTS[kind], "fault": True}
     if kind == "callerror":

@@ -128,8 +128,11 @@ class NpuWorker:
                 break
         msg = protocol.recv(self.proc.stdout) if ready else None
         if msg is None:
-            hung = self.proc.poll() is None
-            code = self.proc.poll()
+            hung = not ready and self.proc.poll() is None
+            try:                     # end of stream: the worker is exiting; let it finish to learn how
+                code = self.proc.wait(timeout=0.1 if hung else 10)
+            except subprocess.TimeoutExpired:
+                code = None
             self.kill()
             return Reply(ok=False, died=not hung, hung=hung, stderr=self._stderr_tail(),
                          signal=-code if code is not None and code < 0 else None,

@@ -19,6 +19,7 @@ from kernelwright.tools.sim.run import BadCase
 from kernelwright.tools.timing import ReferenceSpec, TimingConfig, TimingResult, TimingStats
 from kernelwright.tools.toolchain import BuildResult, Case, Diagnostic, RunResult
 
+RUN_GRACE_S = 30.0     # beyond the case's own timeout: worker start-up, copies to and from the device
 UNAVAILABLE_HINT = ("run on an Ascend host: `source <CANN>/set_env.sh`, `pip install -e '.[npu]'`, and check "
                     "`kernelwright doctor`; without an NPU use `--backend cann-syntax` or `sim`")
 
@@ -88,12 +89,13 @@ def run_case(worker: NpuWorker, build: BuildResult, case: Case) -> RunResult:
             return result
         req = request_for(build, case)
         result.block_dim = int(req["plan"].get("block_dim") or 0)
-        reply = worker.request({"op": "run", **req}, timeout_s=case.timeout_s + 30)
+        limit = case.timeout_s + RUN_GRACE_S
+        reply = worker.request({"op": "run", **req}, timeout_s=limit)
         if reply.ok:
             result.outputs = dict(reply.data["outputs"])
             result.block_status = ["done"] * result.block_dim
         else:
-            _apply(result, _failure(reply, case.timeout_s + 30), worker)
+            _apply(result, _failure(reply, limit), worker)
     except BadCase as e:
         result.status, result.detail = "bad_case", str(e)
         result.diagnostics.append(Diagnostic(stage="run", category="other", message=str(e)))

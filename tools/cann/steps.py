@@ -66,9 +66,8 @@ class Steps:
         errors = [d for d in found if d.severity == "error"]
         if r.returncode == 0:
             return True
-        if not errors or environment:
-            self.fail(f"{what} failed (exit {r.returncode}): {_summary(text)}", environment=environment,
-                      hint=hint)
+        if not errors or environment:      # no compiler message about the code: the tools or the machine failed
+            self.fail(f"{what} failed (exit {r.returncode}): {_summary(text)}", environment=True, hint=hint)
         self.diagnostics += errors
         return False
 

@@ -89,7 +89,8 @@ class _Check(StagedBuild):
         self.inst, self.project, self.soc, self.out, self.final, self.cxx = inst, project, soc, out, out, cxx
         self.src = out / "src"
         self.kernel_dirs = kernel_dirs
-        self.steps = Steps(CannPathMapper(self.src, inst.root, out), env)
+        # LC_ALL=C: g++ quotes names with ASCII quotes, as the diagnostics parser (and clang) expect
+        self.steps = Steps(CannPathMapper(self.src, inst.root, out), dict(env, LC_ALL="C"))
 
     def flags(self) -> list[str]:
         flags = ["-std=c++17", "-fsyntax-only", "-fno-diagnostics-color"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from kernelwright.tools.cann.signatures import strip_comments
 from kernelwright.tools.sim.sources import LIBRARY_TILING_STRUCTS
 
 _BLOCK = re.compile(r"BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)(.*?)END_TILING_DATA_DEF", re.S)
@@ -25,6 +26,7 @@ class TilingClass:
 def parse_tiling(text: str) -> tuple[list[TilingClass], dict[str, str]]:
     """The tiling classes defined in `text` and the op type -> class registrations."""
     classes = []
+    text = strip_comments(text)
     for m in _BLOCK.finditer(text):
         c = TilingClass(m.group(1))
         for f in _FIELD.finditer(m.group(2)):
