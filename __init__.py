@@ -3,3 +3,11 @@ from kernelwright import _env  # noqa: F401  (offline defaults before any lazy i
 from kernelwright import _npu_guard  # noqa: F401  (must run before anything imports torch)
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    # `kernelwright.generate` without importing the agent (langgraph) until it is used
+    if name == "generate":
+        from kernelwright.agent.api import generate
+        return generate
+    raise AttributeError(f"module 'kernelwright' has no attribute {name!r}")

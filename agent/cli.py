@@ -12,7 +12,7 @@ import sys
 
 from kernelwright import __version__
 
-COMMANDS = ["doctor", "build", "docs", "lint", "export", "verify"]
+COMMANDS = ["doctor", "build", "docs", "lint", "export", "verify", "run"]
 
 
 def make_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,123 @@
+"""Compile a run of elementwise fx nodes into DSL instructions on fp32 tiles, reusing a tile as soon as
+the value in it is dead (fewer tiles, larger tiles)."""
+from __future__ import annotations
+
+from typing import Any
+
+from kernelwright.agent.builtin import recipes
+from kernelwright.agent.builtin.graphview import Node, OpGraph, ref
+
+MODULES = {"ReLU": "relu", "GELU": "gelu", "Sigmoid": "sigmoid", "Tanh": "tanh", "LeakyReLU": "leaky_relu",
+           "ELU": "elu", "SELU": "selu", "CELU": "celu", "Softplus": "softplus", "Hardtanh": "hardtanh",
+           "ReLU6": "relu6", "Hardsigmoid": "hardsigmoid", "Hardswish": "hardswish", "SiLU": "silu", "Mish": "mish",
+           "Softsign": "softsign", "Tanhshrink": "tanhshrink", "LogSigmoid": "logsigmoid", "Identity": "identity",
+           "Dropout": "identity", "Flatten": "flatten"}
+FUNCTIONS = {"swish": "silu", "pow_": "pow", "maximum": "maximum", "minimum": "minimum", "clip": "clamp",
+             "clamp_min": "clamp", "relu_": "relu"}
+
+
+def fn_name(node: Node) -> str:
+    return MODULES.get(node.op) or FUNCTIONS.get(node.op, node.op)
+
+
+class Unsupported(Exception):
+    def __init__(self, ops: list[str], why: str):
+        super().__init__(why)
+        self.ops, self.why = ops, why
+
+
+def is_elementwise(g: OpGraph, node: Node) -> bool:
+    """An op this compiler handles (operand shapes are checked when compiling)."""
+    name = fn_name(node)
+    if name in recipes.IDENTITY:
+        return node.kind != "get_attr"
+    return name in recipes.KNOWN and node.kind != "get_attr"
+
+
+class ChainCompiler:
+    def __init__(self, g: OpGraph, count: str = "n", prefix: str = "w"):
+        self.g, self.count, self.prefix = g, count, prefix
+        self.lines: list[str] = []
+        self.tiles: list[str] = []
+        self.free: list[str] = []
+        self.tile_of: dict[str, str] = {}
+        self.advanced = False
+        self._scratch: list[str] = []
+
+    # ---- the Out protocol of recipes
+    def emit(self, instr: str, *operands: str) -> None:
+        if instr in recipes.ADVANCED:
+            assert operands[0] != operands[1], f"recipe bug: {instr} cannot run in place"
+            self.advanced = True
+        self.lines.append(f"A.{instr}({', '.join(operands)}, {self.count})")
+
+    def tmp(self) -> str:
+        t = self.new()
+        self._scratch.append(t)
+        return t
+
+    # ---- tiles
+    def new(self) -> str:
+        if self.free:
+            return self.free.pop()
+        name = f"{self.prefix}{len(self.tiles)}"
+        self.tiles.append(name)
+        return name
+
+    def scalar(self, v: Any) -> str | None:
+        name = ref(v)
+        if name is None:
+            return recipes.lit(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+        node = self.g.node(name)
+        return f"t.{name}" if node.kind == "placeholder" and node.shape is None else None
+
+    def compile(self, nodes: list[Node], leaves: dict[str, str], keep: set[str]) -> dict[str, str]:
+        """Emit `nodes` (in order) given fp32 tiles for `leaves`; `keep` values stay live to the end.
+        Returns fx name -> tile for the kept values."""
+        alias: dict[str, str] = {}
+        for n in nodes:
+            if fn_name(n) in recipes.IDENTITY:
+                alias[n.name] = alias.get(ref(n.args[0]), ref(n.args[0]))
+        real = lambda name: alias.get(name, name)  # noqa: E731
+        last: dict[str, int] = {}
+        for i, n in enumerate(nodes):
+            for a in list(n.args) + list(n.kwargs.values()):
+                if ref(a):
+                    last[real(ref(a))] = i
+        self.tile_of = dict(leaves)
+        for i, n in enumerate(nodes):
+            if n.name in alias:
+                continue
+            srcs = [real(ref(a)) for a in n.args if ref(a) and self.g.node(ref(a)).shape is not None]
+            dying = [s for s in dict.fromkeys(srcs) if last.get(s) == i and s not in keep and s in self.tile_of]
+            in_place = dying and fn_name(n) not in recipes.NOT_IN_PLACE
+            d = self.tile_of[dying[0]] if in_place else self.new()
+            self._scratch = []
+            self._one(n, d, real)
+            self.tile_of[n.name] = d
+            self.free += self._scratch + [self.tile_of[s] for s in dying[1 if in_place else 0:]]
+        return {k: self.tile_of[real(k)] for k in keep}
+
+    def _one(self, n: Node, d: str, real) -> None:
+        name = fn_name(n)
+        tensors = [(i, a) for i, a in enumerate(n.args) if ref(a) and self.g.node(ref(a)).shape is not None]
+        tile = lambda a: self.tile_of[real(ref(a))]  # noqa: E731
+        if name in recipes.UNARY and len(tensors) == 1:
+            return recipes.UNARY[name](self, d, tile(tensors[0][1]), n)
+        if name == "pow" and len(tensors) == 1 and tensors[0][0] == 0:
+            k = n.arg(1, "exponent")
+            if isinstance(k, (int, float)) and recipes.power(self, d, tile(n.args[0]), float(k)):
+                return None
+        if name in recipes.BINARY and len(tensors) == 2:
+            a, b = (self.g.node(ref(x)) for _, x in tensors)
+            if a.shape != b.shape:
+                raise Unsupported([n.op], f"{n.op} broadcasts {a.shape} with {b.shape}; the elementwise writer needs "
+                                          "operands of one shape")
+            return self.emit(recipes.BINARY[name], d, tile(tensors[0][1]), tile(tensors[1][1]))
+        if len(tensors) == 1 and len(n.args) >= 2 and name in recipes.BINARY.keys() | {"rsub", "pow"}:
+            pos, t = tensors[0]
+            other = n.args[1 - pos] if len(n.args) > 1 else n.arg(1, "other")
+            s = self.scalar(other)
+            if s is not None and recipes.tensor_scalar(self, name, d, tile(t), s, scalar_first=(pos == 1) != (name == "rsub")):
+                return None
+        raise Unsupported([n.op], f"{n.op}({', '.join(map(str, n.args))}) has no elementwise recipe")

@@ -1,0 +1,18 @@
+"""The builtin writer's recognisers, tried in order. Each is a module with `match(g, name) -> Emitted |
+None` and `KNOWN` (the op names it can handle, for the message when nothing matches); a new pattern
+is one module appended to PATTERNS."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class Emitted:
+    family: str          # the example family it follows (elementwise, softmax, reduction, ...)
+    summary: str         # what the program computes, in words (the plan's math)
+    source: str          # the DSL program
+
+
+def patterns() -> list:
+    from kernelwright.agent.builtin.patterns import elementwise, softmax
+    return [elementwise, softmax]

@@ -1,0 +1,67 @@
+"""Trace task references with torch.fx in a subprocess (the parent never imports torch), and render a
+trace as the short text the planner and the writer prompts show."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from typing import Any
+
+from kernelwright.tools.task import Task
+
+TIMEOUT_S = 300
+
+
+def trace_tasks(tasks: list[Task]) -> list[dict[str, Any]]:
+    """One trace per task (a failing task gives {"ok": False, "error": ...}); one torch import for all."""
+    if not tasks:
+        return []
+    env = dict(os.environ, PYTHONUNBUFFERED="1", OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "2"))
+    def failed(why: str) -> list[dict[str, Any]]:
+        return [{"ok": False, "task": t.name, "error": f"the tracer failed: {why}"} for t in tasks]
+    try:
+        proc = subprocess.run([sys.executable, "-m", "kernelwright.agent.builtin.trace_worker"],
+                              input=json.dumps([t.model_dump() for t in tasks]), capture_output=True, text=True,
+                              timeout=TIMEOUT_S, env=env)
+    except subprocess.TimeoutExpired:
+        return failed(f"no answer within {TIMEOUT_S} s")
+    try:
+        traces = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        return failed(f"exit {proc.returncode}: {proc.stderr[-600:]}")
+    for trace in traces:
+        if trace.get("ok"):
+            trace["ops"] = sorted({n["op"] for n in trace["nodes"] if n["kind"] not in ("placeholder", "output")})
+            trace["summary"] = summary(trace)
+    return traces
+
+
+def trace_task(task: Task) -> dict[str, Any]:
+    return trace_tasks([task])[0]
+
+
+def _arg(v: Any) -> str:
+    if isinstance(v, dict) and "node" in v:
+        return f"%{v['node']}"
+    if isinstance(v, list):
+        return "[" + ", ".join(_arg(x) for x in v) + "]"
+    return repr(v)
+
+
+def summary(trace: dict[str, Any]) -> str:
+    lines = []
+    for n in trace["nodes"]:
+        meta = f"  # {n['dtype']}{n['shape']}" if "shape" in n else ""
+        if n["kind"] == "placeholder":
+            lines.append(f"%{n['name']} = input{meta}")
+        elif n["kind"] == "output":
+            lines.append(f"return {_arg(n['args'][0])}")
+        elif n["kind"] == "get_attr":
+            lines.append(f"%{n['name']} = self.{n['target']}{meta}")
+        else:
+            args = [_arg(a) for a in n["args"]] + [f"{k}={_arg(v)}" for k, v in n["kwargs"].items()]
+            mod = f" {n['module']}" if n.get("module") else ""
+            lines.append(f"%{n['name']} = {n['op']}({', '.join(args)}){mod}{meta}")
+    init = ", ".join(f"{i['name']}={i['value']!r}" for i in trace["init"])
+    return "\n".join(lines) + (f"\n(init: {init})" if init else "")

@@ -1,0 +1,125 @@
+"""Trace task references with torch.fx (run as a subprocess: `python -m kernelwright.agent.builtin.trace_worker`).
+
+stdin: a JSON list of task dicts; stdout: a JSON list of traces, one per task. A trace lists the
+forward's tensor inputs, the init values, the model's parameters, and every graph node with its
+normalised op name, arguments (node references as {"node": name}), module attributes, output shape
+and dtype (shape propagation under FakeTensorMode: no data is made). A task that cannot be traced
+gives {"ok": false, "error": ...}."""
+from __future__ import annotations
+
+import json
+import operator
+import os
+import sys
+from typing import Any
+
+import torch
+import torch.fx
+from torch.fx.passes.shape_prop import ShapeProp
+
+from kernelwright.tools.tasks import shim
+from kernelwright.tools.tasks.worker import TaskRunner
+
+OPERATORS = {operator.add: "add", operator.sub: "sub", operator.mul: "mul", operator.truediv: "div",
+             operator.neg: "neg", operator.pow: "pow", operator.getitem: "getitem", operator.floordiv: "floordiv",
+             operator.abs: "abs", operator.gt: "gt", operator.lt: "lt", operator.ge: "ge", operator.le: "le",
+             operator.eq: "eq", operator.matmul: "matmul"}
+ALIASES = {"truediv": "div", "true_divide": "div", "multiply": "mul", "subtract": "sub", "absolute": "abs",
+           "clip": "clamp", "negative": "neg", "special_erf": "erf", "rsub": "rsub", "divide": "div"}
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, torch.fx.Node):
+        return {"node": v.name}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, torch.dtype):
+        return {"dtype": str(v).replace("torch.", "")}
+    if isinstance(v, (bool, int, float, str)) or v is None:
+        return v
+    if isinstance(v, torch.Size):
+        return list(v)
+    return {"repr": repr(v)[:80]}
+
+
+def _op_name(node: torch.fx.Node, modules: dict[str, torch.nn.Module]) -> str:
+    if node.op == "call_function":
+        name = OPERATORS.get(node.target) or getattr(node.target, "__name__", str(node.target))
+    elif node.op == "call_method":
+        name = str(node.target)
+    elif node.op == "call_module":
+        name = type(modules[node.target]).__name__
+    else:
+        return node.op
+    name = name.rstrip("_") if name.endswith("_") and not name.startswith("_") else name   # relu_ -> relu
+    return ALIASES.get(name, name)
+
+
+def _module_attrs(m: torch.nn.Module) -> dict[str, Any]:
+    return {k: _plain(v) for k, v in vars(m).items()
+            if not k.startswith("_") and k != "training" and isinstance(v, (bool, int, float, str, tuple, list, type(None)))}
+
+
+def _meta(node: torch.fx.Node) -> dict[str, Any]:
+    tm = node.meta.get("tensor_meta")
+    if tm is None or not hasattr(tm, "shape"):
+        return {}
+    return {"shape": list(tm.shape), "dtype": str(tm.dtype).replace("torch.", "")}
+
+
+def trace_one(task: dict[str, Any]) -> dict[str, Any]:
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    runner = TaskRunner(task)
+    case = (task.get("cases") or [{"id": "default", "index": 0, "params": {}}])[0]
+    fake = FakeTensorMode(allow_non_fake_inputs=True)
+    with fake:
+        args, init = runner.make(case, {})
+        model = runner._model(case, init)
+    gm = torch.fx.symbolic_trace(model)
+    modules = dict(gm.named_modules())
+    tensors = [a for a in args if isinstance(a, torch.Tensor)]
+    ShapeProp(gm, fake_mode=fake).propagate(*args) if len(tensors) == len(args) else None
+    names = runner.forward_params
+    out: dict[str, Any] = {"ok": True, "task": task["name"], "inputs": [], "init": [], "params": [], "nodes": []}
+    for i, a in enumerate(args):
+        name = names[i] if i < len(names) else f"arg{i}"
+        entry = {"name": name, "shape": list(a.shape), "dtype": str(a.dtype).replace("torch.", "")} \
+            if isinstance(a, torch.Tensor) else {"name": name, "value": _plain(a)}
+        out["inputs"].append(entry)
+    for i, v in enumerate(init):
+        name = runner.init_params[i] if i < len(runner.init_params) else f"init{i}"
+        out["init"].append({"name": name, "value": _plain(v) if not isinstance(v, torch.Tensor) else {"repr": "tensor"}})
+    for n, p in list(model.named_parameters()) + list(model.named_buffers()):
+        out["params"].append({"name": n, "shape": list(p.shape), "dtype": str(p.dtype).replace("torch.", "")})
+    for node in gm.graph.nodes:
+        entry = {"name": node.name, "op": _op_name(node, modules), "kind": node.op, "args": _plain(list(node.args)),
+                 "kwargs": _plain(dict(node.kwargs)), **_meta(node)}
+        if node.op == "call_module":
+            entry["module"] = _module_attrs(modules[node.target])
+            entry["target"] = str(node.target)
+        elif node.op in ("get_attr", "placeholder"):
+            entry["target"] = str(node.target)
+        out["nodes"].append(entry)
+    return out
+
+
+def main() -> None:
+    channel = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)                  # the tasks' prints must not corrupt the answer
+    shim.install()
+    tasks = json.loads(sys.stdin.read())
+    results = []
+    with shim.DeviceToCpu():
+        for task in tasks:
+            try:
+                results.append(trace_one(task))
+            except Exception as e:  # noqa: BLE001 - a task fx cannot follow is an answer, not a crash
+                results.append({"ok": False, "task": task.get("name"), "error": f"{type(e).__name__}: {str(e)[:600]}"})
+    channel.write(json.dumps(results))
+    channel.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""The agent's one door to the DSL (`kernelwright.tools.dsl`): check a program against a task, lower it
+to a KernelProject, fill its holes. Everything else in the agent deals in source text, `DslCheck`
+records and projects, so the DSL can change behind these few functions."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from kernelwright.agent.state import DslCheck
+from kernelwright.tools.project import KernelProject
+from kernelwright.tools.task import Task
+
+DSL_FILE = "kernel.dsl.py"
+
+
+class Semantics(dict):
+    """NumPy semantics of `A.extern` holes for the interpreter: the DSL's own registry (when it has
+    one), plus `np.<ufunc>` for elementwise unary holes: `A.extern(..., numpy="np.tanh", n=n)`."""
+
+    def get(self, key: str, default: Any = None) -> Callable | None:
+        if key in self:
+            return self[key]
+        fn = getattr(np, key[3:], None) if key.startswith("np.") else None
+        if not isinstance(fn, np.ufunc) or fn.nin != 1:
+            return default
+
+        def unary(reads: list[np.ndarray], writes: list[np.ndarray], n: int | None = None, **_: Any) -> None:
+            count = len(writes[0]) if n is None else int(n)
+            src = reads[0][:count].astype(np.float32)
+            writes[0][:count] = fn(src).astype(writes[0].dtype)
+        return unary
+
+
+def semantics() -> Semantics:
+    out = Semantics()
+    try:
+        from kernelwright.tools.dsl import externs   # the DSL's registry, once it ships one
+        out.update(getattr(externs, "EXTERNS", {}))
+    except ImportError:
+        pass
+    return out
+
+
+def parse(source: str):
+    from kernelwright.tools.dsl.parse_program import parse_program
+    return parse_program(source, DSL_FILE)
+
+
+def check(source: str, task: Task, worker: Any, *, soc: str | None = None, tolerance: str = "default") -> DslCheck:
+    """Parse, static rules, then the interpreter on every case of the task against the reference."""
+    from kernelwright.tools.dsl.check import check as dsl_check
+    from kernelwright.tools.dsl.errors import DslError
+    from kernelwright.tools.hardware import load_soc
+
+    start = time.monotonic()
+    try:
+        program = parse(source)
+    except DslError as e:
+        return DslCheck(ok=False, stage="parse", summary=f"the program does not parse: [{e.diag.rule}] {e.diag.message}",
+                        diagnostics=[e.diag.render(source)], seconds=time.monotonic() - start)
+    report = dsl_check(program, task, worker=worker, soc=load_soc(soc), tolerance=tolerance, externs=semantics())
+    seconds = time.monotonic() - start
+    static = [d.render(source) for d in report.diagnostics if d.severity == "error"]
+    if static:
+        return DslCheck(ok=False, stage="rules", summary=f"{len(static)} static rule(s) broken", diagnostics=static,
+                        seconds=seconds)
+    diags = [f"case {c.case}: " + d.render(source) for c in report.cases for d in c.diagnostics if d.severity == "error"]
+    if diags:
+        return DslCheck(ok=False, stage="interpret", summary=f"the interpreter stopped: {diags[0].splitlines()[0]}",
+                        diagnostics=diags[:12], seconds=seconds)
+    bad = [c for c in report.cases if c.status == "fail"]
+    if bad:
+        lines = [f"case {c.case} (shapes {c.shapes}): {m}" for c in bad for m in c.mismatches]
+        return DslCheck(ok=False, stage="compare", summary=f"{len(bad)} case(s) differ from the reference",
+                        diagnostics=lines[:12], seconds=seconds)
+    judged = [c for c in report.cases if c.status == "pass"]
+    if not judged:
+        why = "; ".join(n for c in report.cases for n in c.notes[-1:]) or "the task has no case"
+        return DslCheck(ok=False, stage="error", summary=f"no case could be checked: {why}", seconds=seconds)
+    return DslCheck(ok=True, stage="pass", summary=f"{len(judged)}/{len(report.cases)} case(s) match the reference",
+                    seconds=seconds)
+
+
+def lower(source: str, task: Task) -> tuple[KernelProject, list[dict[str, Any]]] | str:
+    """The project and its holes, or why the generator could not lower the program."""
+    from kernelwright.tools.dsl.errors import DslError
+    from kernelwright.tools.dsl.lower import LowerError, lower as dsl_lower
+    try:
+        project = dsl_lower(parse(source), task.op_type)
+    except (DslError, LowerError) as e:
+        return str(e)
+    holes = [dict(h, brief=hole_brief(h), fill=None, attempts=0) for h in project.meta.get("holes", [])]
+    return project, holes
+
+
+def hole_brief(h: dict[str, Any]) -> str:
+    lines = [h["spec"]]
+    for b in h.get("buffers", []):
+        where = f", {b['queue']}" if b.get("queue") else ""
+        cap = f", capacity {b['capacity']} elements" if b.get("capacity") else ""
+        lines.append(f"- {b['access']}s {b['kind']} `{b['cpp']}`{cap}{where}")
+    for name, ctype in (h.get("params") or {}).items():
+        lines.append(f"- parameter `{ctype} {name}`")
+    return "\n".join(lines)
+
+
+def kernel_file(project: KernelProject) -> str:
+    return project.kernel_sources()[0]
+
+
+def fill_holes(project: KernelProject, holes: list[dict[str, Any]]) -> KernelProject:
+    """Put each hole's body between its markers (the markers stay, so a hole can be filled again)."""
+    files = dict(project.files)
+    for h in holes:
+        if not h.get("fill"):
+            continue
+        text = files[h["file"]]
+        begin, end = text.find(h["begin_marker"]), text.find(h["end_marker"])
+        head = text.index("{", text.index(h["function"] + "(", begin)) + 1
+        tail = text.rindex("}", head, end)
+        body = "\n".join("        " + line if line.strip() else "" for line in h["fill"].strip("\n").splitlines())
+        files[h["file"]] = text[:head] + "\n" + body + "\n    " + text[tail:]
+    return project.model_copy(update={"files": files})
+
+
+def reference_text() -> str:
+    """The DSL reference page the DSL ships (empty until it does)."""
+    import kernelwright.tools.dsl as dsl_pkg
+    root = Path(dsl_pkg.__file__).parent if getattr(dsl_pkg, "__file__", None) else Path(list(dsl_pkg.__path__)[0])
+    for name in ("REFERENCE.md", "reference.md", "README.md"):
+        if (root / name).is_file():
+            return (root / name).read_text(encoding="utf-8")
+    return ""

@@ -1,0 +1,67 @@
+"""debugger: read the failure (verdict stage, diagnostics, mismatch summary), look up the API cards
+and past fixes it names, decide where the fault lives (plan, DSL or AscendC) and send the fix to
+that node — as instructions, or as ready code the node applies without asking its own model."""
+from __future__ import annotations
+
+from typing import Any
+
+from kernelwright.agent.deps import Deps
+from kernelwright.agent.models.base import ModelError
+from kernelwright.agent.nodes.common import ask, format_failed, model_failed, reflection, usage_update
+from kernelwright.agent.nodes.planner import retrieve
+from kernelwright.agent.prompting import render
+from kernelwright.agent.replies import FormatError, code_blocks, json_object
+from kernelwright.agent.state import Decision, Feedback, RunState
+from kernelwright.agent.trajectory import Artifacts
+from kernelwright.agent.triage import failure, suggest
+
+OWNER = {"plan": "planner", "dsl": "dsl_writer", "ascendc": "lowerer"}
+
+
+def ready_code(reply: str, fault: str) -> str | None:
+    """A fix the debugger wrote out: a whole DSL program (python block) or AscendC (cpp block, or
+    SEARCH/REPLACE edits)."""
+    want = ("python", "py", "dsl") if fault == "dsl" else ("cpp", "c++", "cc", "c", "diff", "")
+    blocks = [body for lang, body in code_blocks(reply) if lang in want and not body.lstrip().startswith("{")]
+    return blocks[-1] if blocks and fault != "plan" else None
+
+
+def numbered(text: str | None) -> str:
+    return "\n".join(f"{i:4d} | {line}" for i, line in enumerate((text or "").splitlines(), 1))
+
+
+def debugger(state: RunState, deps: Deps) -> dict[str, Any]:
+    art = Artifacts(state["artifacts"])
+    f = failure(state) or {"source": "none", "stage": "?", "summary": "no failure recorded", "details": []}
+    fault, why = suggest(state)
+    if deps.model("debugger") is None:
+        reason = (f"the kernel failed ({f['source']}, stage {f['stage']}): {f['summary']}; repairing it needs a model "
+                  "(--model NAME); the builtin writer cannot repair")
+        art.event("debugger", outcome="no_model", fault=fault, why=why)
+        return {"halt": {"status": "failed", "reason": reason}}
+    project = state.get("project") or {}
+    symbols = " ".join(f["details"])[:600]
+    messages = render("debugger", failure=f, suggestion={"fault": fault, "why": why}, plan=state.get("plan"),
+                      dsl=numbered(state.get("dsl")), holes=state.get("holes") or [],
+                      files=(project.get("files") or {}) if f["source"] == "verdict" else {},
+                      passages=retrieve(deps, f"{f['summary']} {symbols}", kinds=["api", "fix", "concept"]),
+                      schema=Decision.model_json_schema())
+    try:
+        reply = ask(deps, "debugger", messages + reflection(state, "debugger"), schema=Decision)
+    except ModelError as e:
+        return model_failed("debugger", e)
+    try:
+        decision = json_object(reply.content, Decision)
+    except FormatError as e:
+        art.event("debugger", outcome="format_error", problem=str(e))
+        return format_failed(state, deps, "debugger", reply, str(e), "one JSON object (the decision), then "
+                                                                     "optionally the fixed code in a fenced block")
+    hole = decision.hole
+    holes = state.get("holes") or []
+    if decision.fault == "ascendc" and hole is None and len(holes) == 1:
+        hole = holes[0]["name"]
+    fb = Feedback(to=OWNER[decision.fault], source="debugger", text=f"{decision.explanation}\n{decision.instructions}",
+                  code=ready_code(reply.content, decision.fault), hole=hole)
+    art.event("debugger", outcome="decision", fault=decision.fault, suggested=fault, hole=hole,
+              ready_code=fb.code is not None, explanation=decision.explanation[:500])
+    return {"feedback": fb.model_dump(), "format_error": None, "usage": usage_update(reply)}

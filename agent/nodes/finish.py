@@ -1,0 +1,51 @@
+"""finish: every run ends here with an exit status and a saved summary (`run.json`), and the final
+kernel project (the passing one, or the last one tried) in `kernel/`."""
+from __future__ import annotations
+
+from typing import Any
+
+from kernelwright.agent.budget import exhausted
+from kernelwright.agent.deps import Deps
+from kernelwright.agent.state import RunState
+from kernelwright.agent.trajectory import Artifacts
+from kernelwright.tools.project import KernelProject
+
+
+def exit_status(state: RunState, deps: Deps) -> tuple[str, str]:
+    verdict = state.get("verdict") or {}
+    halt = state.get("halt")
+    if halt:
+        return halt["status"], halt["reason"]
+    if verdict.get("status") == "pass":
+        return "passed", verdict.get("summary", "the referee passed the kernel")
+    why = exhausted(state, deps.config.agent)
+    if why:
+        return "budget_exhausted", why
+    return "failed", "the run stopped without a passing kernel"
+
+
+def summary(state: RunState, status: str, reason: str, kernel: str | None) -> dict[str, Any]:
+    return {"run_id": state.get("run_id"), "task": (state.get("task") or {}).get("name"), "status": status,
+            "reason": reason, "path": state.get("path", []), "attempts": state.get("attempts", {}),
+            "usage": state.get("usage", {}), "dsl_version": state.get("dsl_version", 0),
+            "project_version": state.get("project_version", 0), "verdict": state.get("verdict"),
+            "kernel": kernel, "plan": state.get("plan")}
+
+
+def write_summary(art: Artifacts, state: RunState, status: str, reason: str) -> dict[str, Any]:
+    kernel = None
+    if state.get("project"):
+        kernel = str(art.save_project(KernelProject.model_validate(state["project"]), "kernel"))
+        if state.get("dsl"):
+            art.write("kernel/kernel.dsl.py", state["dsl"])
+    data = summary(state, status, reason, kernel)
+    art.write_json("run.json", data)
+    return data
+
+
+def finish(state: RunState, deps: Deps) -> dict[str, Any]:
+    status, reason = exit_status(state, deps)
+    art = Artifacts(state["artifacts"])
+    art.event("finish", status=status, reason=reason)
+    write_summary(art, state | {"path": state.get("path", []) + ["finish"]}, status, reason)
+    return {"status": status, "reason": reason}

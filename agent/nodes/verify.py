@@ -1,0 +1,49 @@
+"""verify (no model): the referee builds, runs and compares the kernel project on the toolchain. The
+full verdict is saved; the state keeps a brief of it for routing and for the debugger."""
+from __future__ import annotations
+
+from typing import Any
+
+from kernelwright.agent.deps import Deps
+from kernelwright.agent.nodes.common import progress, task_of
+from kernelwright.agent.state import RunState, VerdictBrief
+from kernelwright.agent.trajectory import Artifacts
+from kernelwright.tools.project import KernelProject
+
+
+def brief(v: Any, version: int, file: str) -> VerdictBrief:
+    """The first stage that did not pass, and its diagnostics and mismatches rendered for the model."""
+    failing = next((s for s in v.stages if s.status in ("fail", "error")), None)
+    details: list[str] = []
+    if failing is not None:
+        details += [d.render() for d in failing.diagnostics[:12]]
+        details += [f for f in failing.findings[:6]]
+    for run in v.failures()[:2]:
+        details += [f"case {run.case} (shapes {run.run_shapes}): " + m.render() for m in run.mismatches[:3]]
+        if not run.mismatches and run.reason:
+            details.append(f"case {run.case} (shapes {run.run_shapes}): {run.reason[:1500]}")
+    status = v.status if v.status in ("pass", "fail") else "error"
+    return VerdictBrief(version=version, status=status, stage=failing.name if failing else "pass",
+                        summary=v.summary, details=details, file=file)
+
+
+def verify(state: RunState, deps: Deps) -> dict[str, Any]:
+    from kernelwright.tools.referee import verify as referee
+
+    task = task_of(state)
+    art = Artifacts(state["artifacts"])
+    project = KernelProject.model_validate(state["project"])
+    tc = deps.config.toolchain
+    version = state.get("attempts", {}).get("verify", 0) + 1
+    progress("verify", f"building and running project v{state.get('project_version')} on {deps.toolchain.name}")
+    kwargs: dict[str, Any] = {"tolerance": tc.tolerance, "trials": tc.trials, "soc": tc.soc}
+    if tc.budget:
+        kwargs["budget"] = tc.budget
+    v = referee(task, project, deps.toolchain, worker=deps.worker(task), **kwargs)
+    path = art.write("verdicts/v%d.json" % version, v.model_dump_json(indent=1))
+    b = brief(v, version, str(path.relative_to(art.root)))
+    art.event("verify", outcome=b.status, stage=b.stage, summary=b.summary, version=version)
+    update: dict[str, Any] = {"verdict": b.model_dump(), "verdicts": [b.model_dump()]}
+    if b.status == "error":
+        update["halt"] = {"status": "environment_error", "reason": f"the referee could not judge the kernel: {v.summary}"}
+    return update
