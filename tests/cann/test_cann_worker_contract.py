@@ -95,14 +95,22 @@ def launcher(tmp_path_factory):
     return d
 
 
-@pytest.fixture
-def tc(tmp_path, monkeypatch, launcher):
-    root = fk.make_fake_cann(tmp_path / "cann", "8.1.RC1")
-    shutil.copy(launcher / "libhccl.so", root / "lib64" / "libhccl.so")   # set_env.sh puts lib64 on LD_LIBRARY_PATH
-    fk.fake_env(monkeypatch, root, tmp_path / "tools.log", tmp_path / "home")
-    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).with_name("fake_torch_npu")))
-    monkeypatch.setenv("KERNELWRIGHT_NPU_DEVICE", "cpu")
-    t = CannToolchain(soc="Ascend910B2")
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory, launcher):
+    """A fake install whose lib64 has libhccl.so (set_env.sh puts it on LD_LIBRARY_PATH) and the stand-in torch_npu."""
+    tmp = tmp_path_factory.mktemp("stack")
+    root = fk.make_fake_cann(tmp / "cann", "8.1.RC1")
+    shutil.copy(launcher / "libhccl.so", root / "lib64" / "libhccl.so")
+    with pytest.MonkeyPatch.context() as mp:
+        fk.fake_env(mp, root, tmp / "tools.log", tmp / "home")
+        mp.setenv("PYTHONPATH", str(Path(__file__).with_name("fake_torch_npu")))
+        mp.setenv("KERNELWRIGHT_NPU_DEVICE", "cpu")
+        yield mp
+
+
+@pytest.fixture(scope="module")
+def tc(stack):
+    t = CannToolchain(soc="Ascend910B2")      # one worker for the module: it imports torch once
     yield t
     t.close()
 
@@ -182,11 +190,12 @@ def test_timing_with_the_reference_in_the_same_worker(tc, launcher, tmp_path):
     assert t2.ok and t2.reference is None and "could not be timed" in t2.notes[0] and t2.flush_bytes == 0
 
 
-def test_fault_reported_by_synchronize_restarts_the_worker(tc, launcher, monkeypatch):
+def test_fault_reported_by_synchronize_restarts_the_worker(stack, launcher, monkeypatch):
     monkeypatch.setenv("KW_FAKE_SYNC_ERROR", "NPU function error: c10_npu::acl::AclrtSynchronizeStreamWithTimeout"
                                              "(stream()), error code is 507015\n[Error]: The aicore execution is abnormal.")
-    tc.close()
+    tc = CannToolchain(soc="Ascend910B2")
     r = tc.run(build(launcher), add_case())
     assert r.status == "crash" and r.errors()[0].rule == "kernel.crash" and "507015" in r.detail
     worker = tc.worker(build(launcher))
     assert worker.starts == 2 and worker.alive() and not worker.lost
+    tc.close()
