@@ -20,6 +20,9 @@ class Semantics(dict):
     """NumPy semantics of `A.extern` holes for the interpreter: the DSL's own registry (when it has
     one), plus `np.<ufunc>` for elementwise unary holes: `A.extern(..., numpy="np.tanh", n=n)`."""
 
+    def __bool__(self) -> bool:          # an empty registry still resolves np.<ufunc> names
+        return True
+
     def get(self, key: str, default: Any = None) -> Callable | None:
         if key in self:
             return self[key]

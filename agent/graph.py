@@ -32,12 +32,13 @@ WORK_NODES: dict[str, Callable[[RunState, Deps], dict[str, Any]]] = {
 
 
 def _step(name: str, fn: Callable[[RunState, Deps], dict[str, Any]], deps: Deps):
-    """Run a node and book it: the path, its run count, its seconds."""
+    """Run a node and book it: the path, its run count (a run that only produced an unusable reply does
+    not count against the stage cap: agent.max_format_errors caps those), its seconds."""
     def run(state: RunState) -> dict[str, Any]:
         start = time.monotonic()
         update = fn(state, deps) or {}
         update["path"] = [name]
-        update["attempts"] = {name: 1}
+        update["attempts"] = {} if update.get("format_error") else {name: 1}
         update["usage"] = dict(update.get("usage") or {}) | {"seconds": time.monotonic() - start}
         return update
     run.__name__ = name

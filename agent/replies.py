@@ -33,18 +33,31 @@ def one_code_block(text: str, languages: tuple[str, ...], what: str) -> str:
     return body + "\n"
 
 
-def json_object(text: str, schema: type[BaseModel]) -> BaseModel:
-    """A JSON object of `schema`: the reply itself, a ```json block, or the first {...} span in it."""
-    candidates = [text.strip()] + [body for lang, body in code_blocks(text) if lang in ("json", "")]
-    start, end = text.find("{"), text.rfind("}")
-    if 0 <= start < end:
-        candidates.append(text[start:end + 1])
-    problem = "found no JSON object"
-    for c in candidates:
+def _json_candidates(text: str) -> list[object | json.JSONDecodeError]:
+    """Parsed JSON values: the whole reply, ```json blocks, and the first value starting at each `{`
+    (a decision followed by a code block parses: raw_decode stops where the object ends)."""
+    out: list[object | json.JSONDecodeError] = []
+    for c in [text.strip()] + [body for lang, body in code_blocks(text) if lang in ("json", "")]:
         try:
-            data = json.loads(c)
+            out.append(json.loads(c))
         except json.JSONDecodeError as e:
-            problem = f"the JSON does not parse ({e.msg} at line {e.lineno} column {e.colno})"
+            out.append(e)
+    decoder = json.JSONDecoder()
+    for m in list(re.finditer(r"\{", text))[:20]:
+        try:
+            out.append(decoder.raw_decode(text, m.start())[0])
+        except json.JSONDecodeError as e:
+            out.append(e)
+    return out
+
+
+def json_object(text: str, schema: type[BaseModel]) -> BaseModel:
+    """A JSON object of `schema`: the reply itself, a ```json block, or the first object in the text."""
+    problem = "found no JSON object"
+    for data in _json_candidates(text):
+        if isinstance(data, json.JSONDecodeError):
+            if problem == "found no JSON object" and "{" in text:
+                problem = f"the JSON does not parse ({data.msg} at line {data.lineno} column {data.colno})"
             continue
         if not isinstance(data, dict):
             problem = f"the JSON is a {type(data).__name__}, not an object"

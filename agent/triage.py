@@ -2,6 +2,7 @@
 overrule it; with no model, the guess is all there is)."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from kernelwright.agent.state import RunState
@@ -21,6 +22,24 @@ def failure(state: RunState) -> dict[str, Any] | None:
     return None
 
 
+_WHERE = re.compile(r"([\w./-]+\.(?:cpp|h|cc)):(\d+)")
+
+
+def holes_named(state: RunState, text: str) -> list[str]:
+    """Holes a failure's text points into: by name, or by a file:line inside the hole's markers."""
+    files = (state.get("project") or {}).get("files") or {}
+    found = []
+    for h in state.get("holes") or []:
+        src = files.get(h.get("file", ""), "")
+        lines = src.splitlines()
+        begin = next((i for i, ln in enumerate(lines, 1) if h.get("begin_marker", "\0") in ln), 0)
+        end = next((i for i, ln in enumerate(lines, 1) if h.get("end_marker", "\0") in ln), 0)
+        at = [int(m.group(2)) for m in _WHERE.finditer(text) if h.get("file", "").endswith(m.group(1).split("/")[-1])]
+        if f"Hole_{h['name']}" in text or any(begin <= ln <= end for ln in at):
+            found.append(h["name"])
+    return found
+
+
 def suggest(state: RunState) -> tuple[str, str]:
     """(fault, why): plan, dsl or ascendc."""
     f = failure(state)
@@ -32,7 +51,7 @@ def suggest(state: RunState) -> tuple[str, str]:
     if f["source"] == "dsl_check":
         return "dsl", "the DSL program, interpreted on the task's inputs, does not match the reference"
     text = "\n".join(f["details"])
-    named = [h for h in holes if f"Hole_{h}" in text or f"KW-HOLE {h}" in text]
+    named = holes_named(state, text)
     if named:
         return "ascendc", f"the diagnostics point into hole {', '.join(named)}"
     if f["stage"] in ("lint", "build"):

@@ -1,0 +1,68 @@
+"""Budgets, unusable replies, review interrupts and resuming from the checkpoint."""
+import json
+from pathlib import Path
+
+import pytest
+
+from kernelwright.agent.api import generate
+from kernelwright.agent.models import ReplayModel, ScriptedModel
+
+HERE = Path(__file__).parent
+TASK, TRANSCRIPTS = HERE / "tasks" / "abs_scale.py", HERE / "transcripts"
+
+
+def test_budget_exhausted_after_the_repair_cap(run_task, agent_config):
+    agent_config.agent.caps.debugger = 1
+    result, model = run_task("budget_exhausted", config=agent_config)
+    assert result.path == ["planner", "dsl_writer", "debugger", "planner", "dsl_writer", "finish"]
+    assert result.status == "budget_exhausted"
+    assert "debugger ran 1 times (cap agent.caps.debugger=1)" in result.reason
+    assert model.remaining == 0
+    summary = json.loads((result.artifacts / "run.json").read_text())
+    assert summary["status"] == "budget_exhausted" and summary["attempts"]["planner"] == 2
+    assert (result.artifacts / "plan.v2.json").is_file() and (result.artifacts / "dsl/v2.dsl.py").is_file()
+
+
+def test_garbage_replies_are_shown_back_and_answered(run_task):
+    result, model = run_task("garbage_replies")
+    assert result.path == ["planner", "planner", "dsl_writer", "dsl_writer", "lowerer", "verify", "finish"]
+    assert result.status == "passed", result.reason
+    assert model.remaining == 0
+    calls = [json.loads(line) for line in (result.artifacts / "model_calls.jsonl").read_text().splitlines()]
+    assert [c["node"] for c in calls] == ["planner", "planner", "dsl_writer", "dsl_writer"]
+    retry = calls[1]["messages"]
+    assert retry[-2] == {"role": "assistant", "content": calls[0]["reply"]} and "could not be used" in retry[-1]["content"]
+
+
+def test_format_errors_past_the_cap_fail_the_run(run_task):
+    result, model = run_task("garbage_forever")
+    assert result.path == ["planner", "planner", "planner", "finish"]
+    assert result.status == "failed" and "3 unusable replies in a row" in result.reason
+    assert "last problem: expected one JSON object" in result.reason and "found no JSON object" in result.reason
+    assert model.remaining == 0
+
+
+def test_review_interrupt_pauses_and_resume_continues(agent_config, sim):
+    first = generate(TASK, model=ReplayModel(TRANSCRIPTS / "plan_then_dsl.jsonl"), config=agent_config, toolchain=sim,
+                     interrupts=["plan"])
+    assert first.status == "interrupted" and first.path == ["planner"]
+    assert first.pending["kind"] == "plan" and first.pending["plan"]["category"] == "elementwise"
+    assert json.loads((first.artifacts / "run.json").read_text())["status"] == "interrupted"
+    # a new model object, as a new process would have: it continues after the recorded planner call
+    second = generate(model=ReplayModel(TRANSCRIPTS / "plan_then_dsl.jsonl"), config=agent_config, toolchain=sim,
+                      resume=first.run_id, interrupts=["plan"], answer={"action": "approve"})
+    assert second.path == ["planner", "review_plan", "dsl_writer", "lowerer", "verify", "finish"]
+    assert second.status == "passed" and second.artifacts == first.artifacts
+
+
+def test_run_cut_short_resumes_from_its_checkpoint(agent_config, sim):
+    plan = (TRANSCRIPTS / "replies/plan.json").read_text()
+    crashing = ScriptedModel([plan, KeyboardInterrupt()])
+    with pytest.raises(KeyboardInterrupt):
+        generate(TASK, model=crashing, config=agent_config, toolchain=sim, out=agent_config.paths.runs / "cut")
+    summary = json.loads((agent_config.paths.runs / "cut/run.json").read_text())
+    assert summary["status"] == "interrupted" and summary["path"] == ["planner"]
+    resumed = generate(model=ReplayModel(TRANSCRIPTS / "plan_then_dsl.jsonl"), config=agent_config, toolchain=sim,
+                       resume="cut")
+    assert resumed.path == ["planner", "dsl_writer", "lowerer", "verify", "finish"]
+    assert resumed.status == "passed", resumed.reason

@@ -1,0 +1,52 @@
+"""The whole graph, driven by replayed transcripts: each repair path is taken for the reason the
+diagnostics give, and ends with the referee's verdict."""
+import json
+
+WORK = ["planner", "dsl_writer", "lowerer", "verify", "finish"]
+
+
+def events(result, node):
+    lines = (result.artifacts / "events.jsonl").read_text().splitlines()
+    return [e for e in map(json.loads, lines) if e["node"] == node]
+
+
+def test_dsl_rule_broken_then_repaired(run_task):
+    result, model = run_task("dsl_rule_repair")
+    assert result.path == ["planner", "dsl_writer", "dsl_writer", "lowerer", "verify", "finish"]
+    assert result.status == "passed" and result.verdict["status"] == "pass", result.reason
+    assert model.remaining == 0
+    checks = events(result, "dsl_writer")
+    assert [(c["ok"], c["stage"]) for c in checks] == [(False, "rules"), (True, "pass")]
+    first = json.loads((result.artifacts / "dsl/v1.check.json").read_text())
+    assert "[dtype.op] at line 21" in first["diagnostics"][0]
+
+
+def test_hole_that_does_not_compile_is_repaired_from_the_diagnostics(run_task):
+    result, model = run_task("hole_compile_repair")
+    assert result.path == ["planner", "dsl_writer", "lowerer", "verify", "debugger", "lowerer", "verify", "finish"]
+    assert result.status == "passed", result.reason
+    assert model.remaining == 0
+    verdicts = [e["stage"] for e in events(result, "verify")]
+    assert verdicts == ["build", "pass"]
+    decision = events(result, "debugger")[0]
+    assert decision["fault"] == "ascendc" and decision["suggested"] == "ascendc" and decision["hole"] == "absval"
+    kernel = next((result.kernel / "op_kernel").glob("*.cpp")).read_text()
+    assert "Abs(u, v, n);" in kernel and "Abss" not in kernel
+
+
+def test_kernel_mismatch_is_repaired_with_the_debuggers_fix(run_task):
+    result, model = run_task("hole_mismatch_repair")
+    assert result.path == ["planner", "dsl_writer", "lowerer", "verify", "debugger", "lowerer", "verify", "finish"]
+    assert result.status == "passed", result.reason
+    assert model.remaining == 0          # the second lowering applied the ready fix without asking
+    first = json.loads((result.artifacts / "verdicts/v1.json").read_text())
+    assert first["status"] == "fail" and first["runs"][0]["mismatches"][0]["rule"] == "tolerance"
+
+
+def test_dsl_mismatch_goes_to_the_debugger_and_back_to_the_writer(run_task):
+    result, model = run_task("dsl_mismatch_repair")
+    assert result.path == ["planner", "dsl_writer", "debugger", "dsl_writer", "lowerer", "verify", "finish"]
+    assert result.status == "passed", result.reason
+    assert model.remaining == 0
+    assert [c["stage"] for c in events(result, "dsl_writer")] == ["compare", "pass"]
+    assert (result.artifacts / "dsl/v2.dsl.py").read_text().count("A.Muls(v, v, 2.0, n)") == 1
