@@ -193,3 +193,12 @@ def test_environment_problems_are_verdicts_not_tracebacks(cann8, tmp_path, monke
     monkeypatch.setattr("kernelwright.tools.cann.detect.DEFAULT_ROOTS", [])
     r = CannToolchain(soc="Ascend910B2").build(launch_project())
     assert r.status == "environment_error" and "no CANN toolkit found" in r.diagnostics[0].message
+
+
+def test_paths_in_messages(tmp_path):
+    from kernelwright.tools.cann.steps import CannPathMapper
+    m = CannPathMapper(tmp_path / "b" / "src", tmp_path / "cann", tmp_path / "b")
+    assert m.display(str(tmp_path / "b" / "src" / "k.cpp")) == "k.cpp"
+    assert m.display(str(tmp_path / "cann" / "compiler" / "x.h")) == "<CANN>/compiler/x.h"
+    assert m.display(str(tmp_path / "b" / "launch" / "kw_launch_0.cpp")) == "<build>/launch/kw_launch_0.cpp"
+    assert m.display("/usr/include/c++/12/vector") == "/usr/include/c++/12/vector"

@@ -20,20 +20,16 @@ _CMAKE_ERROR = re.compile(r"^CMake Error(?: at (?P<where>[^:\n]+:\d+))?.*?:?\s*$
 class CannPathMapper(PathMapper):
     """Project files by their relative path; CANN's headers as `<CANN>/...`; our generated files as `<build>/...`."""
 
+    include_label = "<CANN>"
+
     def __init__(self, src_root: Path, cann_root: Path, build_root: Path):
         super().__init__(src_root, cann_root)
         self.build_root = str(build_root.resolve()) + "/"
 
     def display(self, path: str) -> str:
-        user = self.user_path(path)
-        if user is not None:
-            return user
-        p = str(Path(path).resolve()) if not path.startswith("<") else path
-        if p.startswith(self.include_root):
-            return "<CANN>/" + p[len(self.include_root):]
-        if p.startswith(self.build_root):
-            return "<build>/" + p[len(self.build_root):]
-        return path
+        shown = super().display(path)
+        resolved = str(Path(path).resolve()) if shown == path and not path.startswith("<") else ""
+        return "<build>/" + resolved[len(self.build_root):] if resolved.startswith(self.build_root) else shown
 
 
 @dataclass

@@ -57,6 +57,8 @@ def _readable(text: str) -> str:
 class PathMapper:
     """Maps build-directory paths back to project-relative ones and tags our headers."""
 
+    include_label = "<kernelwright>"     # how paths below include_root are shown
+
     def __init__(self, src_root: Path, include_root: Path):
         self.src_root = str(src_root.resolve()) + "/"
         self.include_root = str(include_root.resolve()) + "/"
@@ -73,7 +75,7 @@ class PathMapper:
             return user
         p = str(Path(path).resolve()) if not path.startswith("<") else path
         if p.startswith(self.include_root):
-            return "<kernelwright>/" + p[len(self.include_root):]
+            return f"{self.include_label}/" + p[len(self.include_root):]
         return path
 
 
