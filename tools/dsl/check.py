@@ -93,6 +93,19 @@ def _task_cases(task, worker) -> list:
     return [] if isinstance(n, RefFailure) else [TaskCase(id=f"group {i}", index=i) for i in range(n)]
 
 
+def expand_dtypes(task, worker, dtypes: list[str] | None) -> None:
+    """Give a task one case per input group and dtype (the loaders cannot expand input groups that
+    have no JSON sidecar before a worker has counted them)."""
+    from kernelwright.tools.task import TaskCase
+    base = _task_cases(task, worker)
+    if not dtypes:
+        task.cases = base
+        return
+    task.cases = [TaskCase(id=f"{c.id} {d}", index=c.index, params=c.params, shapes=c.shapes,
+                           dtype=None if d == "float32" else d) for d in dtypes for c in base if c.dtype is None] or \
+        [c for c in base]
+
+
 def shrink_mapping(worker, case, soc: SocProfile, budget: int) -> dict[int, int]:
     """The referee's shape shrinking for the emulation, so the interpreter runs the shapes the sim runs."""
     from kernelwright.tools.tasks.reference import RefFailure
@@ -108,24 +121,28 @@ def shrink_mapping(worker, case, soc: SocProfile, budget: int) -> dict[int, int]
 
 def check_case(program: ir.Program, case, worker, tolerance: str, soc: SocProfile, seed: int, budget: int,
                externs) -> CaseReport:
+    from kernelwright.tools.tasks.reference import RefFailure
+    names = worker.params()
+    if isinstance(names, RefFailure):
+        return CaseReport(case=case.id, status="error", notes=[names.render()])
+    ref = worker.run(case, seed, shrink_mapping(worker, case, soc, budget))
+    if isinstance(ref, RefFailure):
+        return CaseReport(case=case.id, status="error", notes=[ref.render()])
+    return check_reference_run(program, case.id, ref, names, tolerance, soc, externs)
+
+
+def check_reference_run(program: ir.Program, label: str, ref, names: dict, tolerance: str, soc: SocProfile,
+                        externs=None) -> CaseReport:
+    """Bind one reference run's values to the program (as the referee binds them to a kernel),
+    interpret, and compare every output and every input with the reference."""
     from kernelwright.tools.referee.bind_msopgen import bind_msopgen
     from kernelwright.tools.referee.binding import expected_outputs, match_outputs, task_values
     from kernelwright.tools.referee.compare import compare_output, compare_unchanged
     from kernelwright.tools.referee.tolerance import get_tolerance
-    from kernelwright.tools.tasks.reference import RefFailure
-    rep = CaseReport(case=case.id, status="error")
-    names = worker.params()
-    if isinstance(names, RefFailure):
-        rep.notes.append(names.render())
-        return rep
-    ref = worker.run(case, seed, shrink_mapping(worker, case, soc, budget))
-    if isinstance(ref, RefFailure):
-        rep.notes.append(ref.render())
-        return rep
-    op = opdef_dict(program)
+    rep = CaseReport(case=label, status="error")
     expected = expected_outputs(ref)
-    bound = bind_msopgen(op, task_values(ref, names["forward_params"], names["init_params"]), expected,
-                         mutated=set(ref.post))
+    bound = bind_msopgen(opdef_dict(program), task_values(ref, names["forward_params"], names["init_params"]),
+                         expected, mutated=set(ref.post))
     rep.notes += bound.notes
     if bound.case is None:
         rep.status = "skipped" if bound.unsupported else "error"
@@ -133,7 +150,7 @@ def check_case(program: ir.Program, case, worker, tolerance: str, soc: SocProfil
         return rep
     rep.inputs = bound.case
     rep.shapes = [list(np.asarray(a).shape) for a in bound.case.inputs.values()]
-    res: InterpResult = interpret(program, bound.case.inputs, bound.case.attrs, soc, externs, label=case.id)
+    res: InterpResult = interpret(program, bound.case.inputs, bound.case.attrs, soc, externs, label=label)
     rep.result, rep.diagnostics = res, res.diagnostics
     rep.block_dim = res.block_dim
     rep.ub_bytes = sum(b.bytes for b in res.buffers)

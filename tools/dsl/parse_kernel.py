@@ -22,12 +22,13 @@ STATEMENTS = ("A.load, A.store, A.<Instruction>(...) (Add, Muls, Exp, Cast, Dupl
 
 
 class KernelParser(StmtParser):
-    loops = "A.range(...) and A.tiles(start, stop, tile, stages=1|2)"
+    loops = "A.range(start, stop[, step], stages=1|2) and A.tiles(start, stop, tile, stages=1|2)"
     extra = f"; calls: {STATEMENTS}"
 
-    def __init__(self, gm: set[str], tiling_param: str, constants: dict, tiles: set[str]):
+    def __init__(self, gm: set[str], tiling_param: str, constants: dict, tiles: set[str], workspaces: set[str]):
         super().__init__("kernel", gm, constants, tiling_param=tiling_param)
         self.tile_names = tiles
+        self.gm_names = gm | workspaces
         self.n_tiles_loops = 0
 
     # ---- operands
@@ -56,9 +57,9 @@ class KernelParser(StmtParser):
 
     def gm_view(self, node: ast.AST, role: str) -> tuple[str, ir.Expr]:
         line = getattr(node, "lineno", 0)
-        if isinstance(node, ast.Name) and node.id in self.tensors:
+        if isinstance(node, ast.Name) and node.id in self.gm_names:
             return node.id, ir.Const(line, 0)
-        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in self.tensors \
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in self.gm_names \
                 and isinstance(node.slice, ast.Slice) and node.slice.lower is not None \
                 and node.slice.upper is None and node.slice.step is None:
             return node.value.id, self.expr(node.slice.lower)
@@ -84,22 +85,20 @@ class KernelParser(StmtParser):
         if name == "A.range":
             if not isinstance(node.target, ast.Name):
                 raise reject(node, f"the loop target {ast.unparse(node.target)}", "for i in A.range(...)")
-            start, stop, step = self.range_args(node.iter, "A.range")
+            stages = self.stages(node.iter)
+            plain = ast.Call(func=node.iter.func, args=node.iter.args, keywords=[], lineno=line)
+            start, stop, step = self.range_args(plain, "A.range")
             self.check_target(node.target.id, line)
-            return ir.For(line, "range", [node.target.id], start, stop, step, self.block(node.body))
+            index = self.n_tiles_loops
+            self.n_tiles_loops += 1
+            return ir.For(line, "range", [node.target.id], start, stop, step, self.block(node.body), stages, index)
         if name == "A.tiles":
             tgt = node.target
             if not (isinstance(tgt, ast.Tuple) and len(tgt.elts) == 2 and all(isinstance(e, ast.Name) for e in tgt.elts)):
                 raise reject(node, f"the loop target {ast.unparse(tgt)}", "for off, n in A.tiles(start, stop, tile)")
-            kws = self.keywords(node.iter, {"stages"})
             if len(node.iter.args) != 3:
                 raise DslError("call.args", "A.tiles takes (start, stop, tile[, stages=1|2])", line)
-            stages = 1
-            if "stages" in kws:
-                s = kws["stages"]
-                if not (isinstance(s, ast.Constant) and s.value in (1, 2)):
-                    raise DslError("call.args", "stages must be the literal 1 or 2", line)
-                stages = s.value
+            stages = self.stages(node.iter)
             start, stop, tile = (self.expr(a) for a in node.iter.args)
             names = [e.id for e in tgt.elts]
             for n in names:
@@ -109,6 +108,16 @@ class KernelParser(StmtParser):
             return ir.For(line, "tiles", names, start, stop, tile, self.block(node.body), stages, index)
         raise reject(node.iter, f"iterating over {ast.unparse(node.iter)[:60]}",
                      "for i in A.range(...) / for off, n in A.tiles(...)")
+
+    def stages(self, call: ast.Call) -> int:
+        kws = self.keywords(call, {"stages"})
+        if "stages" not in kws:
+            return 1
+        s = kws["stages"]
+        if not (isinstance(s, ast.Constant) and s.value in (1, 2)):
+            raise DslError("call.args", "stages must be the literal 1 or 2", call.lineno,
+                           hint="stages=2 double-buffers the tiles loaded and stored in the loop")
+        return s.value
 
     def assign(self, node: ast.Assign, targets: list[str], value: ast.AST) -> ir.Stmt:
         line = node.lineno
@@ -240,7 +249,7 @@ class KernelParser(StmtParser):
             if kw.arg in ("reads", "writes"):
                 if not isinstance(kw.value, ast.List):
                     raise DslError("call.args", f"{kw.arg}= takes a list of tiles and GM tensors", line)
-                refs = [self.gm_view(e, kw.arg)[0] if isinstance(e, ast.Name) and e.id in self.tensors
+                refs = [self.gm_view(e, kw.arg)[0] if isinstance(e, ast.Name) and e.id in self.gm_names
                         else self.tile(e, kw.arg) for e in kw.value.elts]
                 (reads if kw.arg == "reads" else writes).extend(refs)
             elif kw.arg == "numpy":
@@ -264,11 +273,11 @@ def _form_hint(info) -> str:
     return examples[info.form]
 
 
-def declared_tiles(fn: ast.FunctionDef) -> set[str]:
-    """Names assigned from A.ub(...) anywhere in the kernel (placement is a rule of its own)."""
+def declared(fn: ast.FunctionDef, call: str) -> set[str]:
+    """Names assigned from A.ub(...) / A.workspace(...) anywhere in the kernel (placement is a rule of its own)."""
     found = set()
     for node in ast.walk(fn):
-        if isinstance(node, ast.Assign) and call_name(node.value) == "A.ub":
+        if isinstance(node, ast.Assign) and call_name(node.value) == call:
             for t in node.targets:
                 if isinstance(t, ast.Name):
                     found.add(t.id)
@@ -282,5 +291,5 @@ def parse_kernel_function(fn: ast.FunctionDef, gm: list[str], constants: dict) -
     if params[:-1] != gm or len(params) != len(gm) + 1:
         raise DslError("program.params", f"the kernel's parameters must be the inputs and outputs in order, then the "
                                          f"tiling data: ({', '.join(gm + ['t'])}); got ({', '.join(params)})", fn.lineno)
-    parser = KernelParser(set(gm), params[-1], constants, declared_tiles(fn))
+    parser = KernelParser(set(gm), params[-1], constants, declared(fn, "A.ub"), declared(fn, "A.workspace"))
     return ir.KernelFunc(fn.name, gm, params[-1], parser.block(fn.body), fn.lineno)

@@ -98,7 +98,7 @@ def analyse(program: ir.Program) -> Roles:
         if loaded or stored:
             r.role[name] = "in" if loaded else "out"
             sites = r.loads.get(name, []) + r.stores.get(name, [])
-            r.depth[name] = max([1] + [lp.stages for site in sites for lp in site.loops if lp.kind == "tiles"])
+            r.depth[name] = max([1] + [lp.stages for site in sites for lp in site.loops])
     return r
 
 

@@ -163,7 +163,7 @@ def loops(p: ir.Program, roles: Roles) -> list[DslDiagnostic]:
                 if v in targets:
                     out.append(d("loop.variable", inner.line, f"loop variable `{v}` (line {s.line}) is assigned "
                                                              "inside its loop", "use another name"))
-        if s.kind == "tiles" and s.stages == 2:
+        if s.stages == 2:
             lead, trail = canonical_split(s, roles)
             if lead == 0 and trail == 0:
                 out.append(d("pipeline.shape", s.line, "stages=2 on a loop that neither starts with A.load nor ends "

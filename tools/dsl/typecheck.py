@@ -353,7 +353,7 @@ class KernelTypes:
     def init_expr(self, e: ir.Expr, what: str) -> None:
         """Declarations are evaluated in Init: only tiling fields, constants and literals."""
         for sub in ir.sub_exprs(e):
-            if isinstance(sub, ir.Name) and sub.id not in self.p.constants:
+            if isinstance(sub, ir.Name) and sub.id not in self.p.constants and sub.id not in self.gm:
                 raise DslError("decl.capacity", f"{what} may use tiling fields and constants only, not `{sub.id}`",
                                e.line, hint="compute the size in the tiling function and pass it as a field (t.tile)")
             if isinstance(sub, ir.Call) and sub.func in ("block_idx", "block_num"):

@@ -126,6 +126,7 @@ class Emitter:
         if s.kind == "tiles":
             self.x.helpers.add("minmax")
             out.append(f"{inner}{safe(s.vars[1])} = KwMin({step}, {stop} - {v0});")
+        if s.kind == "tiles" or s.stages == 2:
             lead, trail = canonical_split(s, self.roles)
             if lead or trail:
                 self.split(s, lead, trail, out, inner)
@@ -140,13 +141,13 @@ class Emitter:
         body = s.body
         loads, middle, stores = body[:lead], body[lead:len(body) - trail], body[len(body) - trail:]
         if loads:
-            m = Method(f"CopyIn{k}", f"CopyIn of the A.tiles loop at line {s.line}: GM -> VECIN queues")
+            m = Method(f"CopyIn{k}", f"CopyIn of the loop at line {s.line}: GM -> VECIN queues")
             for i, st in enumerate(loads):
                 self.load(st, m.lines, "    ", loads[i - 1] if i else None,
                           loads[i + 1] if i + 1 < len(loads) else None, inline=False)
             self.methods.append(m)
             out.append(f"{ind}CopyIn{k}();")
-        c = Method(f"Compute{k}", f"Compute of the A.tiles loop at line {s.line}")
+        c = Method(f"Compute{k}", f"Compute of the loop at line {s.line}")
         queued = list(dict.fromkeys(st.dst.name for st in loads))
         for name in queued:
             c.lines.append(f"    {safe(name)} = {self.que(name)}.DeQue<{self.tt[name]}>();")
@@ -160,7 +161,7 @@ class Emitter:
         self.methods.append(c)
         out.append(f"{ind}Compute{k}();")
         if stores:
-            m = Method(f"CopyOut{k}", f"CopyOut of the A.tiles loop at line {s.line}: VECOUT queues -> GM")
+            m = Method(f"CopyOut{k}", f"CopyOut of the loop at line {s.line}: VECOUT queues -> GM")
             for i, st in enumerate(stores):
                 self.store(st, m.lines, "    ", stores[i - 1] if i else None,
                            stores[i + 1] if i + 1 < len(stores) else None, inline=False)

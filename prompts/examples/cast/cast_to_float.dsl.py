@@ -1,0 +1,22 @@
+"""Cast float16 or bfloat16 to float32 (exact: Cast with CAST_NONE)."""
+import adsl as A
+
+
+@A.tiling
+def tiling(x, hw):
+    nb = max(1, min(hw.vector_cores, A.ceil_div(x.numel, 2048)))
+    per_elem = 2 * x.dtype.size + 2 * 4             # xin and yout, two slots each
+    tile = A.align_down((hw.ub_bytes - 1024) // per_elem, 64)
+    tile = max(64, min(tile, A.align_up(A.ceil_div(x.numel, 4 * nb), 64)))
+    return A.Tiling(block_dim=nb, total=x.numel, tile=tile)
+
+
+@A.kernel(inputs={"x": (A.f16, A.bf16)}, outputs={"y": (A.f32, A.f32)})
+def cast_to_float(x, y, t):
+    xin = A.ub(x.dtype, t.tile)
+    yout = A.ub(A.f32, t.tile)
+    lo, hi = A.block_span(t.total, 16)
+    for off, n in A.tiles(lo, hi, t.tile, stages=2):
+        A.load(xin, x[off:], n)
+        A.Cast(yout, xin, "none", n)
+        A.store(y[off:], yout, n)

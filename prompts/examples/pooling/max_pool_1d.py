@@ -1,0 +1,24 @@
+"""nn.MaxPool1d with padding and dilation (MultiKernelBench max_pooling_1d, smaller)."""
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self, kernel_size: int, stride: int, padding: int, dilation: int):
+        super().__init__()
+        self.pool = nn.MaxPool1d(kernel_size=kernel_size, stride=stride, padding=padding, dilation=dilation)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.pool(x)
+
+
+def get_input_groups():
+    return [[torch.randn(2, 4, 50)], [torch.randn(1, 3, 9)]]
+
+
+def get_inputs():
+    return get_input_groups()[0]
+
+
+def get_init_inputs():
+    return [4, 2, 2, 3]
