@@ -15,6 +15,7 @@ class Site:
     block: list[ir.Stmt]             # the statement list it sits in (its queue tensor lives there)
     loops: list[ir.For]              # enclosing loops, outermost first
     depth_path: tuple[int, ...]      # ids of the enclosing blocks, outermost first
+    where: list = field(default_factory=list)   # (block, index of the statement holding the site), outermost first
 
 
 @dataclass
@@ -44,17 +45,18 @@ def analyse(program: ir.Program) -> Roles:
     for name in program.tiles:
         r.role[name] = "calc"
 
-    def visit(block: list[ir.Stmt], loops: list[ir.For], path: tuple[int, ...]) -> None:
+    def visit(block: list[ir.Stmt], loops: list[ir.For], path: tuple[int, ...], where: list) -> None:
         path = path + (id(block),)
-        for s in block:
+        for i, s in enumerate(block):
+            here = where + [(block, i)]
             if isinstance(s, ir.Load):
-                r.loads.setdefault(s.dst.name, []).append(Site(s, block, list(loops), path))
+                r.loads.setdefault(s.dst.name, []).append(Site(s, block, list(loops), path, here))
                 r.block_loads.setdefault(id(block), [])
                 if s.dst.name not in r.block_loads[id(block)]:
                     r.block_loads[id(block)].append(s.dst.name)
                 r.gm_loaded.add(s.src)
             elif isinstance(s, ir.Store):
-                r.stores.setdefault(s.src.name, []).append(Site(s, block, list(loops), path))
+                r.stores.setdefault(s.src.name, []).append(Site(s, block, list(loops), path, here))
                 r.block_stores.setdefault(id(block), [])
                 if s.src.name not in r.block_stores[id(block)]:
                     r.block_stores[id(block)].append(s.src.name)
@@ -75,12 +77,12 @@ def analyse(program: ir.Program) -> Roles:
                 r.gm_loaded.update(x for x in s.reads if isinstance(x, str))
                 r.gm_stored.update(x for x in s.writes if isinstance(x, str))
             if isinstance(s, ir.For):
-                visit(s.body, loops + [s], path)
+                visit(s.body, loops + [s], path, here)
             elif isinstance(s, ir.If):
-                visit(s.body, loops, path)
-                visit(s.orelse, loops, path)
+                visit(s.body, loops, path, here)
+                visit(s.orelse, loops, path, here)
 
-    visit(program.kernel.body, [], ())
+    visit(program.kernel.body, [], (), [])
     for block in _blocks(program.kernel.body):
         allocated: set[str] = set()
         for i, st in enumerate(block):

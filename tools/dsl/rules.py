@@ -129,10 +129,15 @@ def lifetimes(p: ir.Program, roles: Roles) -> list[DslDiagnostic]:
                              "store an output tile with adjacent A.store calls (its queue slot is released after the "
                              "last one), or use a second output tile"))
     for name, sites in roles.loads.items():
-        blocks = {id(s.block): s for s in sites}
         for s in sites:
-            for other in blocks.values():
-                if other.block is not s.block and id(other.block) in s.depth_path[:-1]:
+            for other in sites:
+                if other.block is s.block:
+                    continue
+                # `other` is alive from its position to the end of its block: a load nested in a later statement
+                # of that block would need a second slot while the first is still in use
+                j = next((i for blk, i in s.where if blk is other.block), None)
+                k = next(i for i, x in enumerate(other.block) if x is other.stmt)
+                if j is not None and j > k:
                     out.append(d("queue.reload", s.stmt.line, f"tile `{name}` is loaded here while the load at line "
                                                              f"{other.stmt.line} (an enclosing block) is still alive",
                                  "use a second tile for the inner loads"))
