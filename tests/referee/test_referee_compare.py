@@ -145,3 +145,12 @@ def test_unknown_preset_names_the_known_ones():
         get_tolerance("strict")
     assert "MERE < T and MARE < 10T" in PRESETS["mere"].describe()
     assert "custom_check_precision" in PRESETS["npukb"].describe()
+
+
+def test_bool_bytes_other_than_0_and_1_were_never_written():
+    ref = np.ones((4, 8), bool)
+    out = ref.copy()
+    out.view(np.uint8)[3, 4:] = 0xFF         # a skipped block leaves the garbage the buffer started with
+    m = compare_output("y", ref, out, DEFAULT)
+    assert rules(m)[0] == "invalid_value" and m[0].count == 4 and m[0].first_index == [3, 4]
+    assert any("only the tail" in h for h in m[0].hints)

@@ -11,7 +11,7 @@ from kernelwright.tools.toolchain import Diagnostic
 StageName = Literal["lint", "build", "run", "compare", "measure"]
 Status = Literal["pass", "fail", "skipped", "error"]
 MismatchRule = Literal["missing_output", "shape", "dtype", "nan_position", "inf_position", "tolerance",
-                       "all_zero", "constant", "input_mutated", "extra_output"]
+                       "all_zero", "constant", "input_mutated", "extra_output", "invalid_value"]
 
 
 class Mismatch(BaseModel):
