@@ -119,10 +119,11 @@ def _compare(label: str, ref: np.ndarray, out: np.ndarray | None, tol: Tolerance
     if out.dtype == np.bool_:
         # a bool is one byte: anything but 0 or 1 was never written (outputs start as garbage), even where it
         # reads as True (a kernel that skips a block would otherwise pass wherever the reference is True)
-        raw = np.ascontiguousarray(out).view(np.uint8) > 1
+        byte = np.ascontiguousarray(out).view(np.uint8)
+        raw = byte > 1
         if raw.any():
             found.append(_mismatch("invalid_value", label, "bool output holds bytes other than 0 and 1 (never written?)",
-                                   raw, as_f64(ref), raw.astype(np.float64), itemsize=1, block_dim=block_dim))
+                                   raw, as_f64(ref), byte.astype(np.float64), itemsize=1, block_dim=block_dim))
             out = np.where(raw, ~np.asarray(ref, dtype=bool), out)   # count them as wrong below too
     if rk != ok_:
         if tol.check_dtype:
