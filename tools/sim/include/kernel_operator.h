@@ -7,6 +7,9 @@
 #include "kw/sync.h"
 #include "kw/pipe.h"
 #include "kw/data_copy.h"
+#if __has_include("kw/cube.h")
+#include "kw/cube.h"
+#endif
 #include "kw/vec_core.h"
 #include "kw/vec_engine.h"
 #include "kw/vec_elementwise.h"

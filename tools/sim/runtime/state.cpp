@@ -113,6 +113,7 @@ struct VecCount {
 };
 struct Counters {
     std::map<std::pair<std::string, std::string>, VecCount> vec;
+    std::map<std::pair<std::string, std::string>, VecCount> cube;  // repeats = fractals, elements = MACs
     std::map<std::string, uint64_t> copy_bytes;
     std::map<std::string, uint64_t> copy_ops;
     std::map<std::string, uint64_t> scalar;
@@ -140,11 +141,25 @@ void count_copy(AscendC::Hardware from, AscendC::Hardware to, uint64_t bytes) {
     counters().copy_bytes[k] += bytes;
     counters().copy_ops[k] += 1;
 }
+void count_cube(const char* api, const char* dtype, uint64_t fractals, uint64_t macs) {
+    VecCount& c = counters().cube[{api, dtype}];
+    c.instructions += 1;
+    c.repeats += fractals;
+    c.elements += macs;
+}
 void count_scalar(const char* what) { counters().scalar[what] += 1; }
 void count_sync(const char* what) { counters().sync[what] += 1; }
 
 void counters_flush() {
     Counters& c = counters();
+    std::string cube = "[";
+    for (auto& kv : c.cube) {
+        if (cube.size() > 1) cube += ",";
+        cube += "{\"api\":\"" + json_escape(kv.first.first) + "\",\"dtype\":\"" + kv.first.second +
+                "\",\"instructions\":" + std::to_string(kv.second.instructions) + ",\"fractals\":" +
+                std::to_string(kv.second.repeats) + ",\"macs\":" + std::to_string(kv.second.elements) + "}";
+    }
+    cube += "]";
     std::string vec = "[";
     for (auto& kv : c.vec) {
         if (vec.size() > 1) vec += ",";
@@ -153,7 +168,7 @@ void counters_flush() {
                ",\"elements\":" + std::to_string(kv.second.elements) + "}";
     }
     vec += "]";
-    report_line("{\"type\":\"counters\",\"block\":" + std::to_string(bs().block_idx) + ",\"vector\":" + vec +
+    report_line("{\"type\":\"counters\",\"block\":" + std::to_string(bs().block_idx) + ",\"vector\":" + vec + ",\"cube\":" + cube +
                 ",\"copy_bytes\":" + map_json(c.copy_bytes) + ",\"copy_ops\":" + map_json(c.copy_ops) +
                 ",\"scalar\":" + map_json(c.scalar) + ",\"sync\":" + map_json(c.sync) + "}");
 }

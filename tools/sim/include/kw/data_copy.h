@@ -155,6 +155,11 @@ void dma_gm_local(Pipe pipe, const LocalTensor<T>& local, T* gm, bool to_local, 
     rt::count_copy(to_local ? AscendC::Hardware::GM : local.hw(), to_local ? local.hw() : AscendC::Hardware::GM, uint64_t(blocks) * burst);
 }
 
+// L1 -> bias table copies convert and count in 64-byte units (defined in kw/cube_load.h).
+template <class D, class S>
+void l1_to_bias(const LocalTensor<D>& dst, const LocalTensor<S>& src, uint32_t blocks, uint32_t blockLen, uint32_t srcGap,
+                uint32_t dstGap);
+
 template <class D, class S>
 void ub_to_ub(const LocalTensor<D>& dst, const LocalTensor<S>& src, uint32_t blocks, uint64_t burst, uint64_t src_gap,
               uint64_t dst_gap, const char* api) {
@@ -186,11 +191,13 @@ template <typename T> inline void DataCopy(const GlobalTensor<T>& dstGlobal, con
                         uint64_t(p.dstStride) * 32, uint64_t(p.srcStride) * 32, uint64_t(p.blockLen) * 32, "DataCopy");
 }
 template <typename T> inline void DataCopy(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const DataCopyParams& p) {
+    if (dstLocal.hw() == Hardware::BIAS) return kw::l1_to_bias(dstLocal, srcLocal, p.blockCount, p.blockLen, p.srcStride, p.dstStride);
     kw::ub_to_ub(dstLocal, srcLocal, p.blockCount, uint64_t(p.blockLen) * 32, uint64_t(p.srcStride) * 32, uint64_t(p.dstStride) * 32,
                  "DataCopy");
 }
 template <typename dst_T, typename src_T>
 inline void DataCopy(const LocalTensor<dst_T>& dstLocal, const LocalTensor<src_T>& srcLocal, const DataCopyParams& p) {
+    if (dstLocal.hw() == Hardware::BIAS) return kw::l1_to_bias(dstLocal, srcLocal, p.blockCount, p.blockLen, p.srcStride, p.dstStride);
     kw::ub_to_ub(dstLocal, srcLocal, p.blockCount, uint64_t(p.blockLen) * 32, uint64_t(p.srcStride) * 32, uint64_t(p.dstStride) * 32,
                  "DataCopy");
 }

@@ -34,6 +34,10 @@ int64_t block_idx();
 int64_t block_num();
 int64_t sub_block_idx();
 int64_t sub_block_num();
+// A kernel that uses the Matmul API is a MIX kernel on split-architecture SoCs: each block is one
+// AIC and `ratio` AIV cores, and the AIV ones run the kernel body (GetBlockIdx() = block*ratio + sub).
+// Called from a static initialiser of the Matmul header, before any launch.
+int declare_mix_ratio(uint32_t ratio);
 
 // On-chip memories of this core. Tensors store byte offsets into these arenas.
 uint8_t* arena(AscendC::Hardware hw);
@@ -68,6 +72,8 @@ void count_vec(const char* api, const char* dtype, uint64_t repeats, uint64_t el
 void count_copy(AscendC::Hardware from, AscendC::Hardware to, uint64_t bytes);
 void count_scalar(const char* what);
 void count_sync(const char* what);
+// cube work: one instruction of `api` covering `fractals` fractal operations and `macs` multiply-adds
+void count_cube(const char* api, const char* dtype, uint64_t fractals, uint64_t macs);
 
 // ---- pipe hazards on on-chip memory ----
 // `api` names the instruction; `pos` the logical position of the tensor (for messages).
