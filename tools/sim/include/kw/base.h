@@ -28,6 +28,10 @@
 #define __in_pipe__(...)
 #define __out_pipe__(...)
 #define GM_ADDR __gm__ uint8_t*
+// bisheng's builtin; preprocessed kernels spell `__aicore__` as `__forceinline__ [aicore]`
+#ifndef __forceinline__
+#define __forceinline__ inline
+#endif
 
 #ifndef __CCE_AICORE__
 #define __CCE_AICORE__ 220
@@ -105,7 +109,7 @@ KW_BF16_CMP(!=)
 typedef enum { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5, PIPE_V2, PIPE_FIX } pipe_t;
 typedef enum { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 } event_t;
 
-enum CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
+enum class CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
 enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
 
 namespace AscendC {

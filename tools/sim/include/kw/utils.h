@@ -10,8 +10,12 @@
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #endif
 
-// Vector-only launches run on AIV cores.
-inline int32_t g_coreType = AscendC::AIV;
+// Each core type is a separate compile on the NPU, so g_coreType is a constant expression there
+// (kernels use it as a template argument). Launches here run on AIV cores.
+#ifndef KW_CORE_TYPE
+#define KW_CORE_TYPE AscendC::AIV
+#endif
+constexpr int32_t g_coreType = KW_CORE_TYPE;
 #define ASCEND_IS_AIV (g_coreType == AscendC::AIV)
 #define ASCEND_IS_AIC (g_coreType == AscendC::AIC)
 #define ASCEND_IS_NOT_AIV (g_coreType != AscendC::AIV)
