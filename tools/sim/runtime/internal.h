@@ -28,6 +28,7 @@ struct Config {
     std::string out_dir;
     bool race_check = true;
     bool poison = true;
+    uint32_t mix_ratio = 1;  // AIV instances per block: 2 for kernels that run the Matmul API (MIX 1:2)
 };
 Config& config();
 

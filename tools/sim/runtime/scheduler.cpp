@@ -37,6 +37,10 @@ struct Child {
 
 using Clock = std::chrono::steady_clock;
 
+// MIX kernels have several AIV cores per block on split-architecture SoCs only (coupled ones
+// run one AI Core per block).
+uint32_t aiv_per_block() { return soc().split_arch && config().mix_ratio > 1 ? config().mix_ratio : 1; }
+
 void reset_block_state() {
     arenas_reset();
     pipes_reset();
@@ -46,8 +50,11 @@ void reset_block_state() {
 
 [[noreturn]] void child_main(uint32_t b, uint32_t block_dim, LaunchBody& body) {
     BlockState& st = bs();
-    st.block_idx = b;
+    const uint32_t ratio = aiv_per_block();
+    st.block_idx = b;  // an AIV instance: block * ratio + sub-block
     st.block_num = block_dim;
+    st.sub_block_idx = b % ratio;
+    st.sub_block_num = ratio;
     st.epoch = 0;
     st.atomic = 0;
     st.in_block = true;
@@ -107,6 +114,11 @@ void kill_all(std::vector<Child>& cs) {
 
 LaunchSummary& last_launch() { return summary(); }
 
+int declare_mix_ratio(uint32_t ratio) {
+    config().mix_ratio = ratio ? ratio : 1;
+    return 0;
+}
+
 void sync_all(const char* api) {
     BlockState& st = bs();
     uint32_t cores = soc().split_arch ? soc().aiv_cores : soc().aic_cores;
@@ -158,7 +170,8 @@ int run_blocks(uint32_t block_dim, LaunchBody& body) {
     std::fflush(stdout);
     std::fflush(stderr);
     auto deadline = Clock::now() + std::chrono::milliseconds(config().timeout_ms);
-    std::vector<Child> cs(block_dim);
+    const uint32_t instances = block_dim * aiv_per_block();
+    std::vector<Child> cs(instances);
     bool timed_out = false;
     uint32_t running = 0;
     auto start_child = [&](uint32_t b) {
@@ -183,7 +196,7 @@ int run_blocks(uint32_t block_dim, LaunchBody& body) {
         cs[b].from = up[0];
     };
     // Phase 0: start blocks one at a time; each runs until it exits or reaches SyncAll.
-    for (uint32_t b = 0; b < block_dim && !timed_out; ++b) {
+    for (uint32_t b = 0; b < instances && !timed_out; ++b) {
         start_child(b);
         running = b;
         if (!wait_child(cs[b], deadline)) timed_out = true;
@@ -205,7 +218,7 @@ int run_blocks(uint32_t block_dim, LaunchBody& body) {
             sum.detail = "SyncAll mismatch";
             break;
         }
-        for (uint32_t b = 0; b < block_dim && !timed_out; ++b) {
+        for (uint32_t b = 0; b < instances && !timed_out; ++b) {
             if (cs[b].state != ChildState::AT_SYNC) continue;
             char g = 'G';
             if (write(cs[b].to, &g, 1) != 1) std::abort();
@@ -227,7 +240,7 @@ int run_blocks(uint32_t block_dim, LaunchBody& body) {
         if (c.to >= 0) close(c.to);
         if (c.from >= 0) close(c.from);
     }
-    for (uint32_t b = 0; b < block_dim; ++b) {
+    for (uint32_t b = 0; b < instances; ++b) {
         int code = cs[b].exit_code;
         std::string st = code == 0 ? "ok" : code == 3 ? "violation" : code == 124 ? "hang" : code == 137 ? "killed" : "crash";
         sum.block_status.push_back(st);

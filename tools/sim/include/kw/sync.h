@@ -80,7 +80,7 @@ inline int64_t GetBlockIdx() { return kw::rt::block_idx(); }
 inline int64_t GetBlockNum() { return kw::rt::block_num(); }
 inline int64_t GetSubBlockIdx() { return kw::rt::sub_block_idx(); }
 inline int64_t GetSubBlockNum() { return kw::rt::sub_block_num(); }
-inline int64_t GetTaskRation() { return 1; }
+inline int64_t GetTaskRation() { return kw::rt::sub_block_num(); }
 inline int64_t GetSystemCycle() { return 0; }
 
 template <bool isAIVOnly = true> inline void SyncAll() { kw::rt::sync_all("SyncAll"); }

@@ -6,3 +6,6 @@
 #if __has_include("kwhost/highlevel_tiling.h")
 #include "kwhost/highlevel_tiling.h"
 #endif
+#if __has_include("kwhost/matmul_tiling.h")
+#include "kwhost/matmul_tiling.h"
+#endif
