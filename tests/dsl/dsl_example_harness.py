@@ -6,6 +6,7 @@ One reference worker process serves all tasks of a test process (importing torch
 loaded into it with the worker protocol's `load` request."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -22,7 +23,20 @@ from kernelwright.tools.tasks.reference import RefFailure, ReferenceWorker
 
 
 class SharedWorker(ReferenceWorker):
-    """A reference worker whose process is reused for the next task."""
+    """A reference worker whose process is reused for the next task. It runs torch single-threaded:
+    with two test processes on two cores, OpenMP threads spinning in two reference workers slowed
+    every emulated run several times over."""
+
+    def _start(self):
+        old = os.environ.get("OMP_NUM_THREADS")
+        os.environ["OMP_NUM_THREADS"] = "1"
+        try:
+            return super()._start()
+        finally:
+            if old is None:
+                os.environ.pop("OMP_NUM_THREADS", None)
+            else:
+                os.environ["OMP_NUM_THREADS"] = old
 
     def use(self, task) -> None:
         self.task = task
