@@ -87,7 +87,8 @@ class AgentConfig(_Strict):
 
 
 class ToolchainConfig(_Strict):
-    backend: Literal["sim"] = "sim"
+    backend: Literal["sim", "cann", "cann-syntax"] = "sim"
+    """sim: the CPU emulation; cann: CANN's compiler and an NPU; cann-syntax: compile check only."""
     soc: str | None = None
     tolerance: str = "default"
     trials: int | None = None

@@ -62,7 +62,5 @@ def make_deps(config: Config, models: dict[str, ChatModel | None] | None = None,
 
 
 def make_toolchain(config: Config) -> "Toolchain":
-    if config.toolchain.backend == "sim":
-        from kernelwright.tools.sim.toolchain import SimToolchain
-        return SimToolchain(soc=config.toolchain.soc)
-    raise ValueError(f"unknown backend {config.toolchain.backend!r}; known: sim")
+    from kernelwright.tools.backends import get_toolchain
+    return get_toolchain(config.toolchain.backend, soc=config.toolchain.soc)

@@ -12,7 +12,7 @@ MODULES = {"ReLU": "relu", "GELU": "gelu", "Sigmoid": "sigmoid", "Tanh": "tanh",
            "ReLU6": "relu6", "Hardsigmoid": "hardsigmoid", "Hardswish": "hardswish", "SiLU": "silu", "Mish": "mish",
            "Softsign": "softsign", "Tanhshrink": "tanhshrink", "LogSigmoid": "logsigmoid", "Identity": "identity",
            "Dropout": "identity", "Flatten": "flatten"}
-FUNCTIONS = {"swish": "silu", "pow_": "pow", "maximum": "maximum", "minimum": "minimum", "clip": "clamp",
+FUNCTIONS = {"swish": "silu", "log_sigmoid": "logsigmoid", "pow_": "pow", "maximum": "maximum", "minimum": "minimum", "clip": "clamp",
              "clamp_min": "clamp", "relu_": "relu"}
 
 
@@ -113,7 +113,16 @@ class ChainCompiler:
             if a.shape != b.shape:
                 raise Unsupported([n.op], f"{n.op} broadcasts {a.shape} with {b.shape}; the elementwise writer needs "
                                           "operands of one shape")
+            alpha = n.kwargs.get("alpha", 1)
+            if name in ("add", "sub") and alpha != 1:
+                return recipes.scaled_binary(self, recipes.BINARY[name], d, tile(tensors[0][1]), tile(tensors[1][1]),
+                                             float(alpha))
             return self.emit(recipes.BINARY[name], d, tile(tensors[0][1]), tile(tensors[1][1]))
+        if name in recipes.TERNARY and len(tensors) == 3:
+            shapes = {tuple(self.g.node(ref(x)).shape) for _, x in tensors}
+            if len(shapes) == 1:
+                return recipes.addc(self, recipes.TERNARY[name], d, *(tile(x) for _, x in tensors),
+                                    float(n.kwargs.get("value", 1)))
         if len(tensors) == 1 and len(n.args) >= 2 and name in recipes.BINARY.keys() | {"rsub", "pow"}:
             pos, t = tensors[0]
             other = n.args[1 - pos] if len(n.args) > 1 else n.arg(1, "other")

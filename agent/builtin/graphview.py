@@ -20,6 +20,7 @@ class Node:
     dtype: str | None = None
     module: dict[str, Any] = field(default_factory=dict)
     target: str | None = None
+    inplace: bool = False            # x.mul_(...): it overwrites its first argument
 
     def arg(self, i: int, name: str, default: Any = None) -> Any:
         """Argument `name`, passed by keyword or at position i (for call_method, position 0 is self)."""
@@ -43,7 +44,7 @@ class OpGraph:
     def __init__(self, trace: dict[str, Any]):
         self.trace = trace
         self.nodes = [Node(n["name"], n["op"], n["kind"], n["args"], n["kwargs"], n.get("shape"), n.get("dtype"),
-                           n.get("module") or {}, n.get("target")) for n in trace["nodes"]]
+                           n.get("module") or {}, n.get("target"), bool(n.get("inplace"))) for n in trace["nodes"]]
         self.by_name = {n.name: n for n in self.nodes}
         self.placeholders = [n for n in self.nodes if n.kind == "placeholder"]
         out = next(n for n in self.nodes if n.kind == "output")
@@ -52,6 +53,31 @@ class OpGraph:
         self.outputs = [ref(v) for v in (result if isinstance(result, list) else [result])]
         self.compute = [n for n in self.nodes if n.kind in ("call_function", "call_method", "call_module", "get_attr")]
         self.params = {p["name"]: p for p in trace.get("params", [])}
+        self.mutated = self.functional()
+
+    def functional(self) -> dict[str, str]:
+        """Rewrite in-place ops as values: every later read of a tensor an in-place op overwrote reads that
+        op's node instead (fx records the reads of the original name). Returns {input: its final node}
+        for the inputs the graph overwrites."""
+        root: dict[str, str] = {}          # node name -> the tensor (placeholder) it is a version of
+        latest: dict[str, str] = {}        # tensor -> its newest version
+
+        def fix(v: Any) -> Any:
+            if isinstance(v, list):
+                return [fix(x) for x in v]
+            name = ref(v)
+            if name is None:
+                return v
+            return {"node": latest.get(root.get(name, name), name)}
+        for n in self.nodes:
+            n.args, n.kwargs = fix(n.args), {k: fix(x) for k, x in n.kwargs.items()}
+            if n.inplace and ref(n.args[0]):
+                base = root.get(ref(n.args[0]), ref(n.args[0]))
+                root[n.name], latest[base] = base, n.name
+        out = next(n for n in self.nodes if n.kind == "output")
+        result = out.args[0]
+        self.outputs = [ref(v) for v in (result if isinstance(result, list) else [result])]
+        return {base: last for base, last in latest.items() if self.by_name[base].kind == "placeholder"}
 
     def node(self, name: str) -> Node:
         return self.by_name[name]

@@ -80,13 +80,11 @@ def softplus(o: Out, d: str, a: str, node: Any) -> None:
 
 def clamp(o: Out, d: str, a: str, lo: Any, hi: Any) -> None:
     src = a
-    if lo is not None:
-        o.emit("Maxs", d, src, lit(lo))
-        src = d
-    if hi is not None:
-        o.emit("Mins", d, src, lit(hi))
-        src = d
-    if src == a:
+    for instr, bound in (("Maxs", lo), ("Mins", hi)):
+        if bound is not None:
+            o.emit(instr, d, src, lit(bound))
+            src = d
+    if lo is None and hi is None:
         o.emit("Muls", d, a, "1.0")
 
 
@@ -144,6 +142,22 @@ BINARY = {"add": "Add", "sub": "Sub", "mul": "Mul", "div": "Div", "maximum": "Ma
           "min": "Min", "fmax": "Max", "fmin": "Min"}
 
 
+def scaled_binary(o: Out, instr: str, d: str, a: str, b: str, alpha: float) -> None:
+    """d = a (+|-) alpha * b (torch.add/sub with alpha=)."""
+    s = o.tmp()
+    o.emit("Muls", s, b, lit(alpha))
+    o.emit(instr, d, a, s)
+
+
+def addc(o: Out, instr: str, d: str, a: str, b: str, c: str, value: float) -> None:
+    """d = a + value * (b * c) or a + value * (b / c) (addcmul / addcdiv)."""
+    s = o.tmp()
+    o.emit(instr, s, b, c)
+    if value != 1.0:
+        o.emit("Muls", s, s, lit(value))
+    o.emit("Add", d, a, s)
+
+
 def tensor_scalar(o: Out, op: str, d: str, a: str, s: str, scalar_first: bool) -> bool:
     """d = a op s (or s op a); False when the combination has no recipe."""
     if op == "add":
@@ -195,4 +209,5 @@ ADVANCED = {"Sigmoid", "Tanh", "Erf"}          # advanced APIs: never in place (
 NOT_IN_PLACE = {"sigmoid", "tanh", "erf"}     # recipes that are one advanced instruction d <- a
 IDENTITY = {"contiguous", "clone", "view", "reshape", "flatten", "squeeze", "unsqueeze", "float", "to", "type_as",
             "identity", "detach", "expand_as"}
-KNOWN = set(UNARY) | set(BINARY) | {"pow", "rsub"} | IDENTITY
+TERNARY = {"addcmul": "Mul", "addcdiv": "Div"}
+KNOWN = set(UNARY) | set(BINARY) | set(TERNARY) | {"pow", "rsub"} | IDENTITY

@@ -44,6 +44,10 @@ def _plain(v: Any) -> Any:
     return {"repr": repr(v)[:80]}
 
 
+def _raw_name(node: torch.fx.Node) -> str:
+    return str(node.target) if node.op == "call_method" else getattr(node.target, "__name__", "")
+
+
 def _op_name(node: torch.fx.Node, modules: dict[str, torch.nn.Module]) -> str:
     if node.op == "call_function":
         name = OPERATORS.get(node.target) or getattr(node.target, "__name__", str(node.target))
@@ -96,6 +100,9 @@ def trace_one(task: dict[str, Any]) -> dict[str, Any]:
     for node in gm.graph.nodes:
         entry = {"name": node.name, "op": _op_name(node, modules), "kind": node.op, "args": _plain(list(node.args)),
                  "kwargs": _plain(dict(node.kwargs)), **_meta(node)}
+        if node.op in ("call_method", "call_function") and _raw_name(node).endswith("_") \
+                and not _raw_name(node).startswith("_"):
+            entry["inplace"] = True       # x.mul_(...): later uses of x read this node's value
         if node.op == "call_module":
             entry["module"] = _module_attrs(modules[node.target])
             entry["target"] = str(node.target)

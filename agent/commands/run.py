@@ -20,7 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                            "directory (omit with --resume)")
     p.add_argument("--model", default=None, help="builtin (no LLM), replay:FILE (a recorded model_calls.jsonl), or a "
                                                  "litellm model name (default: $KERNELWRIGHT_MODEL, else builtin)")
-    p.add_argument("--backend", default=None, choices=["sim"], help="toolchain (default: sim, the CPU emulation)")
+    p.add_argument("--backend", default=None, choices=["sim", "cann", "cann-syntax"],
+                   help="toolchain (default: sim, the CPU emulation; cann needs CANN and an NPU)")
     p.add_argument("--out", default=None, help="artifact directory of this run (default: runs/<task>-<time>)")
     p.add_argument("--config", default=None, help="config file (.yaml or .toml); env and flags override it")
     p.add_argument("--resume", default=None, metavar="RUN_ID", help="continue a checkpointed run (its directory name)")

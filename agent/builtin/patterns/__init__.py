@@ -14,5 +14,5 @@ class Emitted:
 
 
 def patterns() -> list:
-    from kernelwright.agent.builtin.patterns import elementwise, softmax
-    return [elementwise, softmax]
+    from kernelwright.agent.builtin.patterns import broadcast, elementwise, loss, norm, norms, pooling, reduce, softmax
+    return [elementwise, softmax, reduce, norms, norm, pooling, broadcast, loss]

@@ -1,0 +1,21 @@
+"""nn.GELU (exact)."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.act = nn.GELU()
+
+    def forward(self, x):
+        return self.act(x)
+
+
+def get_inputs():
+    return [torch.randn(3, 7, 129)]
+
+
+def get_init_inputs():
+    return []

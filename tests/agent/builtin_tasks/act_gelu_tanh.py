@@ -1,0 +1,21 @@
+"""GELU, tanh approximation."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        pass
+
+    def forward(self, x):
+        return F.gelu(x, approximate="tanh")
+
+
+def get_inputs():
+    return [torch.randn(5, 1001)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,21 @@
+"""logsigmoid."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        pass
+
+    def forward(self, x):
+        return F.logsigmoid(x)
+
+
+def get_inputs():
+    return [torch.randn(8, 203)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,21 @@
+"""x.half()."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        pass
+
+    def forward(self, x):
+        return x.half()
+
+
+def get_inputs():
+    return [torch.randn(7, 333)]
+
+
+def get_init_inputs():
+    return []

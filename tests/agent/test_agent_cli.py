@@ -1,0 +1,54 @@
+"""`kernelwright run` and `kernelwright.generate`: the front door with no model configured."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from kernelwright.agent.cli import main
+
+HERE = Path(__file__).parent
+
+
+def test_run_builtin_end_to_end_json(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("KERNELWRIGHT_MODEL", raising=False)
+    code = main(["run", str(HERE / "tasks" / "abs_scale.py"), "--out", str(tmp_path / "out"), "--json"])
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert code == 0 and result["status"] == "passed", captured.err
+    assert result["path"] == ["planner", "dsl_writer", "lowerer", "verify", "finish"]
+    assert Path(result["kernel"], "kernel.dsl.py").is_file() and Path(result["kernel"], "op_kernel").is_dir()
+    assert "verify: pass" in captured.err                  # progress lines stream to stderr
+    run = json.loads((tmp_path / "out" / "run.json").read_text())
+    assert run["status"] == "passed" and run["plan"]["category"] == "elementwise"
+    assert (tmp_path / "runs" / "checkpoints.sqlite").is_file()
+
+
+def test_run_says_what_the_builtin_writer_cannot_do(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("KERNELWRIGHT_MODEL", raising=False)
+    task = tmp_path / "mm.py"
+    task.write_text("import torch\nclass Model(torch.nn.Module):\n    def forward(self, a, b):\n        return a @ b\n"
+                    "def get_inputs():\n    return [torch.randn(4, 8), torch.randn(8, 3)]\n"
+                    "def get_init_inputs():\n    return []\n")
+    assert main(["run", str(task), "--model", "builtin"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("FAILED: the builtin writer cannot handle matmul (in mm)") and "--model NAME" in out
+
+
+def test_run_bad_input(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", str(tmp_path / "missing.py")]) == 2
+    assert main(["run", "--resume", "no-such-run"]) == 2
+    assert "no checkpoint for run 'no-such-run'" in capsys.readouterr().err
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("agent: {caps: {debuger: 2}}\n")
+    assert main(["run", str(HERE / "tasks" / "abs_scale.py"), "--config", str(bad)]) == 2
+    assert "bad configuration" in capsys.readouterr().err
+
+
+def test_generate_is_a_lazy_attribute_of_the_package():
+    code = ("import sys, kernelwright; assert 'langgraph' not in sys.modules; "
+            "from kernelwright.agent.api import generate; assert kernelwright.generate is generate; print('ok')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "ok", out.stderr

@@ -1,0 +1,48 @@
+"""Configuration layers: file, then environment, then flags; keys only from the environment."""
+import pytest
+from pydantic import ValidationError
+
+from kernelwright.agent.config import load_config
+
+
+def test_defaults():
+    cfg = load_config(env={})
+    assert cfg.models.default.name is None and cfg.toolchain.backend == "sim"
+    assert cfg.agent.caps.debugger == 4 and cfg.agent.interrupts == []
+    assert cfg.paths.checkpoint_file().name == "checkpoints.sqlite"
+
+
+def test_file_then_env_then_flags(tmp_path):
+    f = tmp_path / "kw.yaml"
+    f.write_text("models:\n  default: {name: openai/gpt-4o, temperature: 0.0}\n  debugger: {name: openai/o3}\n"
+                 "agent:\n  caps: {dsl_writer: 3}\n  interrupts: [plan, accept]\n")
+    cfg = load_config(f, env={})
+    assert cfg.models.for_node("debugger").name == "openai/o3"
+    assert cfg.models.for_node("debugger").temperature == 0.0        # unset fields come from the default
+    assert cfg.models.for_node("planner").name == "openai/gpt-4o" and cfg.agent.caps.dsl_writer == 3
+    env = {"KERNELWRIGHT_MODEL": "anthropic/claude", "KERNELWRIGHT_MODEL_LOWERER": "openai/local"}
+    cfg = load_config(f, env=env)
+    assert cfg.models.for_node("planner").name == "anthropic/claude"
+    assert cfg.models.for_node("lowerer").name == "openai/local" and cfg.models.for_node("debugger").name == "openai/o3"
+    cfg = load_config(f, env=env, overrides={"models.default.name": "builtin", "agent.max_steps": 7, "toolchain.soc": None})
+    assert cfg.models.default.name == "builtin" and cfg.agent.max_steps == 7
+
+
+def test_toml_and_the_config_variable(tmp_path):
+    f = tmp_path / "kw.toml"
+    f.write_text('[toolchain]\nsoc = "Ascend910B4"\ntolerance = "mkb"\n')
+    cfg = load_config(env={"KERNELWRIGHT_CONFIG": str(f)})
+    assert cfg.toolchain.soc == "Ascend910B4" and cfg.toolchain.tolerance == "mkb"
+
+
+def test_keys_in_a_file_and_unknown_settings_are_errors(tmp_path):
+    f = tmp_path / "kw.yaml"
+    f.write_text("models:\n  default: {name: openai/gpt-4o, kwargs: {api_key: sk-123}}\n")
+    with pytest.raises(ValidationError, match="API keys come only from the environment"):
+        load_config(f, env={})
+    f.write_text("agent:\n  max_stepz: 3\n")
+    with pytest.raises(ValidationError, match="max_stepz"):
+        load_config(f, env={})
+    f.write_text("models:\n  default: {name: x, api_key: sk-1}\n")
+    with pytest.raises(ValidationError, match="api_key"):
+        load_config(f, env={})
