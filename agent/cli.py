@@ -12,7 +12,7 @@ import sys
 
 from kernelwright import __version__
 
-COMMANDS = ["doctor", "build", "docs", "lint", "export", "verify", "run"]
+COMMANDS = ["doctor", "build", "docs", "lint", "export", "verify", "run", "dsl"]
 
 
 def make_parser() -> argparse.ArgumentParser:

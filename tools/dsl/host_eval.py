@@ -3,6 +3,7 @@ and SoC numbers. It follows C++ semantics where Python's differ (every variable 
 type; floor division and modulo are Python's, which the generated C++ reproduces with helpers)."""
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +15,7 @@ from kernelwright.tools.dsl.errors import DslError
 from kernelwright.tools.dsl.typecheck import HostTypes
 from kernelwright.tools.hardware import SocProfile
 
+CMP = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne}
 MAX_LOOP = 1 << 20
 INT64 = 1 << 63
 
@@ -140,8 +142,7 @@ class HostEval:
             v = self.expr(e.operand)
             return (not v) if e.op == "not" else -v
         if isinstance(e, ir.Compare):
-            a, b = self.expr(e.left), self.expr(e.right)
-            return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[e.op]
+            return CMP[e.op](self.expr(e.left), self.expr(e.right))
         if isinstance(e, ir.BoolOp):
             if e.op == "and":
                 return all(bool(self.expr(v)) for v in e.values)

@@ -35,7 +35,7 @@ class TileState:
 
 class Block:
     def __init__(self, program: ir.Program, roles: Roles, buffers: list[Buffer], gm: dict[str, GmTensor],
-                 ev: KernelExprEval, block: int, ub_bytes: int, externs: dict[str, Callable], arch: str,
+                 ev: KernelExprEval, block: int, ub_bytes: int, externs, arch: str,
                  warnings: list[DslDiagnostic]):
         self.p, self.roles, self.gm, self.ev, self.block, self.arch = program, roles, gm, ev, block, arch
         self.externs, self.warnings = externs, warnings
@@ -157,8 +157,8 @@ class Block:
         fn = self.externs.get(s.numpy)
         if fn is None:
             raise DslError("extern.missing", f"no NumPy semantics named `{s.numpy}` for hole `{s.name}`", s.line,
-                           hint="register the callback with the interpreter (externs={name: fn}); known: "
-                                + (", ".join(sorted(self.externs)) or "none"))
+                           hint="register the callback (kernelwright.tools.dsl.externs, or externs={name: fn}); known: "
+                                + (", ".join(self.externs.names()) or "none"))
         params = {k: self.ev.eval(v) for k, v in s.params.items()}
 
         def arrays(refs: list, write: bool) -> list[np.ndarray]:

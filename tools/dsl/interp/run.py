@@ -65,10 +65,11 @@ def workspace_layout(program: ir.Program, ev: KernelExprEval) -> dict[str, tuple
 def interpret(program: ir.Program, inputs: dict[str, np.ndarray], attrs: dict[str, Any] | None = None,
               soc: SocProfile | None = None, externs: dict[str, Callable] | None = None,
               label: str = "") -> InterpResult:
+    from kernelwright.tools.dsl.externs import resolve
     soc = soc or load_soc(None)
     res = InterpResult(ok=False)
     try:
-        _run(program, inputs, attrs or {}, soc, externs or {}, res)
+        _run(program, inputs, attrs or {}, soc, resolve(externs), res)
     except DslError as e:
         e.diag.case = e.diag.case or label or None
         res.diagnostics.append(e.diag)

@@ -9,6 +9,7 @@ import numpy as np
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.dtypes import DType, DTYPES
 from kernelwright.tools.dsl.errors import DslError
+from kernelwright.tools.dsl.host_eval import CMP
 
 INT64 = 1 << 63
 F32 = np.float32
@@ -67,7 +68,7 @@ class KernelExprEval:
             a, b = self.eval(e.left), self.eval(e.right)
             if isinstance(a, F32) or isinstance(b, F32):
                 a, b = F32(a), F32(b)
-            return int({"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[e.op])
+            return int(CMP[e.op](a, b))
         if isinstance(e, ir.BoolOp):
             if e.op == "and":
                 return int(all(self.eval(v) for v in e.values))
