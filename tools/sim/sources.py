@@ -13,9 +13,9 @@ _MAIN = re.compile(r"\bint\s+main\s*\(")
 _INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
 _KNOWN_PATHS = Path(__file__).with_name("data") / "cann_include_paths.txt"
 _ASC_HOST = re.compile(r"//\s*=+\s*ASCEND_HOST_SECTION\s*=+")
-# bisheng's spelling of `__aicore__` in preprocessed kernels (`__forceinline__ [aicore] void f()`):
-# an attribute with no meaning on the CPU, dropped keeping columns
-_AICORE_ATTR = re.compile(r"\[aicore\]")
+# bisheng's spelling of `__aicore__` in preprocessed kernels (`__forceinline__ [aicore] void f()`,
+# `[host, aicore]`): an attribute with no meaning on the CPU, dropped keeping columns
+_AICORE_ATTR = re.compile(r"\[(?:host\s*,\s*)?aicore(?:\s*,\s*host)?\]")
 GE_TO_CTYPE = {
     "DT_FLOAT": "float", "DT_FLOAT16": "half", "DT_BF16": "bfloat16_t", "DT_INT8": "int8_t", "DT_UINT8": "uint8_t",
     "DT_INT16": "int16_t", "DT_UINT16": "uint16_t", "DT_INT32": "int32_t", "DT_UINT32": "uint32_t", "DT_INT64": "int64_t",
@@ -98,7 +98,7 @@ def prepare_tree(files: dict[str, str], dest: Path, msopgen: bool = False) -> li
             text = strip_asc_host(text)
         if rel.endswith((".cpp", ".cc", ".asc", ".h", ".hpp", ".inc")):
             text = drop_launches(text) if msopgen else rewrite_launches(text)
-            text = _AICORE_ATTR.sub(" " * len("[aicore]"), text)
+            text = _AICORE_ATTR.sub(lambda m: " " * len(m.group(0)), text)
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text)

@@ -242,8 +242,10 @@ void TPipe::release_event(int evt, TEventID id) {
     if (id >= 0 && id < 8) event_used_[evt] &= uint8_t(~(1u << id));
 }
 
-TPipe* GetTPipePtr() {
+TPipe* kw_current_tpipe() {
     static TPipe fallback_pipe_for_event_ids_only;  // kernels may call GetTPipePtr() before constructing one
     return current_pipe() ? current_pipe() : &fallback_pipe_for_event_ids_only;
 }
 }  // namespace AscendC
+
+AscendC::TPipe* GetTPipePtr() { return AscendC::kw_current_tpipe(); }

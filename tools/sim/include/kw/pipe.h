@@ -219,8 +219,10 @@ private:
     uint8_t event_used_[static_cast<int>(HardEvent::MAX)] = {};
 };
 
-TPipe* GetTPipePtr();
 
 template <TPosition pos, int32_t depth = 1, auto mask = 0> using TSCM = TQueBind<pos, TPosition::TSCM, depth, mask>;
 
 }  // namespace AscendC
+
+// The current pipe: a global function in CANN 8.x (not a member of AscendC).
+AscendC::TPipe* GetTPipePtr();

@@ -30,13 +30,13 @@ public:
     const char* GetTilingClassName() const { return class_name_; }
     size_t GetDataSize() const { return data_size_; }
     const uint8_t* kw_bytes() const { return data_ptr_; }
+    void SetDataPtr(void* ptr) { data_ptr_ = static_cast<uint8_t*>(ptr); }  // public in CANN 8.x
 
 protected:
     void InitData() {
         own_.assign(data_size_, 0);
         data_ptr_ = own_.data();
     }
-    void SetDataPtr(void* ptr) { data_ptr_ = static_cast<uint8_t*>(ptr); }
     void CheckAlignAndGenPlaceHolder(const char*, size_t typeSize) {
         if (typeSize && data_size_ % typeSize) data_size_ += typeSize - data_size_ % typeSize;
     }
