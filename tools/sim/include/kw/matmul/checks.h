@@ -91,6 +91,12 @@ inline void check_shape(const char* api, int m, int n, int k, const TilingView& 
              "SetOrgShape with the real M/N/K before SetSingleShape/SetTail, and clamp the tail of the last core");
 }
 
+inline void check_init(const char* api, bool init) {
+    if (!init)
+        fail("mm.not_initialised", api, std::string(api) + " on a Matmul object that was never initialised",
+             "call REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling) (or mm.Init(&tiling)) first");
+}
+
 inline void check_ready(const char* api, bool init, bool a, bool b) {
     if (!init)
         fail("mm.not_initialised", api, std::string(api) + " on a Matmul object that was never initialised",

@@ -61,11 +61,13 @@ public:
         t_.M = orgM, t_.N = orgN, t_.Ka = orgKa, t_.Kb = orgKb;
     }
     void SetSingleShape(int singleM, int singleN, int singleK) {
+        kw::mm::check_init("Matmul::SetSingleShape", init_);
         kw::mm::check_shape("Matmul::SetSingleShape", singleM, singleN, singleK, t_);
         m_ = singleM, n_ = singleN, k_ = singleK;
         reset_iteration();
     }
     void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
+        kw::mm::check_init("Matmul::SetTail", init_);
         int m = tailM > 0 ? tailM : m_, n = tailN > 0 ? tailN : n_, k = tailK > 0 ? tailK : k_;
         kw::mm::check_shape("Matmul::SetTail", m, n, k, t_);
         m_ = m, n_ = n, k_ = k;
