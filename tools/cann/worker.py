@@ -40,7 +40,9 @@ class Worker:
 
     def hello(self, _req: dict[str, Any]) -> dict[str, Any]:
         dev = self.device()
-        t = dev.to_device(__import__("numpy").arange(16, dtype="float32"))
+        import numpy as np
+
+        t = dev.to_device(np.arange(16, dtype=np.float32))     # the device takes a copy and answers
         dev.sync()
         del t
         return dev.describe()
