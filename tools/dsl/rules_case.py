@@ -39,7 +39,8 @@ def case_rules(program: ir.Program, roles: Roles, tiling: TilingResult, buffers:
         hint = (f"shrink the tiles: with these buffers a tile length of at most {room // per_elem if per_elem else 0} "
                 "elements fits (count every queue slot: a tile in a stages=2 loop takes 2 slots, and the hidden "
                 "scratch of reductions and Tanh/Sigmoid/Erf)")
-        out.append(DslDiagnostic(rule="ub.capacity", line=min((b.line for b in buffers if b.line), default=ret_line),
+        biggest = max((b for b in buffers if b.line), key=lambda b: b.bytes, default=None)
+        out.append(DslDiagnostic(rule="ub.capacity", line=biggest.line if biggest else ret_line,
                                  message=f"the kernel needs {total} bytes of UB, more than the {soc.ub_bytes} of "
                                          f"{soc.name}. Ledger: {render(buffers)}",
                                  hint=hint, values={"total": total, "capacity": soc.ub_bytes,

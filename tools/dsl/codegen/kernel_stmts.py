@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.codegen.cpp_expr import KernelExpr, safe
+from kernelwright.tools.dsl.dtypes import DTYPES
 from kernelwright.tools.dsl.optable import auto_mode, ops
 from kernelwright.tools.dsl.roles import Roles, canonical_split
 from kernelwright.tools.dsl.typecheck import tile_dtypes
@@ -187,6 +188,14 @@ class Emitter:
                   f"{src_gap}, {dst_gap}, 0}}")
         return params, t
 
+    def whole_blocks(self, s, tile: str) -> bool:
+        """A plain DataCopy when the length is provably whole 32-byte blocks in every dtype column."""
+        if not isinstance(s.n, ir.Const) or s.rows is not None or s.src_stride is not None or \
+                s.dst_stride is not None or getattr(s, "pad", None) is not None or getattr(s, "atomic", None):
+            return False
+        sizes = {DTYPES[tile_dtypes(self.p, c)[tile]].size for c in range(self.p.sig.columns)}
+        return s.n.value > 0 and all(s.n.value * size % 32 == 0 for size in sizes)
+
     def pad_params(self, s: ir.Load, t: str) -> str:
         if s.pad is None:
             return f"DataCopyPadExtParams<{t}>{{false, 0, 0, 0}}"
@@ -211,7 +220,11 @@ class Emitter:
             out.append(f"{ind}{safe(name)} = {self.que(name)}.AllocTensor<{t}>();")
         elif first_of_run:
             self.sync("V_MTE2", out, ind)        # the tile is alive: earlier vector reads must finish first
-        out.append(f"{ind}DataCopyPad({self.tile(s.dst)}, {self.gm(s.src, s.offset)}, {params}, {self.pad_params(s, t)});")
+        if self.whole_blocks(s, s.dst.name):
+            out.append(f"{ind}DataCopy({self.tile(s.dst)}, {self.gm(s.src, s.offset)}, {self.x.expr(s.n)});")
+        else:
+            out.append(f"{ind}DataCopyPad({self.tile(s.dst)}, {self.gm(s.src, s.offset)}, {params}, "
+                       f"{self.pad_params(s, t)});")
         if last_of_run:
             if self.run_allocates:
                 out.append(f"{ind}{self.que(name)}.EnQue({safe(name)});")
@@ -232,7 +245,10 @@ class Emitter:
             out.append(f"{ind}{safe(name)} = {self.que(name)}.DeQue<{t}>();")
         if s.atomic == "add":
             out.append(f"{ind}SetAtomicAdd<{t}>();")
-        out.append(f"{ind}DataCopyPad({self.gm(s.dst, s.offset)}, {self.tile(s.src)}, {params});")
+        if self.whole_blocks(s, s.src.name):
+            out.append(f"{ind}DataCopy({self.gm(s.dst, s.offset)}, {self.tile(s.src)}, {self.x.expr(s.n)});")
+        else:
+            out.append(f"{ind}DataCopyPad({self.gm(s.dst, s.offset)}, {self.tile(s.src)}, {params});")
         if s.atomic == "add":
             out.append(f"{ind}SetAtomicNone();")
         if id(s) in self.roles.last_store:
