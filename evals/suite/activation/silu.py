@@ -1,0 +1,24 @@
+"""SiLU (x * sigmoid(x)).
+
+category: activation
+level: 1
+"""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return F.silu(x)
+
+
+def get_inputs():
+    return [torch.randn(33, 515)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,23 @@
+"""Maximum over the last axis.
+
+category: reduce
+level: 1
+"""
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return torch.amax(x, dim=-1)
+
+
+def get_inputs():
+    return [torch.randn(31, 517)]
+
+
+def get_init_inputs():
+    return []

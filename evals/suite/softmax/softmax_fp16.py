@@ -1,0 +1,23 @@
+"""Softmax in float16.
+
+category: softmax
+level: 1
+"""
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return torch.softmax(x, dim=-1)
+
+
+def get_inputs():
+    return [torch.randn(24, 777).half()]
+
+
+def get_init_inputs():
+    return []
