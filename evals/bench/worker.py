@@ -1,0 +1,117 @@
+"""One (task, attempt) of a bench, in its own process: `python -m kernelwright.evals.bench.worker SPEC`.
+
+It runs the agent (`kernelwright.generate`) with its own artifact directory, checkpoint file and temp
+directory, then writes `record.json` there. The parent decides what a missing record means (a crash,
+or a hang it killed). If the parent dies, the worker stops too: a killed bench leaves no orphans."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from kernelwright.evals.bench.records import TaskRecord, write_json_atomic
+
+RECORD = "record.json"
+
+
+class WorkSpec(BaseModel):
+    task: dict[str, Any]               # Task.model_dump()
+    attempt: int = 0
+    out: str                           # this attempt's artifact directory
+    model: str | None = None
+    backend: str | None = None
+    tolerance: str | None = None
+    soc: str | None = None
+    config: str | None = None
+    max_steps: int | None = None
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            os.killpg(os.getpgrp(), signal.SIGKILL)
+
+
+def _verdicts(art: Path) -> list[dict[str, Any]]:
+    out = []
+    for f in sorted((art / "verdicts").glob("v*.json"), key=lambda p: int(p.stem[1:] or 0)):
+        try:
+            out.append(json.loads(f.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            continue
+    return out
+
+
+def _stage(verdict: dict[str, Any], name: str) -> dict[str, Any]:
+    return next((s for s in verdict.get("stages", []) if s.get("name") == name), {})
+
+
+def speedup_of(verdict: dict[str, Any]) -> float | None:
+    """Eager time / kernel time from the measure stage, when the backend timed the kernel (the sim
+    counts work but does not time, so there is none there)."""
+    metrics = _stage(verdict, "measure").get("metrics") or {}
+    for key in ("speedup", "speedup_median"):
+        if isinstance(metrics.get(key), (int, float)):
+            return float(metrics[key])
+    return None
+
+
+def record_of(spec: WorkSpec, result: Any, seconds: float) -> TaskRecord:
+    from kernelwright.tools.task import Task
+    task = Task.model_validate(spec.task)
+    art = Path(result.artifacts)
+    verdicts = _verdicts(art)
+    passed = result.status == "passed"
+    usage = result.usage or {}
+    return TaskRecord(
+        task=task.name, attempt=spec.attempt, category=task.category, level=task.level, status=result.status,
+        reason=result.reason[:2000], compiled=any(_stage(v, "build").get("status") == "pass" for v in verdicts),
+        correct=passed, repairs=result.path.count("debugger"), verifies=len(verdicts),
+        speedup=speedup_of(verdicts[-1]) if passed and verdicts else None,
+        prompt_tokens=int(usage.get("prompt_tokens", 0)), completion_tokens=int(usage.get("completion_tokens", 0)),
+        cost_usd=float(usage.get("cost_usd", 0.0)), model_calls=int(usage.get("calls", 0)), seconds=round(seconds, 2),
+        model=spec.model or "builtin", backend=spec.backend or "sim", artifacts=str(art), path=result.path)
+
+
+def run(spec: WorkSpec) -> TaskRecord:
+    from kernelwright.agent.api import generate
+    from kernelwright.agent.config import load_config
+    from kernelwright.tools.task import Task
+
+    out = Path(spec.out)
+    cfg = load_config(spec.config, overrides={
+        "models.default.name": spec.model, "toolchain.backend": spec.backend, "toolchain.tolerance": spec.tolerance,
+        "toolchain.soc": spec.soc, "agent.max_steps": spec.max_steps, "paths.runs": str(out.parent),
+        "paths.checkpoints": str(out / "checkpoints.sqlite")})
+    task = Task.model_validate(spec.task)
+    start = time.monotonic()
+    try:
+        result = generate(task, config=cfg, out=out)
+    except Exception as e:        # our bug, or a replayed transcript that diverged: recorded, the batch goes on
+        tail = "".join(traceback.format_exception(e)[-3:])
+        return TaskRecord(task=task.name, attempt=spec.attempt, category=task.category, level=task.level,
+                          status="error", reason=f"{type(e).__name__}: {e}\n{tail}"[:2000],
+                          seconds=round(time.monotonic() - start, 2), model=spec.model or "builtin",
+                          backend=spec.backend or "sim", artifacts=str(out))
+    return record_of(spec, result, time.monotonic() - start)
+
+
+def main(argv: list[str]) -> int:
+    spec = WorkSpec.model_validate_json(Path(argv[0]).read_text(encoding="utf-8"))
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    record = run(spec)
+    write_json_atomic(Path(spec.out) / RECORD, record.model_dump())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
