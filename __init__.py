@@ -6,8 +6,11 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str):
-    # `kernelwright.generate` without importing the agent (langgraph) until it is used
+    # `kernelwright.generate` / `kernelwright.verify` without importing the agent (langgraph) until it is used
     if name == "generate":
         from kernelwright.agent.api import generate
         return generate
+    if name == "verify":
+        from kernelwright.agent.api_verify import verify
+        return verify
     raise AttributeError(f"module 'kernelwright' has no attribute {name!r}")

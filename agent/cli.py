@@ -12,7 +12,7 @@ import sys
 
 from kernelwright import __version__
 
-COMMANDS = ["doctor", "build", "docs", "lint", "export", "verify", "run", "dsl"]
+COMMANDS = ["doctor", "build", "docs", "lint", "export", "verify", "run", "bench", "chat", "mcp", "dsl"]
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -31,8 +31,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = make_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
-        parser.print_help()
-        return 0
+        if args.command is None:          # plain `kernelwright`: the interactive session
+            args = parser.parse_args(["chat"])
+        else:
+            parser.print_help()
+            return 0
     return int(args.func(args) or 0)
 
 
