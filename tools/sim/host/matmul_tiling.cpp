@@ -235,23 +235,22 @@ void MatmulApiTilingBase::SetFinalTiling(optiling::TCubeTiling& out) {
 #undef KW_COPY
 }
 
-void MatmulApiTilingBase::kw_copy_to(TCubeTiling& t) const {
+int64_t MatmulApiTilingBase::kw_fill(optiling::TCubeTiling& t) {
+    if (Compute() != 0) return -1;
+    SetFinalTiling(t);
+    return 0;
+}
+int64_t MatmulApiTilingBase::kw_fill(TCubeTiling& t) {
     static_assert(sizeof(TCubeTiling) == 50 * sizeof(int32_t), "the kernel's TCubeTiling is 50 int32 fields");
+    if (Compute() != 0) return -1;
     std::memcpy(&t, tiling_.kw_bytes(), sizeof(TCubeTiling));
+    return 0;
 }
 
 // ---- single core ----
 int64_t MatmulApiTiling::Compute() { return kw_split(1, false); }
-int64_t MatmulApiTiling::GetTiling(optiling::TCubeTiling& tiling) {
-    if (Compute() != 0) return -1;
-    SetFinalTiling(tiling);
-    return 0;
-}
-int64_t MatmulApiTiling::GetTiling(TCubeTiling& tiling) {
-    if (Compute() != 0) return -1;
-    kw_copy_to(tiling);
-    return 0;
-}
+int64_t MatmulApiTiling::GetTiling(optiling::TCubeTiling& tiling) { return kw_fill(tiling); }
+int64_t MatmulApiTiling::GetTiling(TCubeTiling& tiling) { return kw_fill(tiling); }
 
 // ---- multi core ----
 int32_t MultiCoreMatmulTiling::SetDim(int32_t dim) {
@@ -278,16 +277,8 @@ int32_t MultiCoreMatmulTiling::GetCoreNum(int32_t& dim, int32_t& mDim, int32_t& 
     return 0;
 }
 int64_t MultiCoreMatmulTiling::Compute() { return kw_split(blockDim > 0 ? blockDim : kwCores, true); }
-int64_t MultiCoreMatmulTiling::GetTiling(optiling::TCubeTiling& tiling) {
-    if (Compute() != 0) return -1;
-    SetFinalTiling(tiling);
-    return 0;
-}
-int64_t MultiCoreMatmulTiling::GetTiling(TCubeTiling& tiling) {
-    if (Compute() != 0) return -1;
-    kw_copy_to(tiling);
-    return 0;
-}
+int64_t MultiCoreMatmulTiling::GetTiling(optiling::TCubeTiling& tiling) { return kw_fill(tiling); }
+int64_t MultiCoreMatmulTiling::GetTiling(TCubeTiling& tiling) { return kw_fill(tiling); }
 
 // ---- batch: one core per batch group is the caller's business; the per-matrix split is single-core ----
 int32_t BatchMatmulTiling::GetCoreNum(int32_t& dim, int32_t& mDim, int32_t& nDim, int32_t& batchCoreM, int32_t& batchCoreN) {
@@ -296,16 +287,8 @@ int32_t BatchMatmulTiling::GetCoreNum(int32_t& dim, int32_t& mDim, int32_t& nDim
     return 0;
 }
 int64_t BatchMatmulTiling::Compute() { return kw_split(1, false); }
-int64_t BatchMatmulTiling::GetTiling(optiling::TCubeTiling& tiling) {
-    if (Compute() != 0) return -1;
-    SetFinalTiling(tiling);
-    return 0;
-}
-int64_t BatchMatmulTiling::GetTiling(TCubeTiling& tiling) {
-    if (Compute() != 0) return -1;
-    kw_copy_to(tiling);
-    return 0;
-}
+int64_t BatchMatmulTiling::GetTiling(optiling::TCubeTiling& tiling) { return kw_fill(tiling); }
+int64_t BatchMatmulTiling::GetTiling(TCubeTiling& tiling) { return kw_fill(tiling); }
 }  // namespace matmul_tiling
 
 // The emulated Matmul takes no scratch space of its own.

@@ -60,6 +60,31 @@ template <class T> void transpose_pair(uint8_t* out0, uint8_t* out1, const uint8
         for (int c = 0; c < N; ++c) std::memcpy(out_at(c, r), in_at(r, c), E);
 }
 
+// The fractal walk of LoadData 2D from L1 (srcLocal given) or GM (srcLocal null).
+template <class T>
+void load2d(Pipe pipe, const LocalTensor<T>& dst, const LocalTensor<T>* srcLocal, const uint8_t* src, const AscendC::LoadData2DParams& p) {
+    const char* api = "LoadData";
+    require_cube_align(dst, api, "dst");
+    if (srcLocal) require_cube_align(*srcLocal, api, "src");
+    if (p.ifTranspose && sizeof(T) != 2)
+        rt::Diag("cube.transpose_dtype", api)
+            .msg(std::string("LoadData with ifTranspose = true on ") + dtype_name<T>() + ": the 2D load transposes only 16x16 "
+                 "fractals of 2-byte types")
+            .hint("use LoadDataWithTranspose (LoadData2dTransposeParams) for float/int32/int8 data")
+            .fatal();
+    for (uint32_t i = 0; i < p.repeatTimes; ++i) {
+        uint64_t s = (uint64_t(p.startIndex) + uint64_t(i) * p.srcStride) * kFractalBytes;
+        uint64_t d = uint64_t(i) * (1 + p.dstGap) * kFractalBytes;
+        if (srcLocal) touch(pipe, *srcLocal, s, kFractalBytes, false, api, "src");
+        else rt::access_gm(pipe, src + s, kFractalBytes, false, api, "src");
+        touch(pipe, dst, d, kFractalBytes, true, api, "dst");
+        uint8_t* dp = rt::arena(dst.hw()) + dst.addr_ + d;
+        if (p.ifTranspose) transpose_b16(dp, src + s);
+        else std::memmove(dp, src + s, kFractalBytes);
+    }
+    rt::count_copy(srcLocal ? Hardware::L1 : Hardware::GM, dst.hw(), uint64_t(p.repeatTimes) * kFractalBytes);
+}
+
 }  // namespace kw::cube
 
 namespace AscendC {
@@ -75,45 +100,13 @@ template <typename T> inline void DataCopy(const LocalTensor<T>& dstLocal, const
 // LoadData 2D: repeatTimes fractals; source fractal startIndex + i * srcStride, destination
 // fractal i * (1 + dstGap); ifTranspose transposes each 16x16 b16 fractal (L1 -> L0B).
 template <typename T> inline void LoadData(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const LoadData2DParams& p) {
-    const char* api = "LoadData";
-    namespace c = kw::cube;
-    c::require_hw(srcLocal, Hardware::L1, Hardware::MAX, api, "src");
-    c::require_hw(dstLocal, Hardware::L0A, Hardware::L0B, api, "dst");
-    c::require_cube_align(srcLocal, api, "src");
-    c::require_cube_align(dstLocal, api, "dst");
-    if (p.ifTranspose && sizeof(T) != 2)
-        kw::rt::Diag("cube.transpose_dtype", api)
-            .msg(std::string("LoadData with ifTranspose = true on ") + kw::dtype_name<T>() + ": the 2D load transposes only 16x16 "
-                 "fractals of 2-byte types")
-            .hint("use LoadDataWithTranspose (LoadData2dTransposeParams) for float/int32/int8 data")
-            .fatal();
-    for (uint32_t i = 0; i < p.repeatTimes; ++i) {
-        uint64_t s = (uint64_t(p.startIndex) + uint64_t(i) * p.srcStride) * c::kFractalBytes;
-        uint64_t d = uint64_t(i) * (1 + p.dstGap) * c::kFractalBytes;
-        c::touch(kw::Pipe::MTE1, srcLocal, s, c::kFractalBytes, false, api, "src");
-        c::touch(kw::Pipe::MTE1, dstLocal, d, c::kFractalBytes, true, api, "dst");
-        const uint8_t* sp = kw::rt::arena(Hardware::L1) + srcLocal.addr_ + s;
-        uint8_t* dp = kw::rt::arena(dstLocal.hw()) + dstLocal.addr_ + d;
-        if (p.ifTranspose) c::transpose_b16(dp, sp);
-        else std::memmove(dp, sp, c::kFractalBytes);
-    }
-    kw::rt::count_copy(Hardware::L1, dstLocal.hw(), uint64_t(p.repeatTimes) * c::kFractalBytes);
+    kw::cube::require_hw(srcLocal, Hardware::L1, Hardware::MAX, "LoadData", "src");
+    kw::cube::require_hw(dstLocal, Hardware::L0A, Hardware::L0B, "LoadData", "dst");
+    kw::cube::load2d(kw::Pipe::MTE1, dstLocal, &srcLocal, kw::rt::arena(Hardware::L1) + srcLocal.addr_, p);
 }
 // GM -> L1/L0 form: the same fractal walk over global memory, on MTE2.
 template <typename T> inline void LoadData(const LocalTensor<T>& dstLocal, const GlobalTensor<T>& srcGlobal, const LoadData2DParams& p) {
-    const char* api = "LoadData";
-    namespace c = kw::cube;
-    c::require_cube_align(dstLocal, api, "dst");
-    for (uint32_t i = 0; i < p.repeatTimes; ++i) {
-        const uint8_t* sp = reinterpret_cast<const uint8_t*>(srcGlobal.addr_) + (uint64_t(p.startIndex) + uint64_t(i) * p.srcStride) * 512;
-        uint64_t d = uint64_t(i) * (1 + p.dstGap) * c::kFractalBytes;
-        kw::rt::access_gm(kw::Pipe::MTE2, sp, c::kFractalBytes, false, api, "src");
-        c::touch(kw::Pipe::MTE2, dstLocal, d, c::kFractalBytes, true, api, "dst");
-        uint8_t* dp = kw::rt::arena(dstLocal.hw()) + dstLocal.addr_ + d;
-        if (p.ifTranspose && sizeof(T) == 2) c::transpose_b16(dp, sp);
-        else std::memcpy(dp, sp, c::kFractalBytes);
-    }
-    kw::rt::count_copy(Hardware::GM, dstLocal.hw(), uint64_t(p.repeatTimes) * c::kFractalBytes);
+    kw::cube::load2d<T>(kw::Pipe::MTE2, dstLocal, nullptr, reinterpret_cast<const uint8_t*>(srcGlobal.addr_), p);
 }
 
 // LoadDataWithTranspose: one square per repeat (b16: one 16x16 fractal; b32 and b8: two

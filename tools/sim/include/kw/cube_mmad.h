@@ -123,6 +123,51 @@ inline void fix_order_unit_flag(uint8_t unitFlag) {
     if (unitFlag) rt::acquire(Pipe::FIX, rt::release(Pipe::M));  // the unit flag hands L0C over per fractal
 }
 
+// L0C -> GM; deq(col) is the quantisation word of output column col. GM atomics apply.
+template <class DstT, class SrcT, class Deq>
+void fix_to_gm(AscendC::CO2Layout f, DstT* g, const LocalTensor<SrcT>& src, const AscendC::FixpipeParamsV220& p, Deq deq) {
+    const char* api = "Fixpipe";
+    fix_order_unit_flag(p.unitFlag);
+    uint64_t bytes = 0;
+    const int atomic = rt::atomic_mode();
+    fix_walk(src, p, api, [&](uint32_t i, uint32_t r, uint32_t col, SrcT v) {
+        DstT* e = g + fix_dst_offset(f, p, i, r, col, sizeof(DstT));
+        rt::access_gm(Pipe::FIX, e, sizeof(DstT), true, api, "dst");
+        DstT out = fix_convert<DstT>(v, p.reluEn, p.quantPre, deq(col), api);
+        if (atomic == 0) {
+            *e = out;
+        } else {
+            acc_t<DstT> a = acc_t<DstT>(*e), b = acc_t<DstT>(out);
+            *e = DstT(atomic == 1 ? a + b : atomic == 2 ? (a > b ? a : b) : (a < b ? a : b));
+        }
+        bytes += sizeof(DstT);
+    });
+    rt::count_copy(Hardware::L0C, Hardware::GM, bytes);
+}
+
+// L0C -> L1.
+template <class DstT, class SrcT, class Deq>
+void fix_to_l1(AscendC::CO2Layout f, const LocalTensor<DstT>& dst, const LocalTensor<SrcT>& src, const AscendC::FixpipeParamsV220& p,
+               Deq deq) {
+    const char* api = "Fixpipe";
+    require_hw(dst, Hardware::L1, Hardware::MAX, api, "dst");
+    require_cube_align(dst, api, "dst");
+    fix_order_unit_flag(p.unitFlag);
+    uint64_t bytes = 0;
+    fix_walk(src, p, api, [&](uint32_t i, uint32_t r, uint32_t col, SrcT v) {
+        uint64_t off = fix_dst_offset(f, p, i, r, col, sizeof(DstT)) * sizeof(DstT);
+        touch(Pipe::FIX, dst, off, sizeof(DstT), true, api, "dst");
+        *reinterpret_cast<DstT*>(rt::arena(Hardware::L1) + dst.addr_ + off) = fix_convert<DstT>(v, p.reluEn, p.quantPre, deq(col), api);
+        bytes += sizeof(DstT);
+    });
+    rt::count_copy(Hardware::L0C, Hardware::L1, bytes);
+}
+
+template <class BufT> const BufT* fix_scales(const LocalTensor<BufT>& cbuf, const AscendC::FixpipeParamsV220& p) {
+    touch(Pipe::FIX, cbuf, 0, uint64_t(p.nSize) * sizeof(BufT), false, "Fixpipe", "cbufWorkspace");
+    return reinterpret_cast<const BufT*>(rt::arena(cbuf.hw()) + cbuf.addr_);
+}
+
 }  // namespace kw::cube
 
 namespace AscendC {
@@ -156,40 +201,11 @@ inline void Mmad(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fm
 
 template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR>
 inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal, const FixpipeParamsV220& p) {
-    const char* api = "Fixpipe";
-    kw::cube::fix_order_unit_flag(p.unitFlag);
-    DstT* g = dstGlobal.addr_;
-    uint64_t bytes = 0;
-    int atomic = kw::rt::atomic_mode();
-    kw::cube::fix_walk(srcLocal, p, api, [&](uint32_t i, uint32_t r, uint32_t col, SrcT v) {
-        DstT* e = g + kw::cube::fix_dst_offset(config.format, p, i, r, col, sizeof(DstT));
-        kw::rt::access_gm(kw::Pipe::FIX, e, sizeof(DstT), true, api, "dst");
-        DstT out = kw::cube::fix_convert<DstT>(v, p.reluEn, p.quantPre, p.deqScalar, api);
-        if (atomic == 0) *e = out;
-        else {
-            kw::acc_t<DstT> a = kw::acc_t<DstT>(*e), b = kw::acc_t<DstT>(out);
-            *e = DstT(atomic == 1 ? a + b : atomic == 2 ? (a > b ? a : b) : (a < b ? a : b));
-        }
-        bytes += sizeof(DstT);
-    });
-    kw::rt::count_copy(Hardware::L0C, Hardware::GM, bytes);
+    kw::cube::fix_to_gm(config.format, dstGlobal.addr_, srcLocal, p, [&](uint32_t) { return p.deqScalar; });
 }
-
 template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR>
 inline void Fixpipe(const LocalTensor<DstT>& dstLocal, const LocalTensor<SrcT>& srcLocal, const FixpipeParamsV220& p) {
-    const char* api = "Fixpipe";
-    kw::cube::require_hw(dstLocal, Hardware::L1, Hardware::MAX, api, "dst");
-    kw::cube::require_cube_align(dstLocal, api, "dst");
-    kw::cube::fix_order_unit_flag(p.unitFlag);
-    uint64_t bytes = 0;
-    kw::cube::fix_walk(srcLocal, p, api, [&](uint32_t i, uint32_t r, uint32_t col, SrcT v) {
-        uint64_t off = kw::cube::fix_dst_offset(config.format, p, i, r, col, sizeof(DstT)) * sizeof(DstT);
-        kw::cube::touch(kw::Pipe::FIX, dstLocal, off, sizeof(DstT), true, api, "dst");
-        *reinterpret_cast<DstT*>(kw::rt::arena(Hardware::L1) + dstLocal.addr_ + off) =
-            kw::cube::fix_convert<DstT>(v, p.reluEn, p.quantPre, p.deqScalar, api);
-        bytes += sizeof(DstT);
-    });
-    kw::rt::count_copy(Hardware::L0C, Hardware::L1, bytes);
+    kw::cube::fix_to_l1(config.format, dstLocal, srcLocal, p, [&](uint32_t) { return p.deqScalar; });
 }
 
 // Forms with a per-channel quantisation vector in L1 (uint64 per output column; its low 32 bits
@@ -198,32 +214,15 @@ template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MA
           typename std::enable_if<IsSameType<PrimT<BufT>, uint64_t>::value, bool>::type = true>
 inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal, const LocalTensor<BufT>& cbufWorkspace,
                     const FixpipeParamsV220& p) {
-    kw::cube::touch(kw::Pipe::FIX, cbufWorkspace, 0, uint64_t(p.nSize) * sizeof(BufT), false, "Fixpipe", "cbufWorkspace");
-    const BufT* q = reinterpret_cast<const BufT*>(kw::rt::arena(cbufWorkspace.hw()) + cbufWorkspace.addr_);
-    const char* api = "Fixpipe";
-    kw::cube::fix_order_unit_flag(p.unitFlag);
-    DstT* g = dstGlobal.addr_;
-    kw::cube::fix_walk(srcLocal, p, api, [&](uint32_t i, uint32_t r, uint32_t col, SrcT v) {
-        DstT* e = g + kw::cube::fix_dst_offset(config.format, p, i, r, col, sizeof(DstT));
-        kw::rt::access_gm(kw::Pipe::FIX, e, sizeof(DstT), true, api, "dst");
-        *e = kw::cube::fix_convert<DstT>(v, p.reluEn, p.quantPre, q[col], api);
-    });
+    const BufT* q = kw::cube::fix_scales(cbufWorkspace, p);
+    kw::cube::fix_to_gm(config.format, dstGlobal.addr_, srcLocal, p, [&](uint32_t col) { return uint64_t(q[col]); });
 }
 template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR, typename BufT = uint64_t,
           typename std::enable_if<IsSameType<PrimT<BufT>, uint64_t>::value, bool>::type = true>
 inline void Fixpipe(const LocalTensor<DstT>& dstLocal, const LocalTensor<SrcT>& srcLocal, const LocalTensor<BufT>& cbufWorkspace,
                     const FixpipeParamsV220& p) {
-    const char* api = "Fixpipe";
-    kw::cube::touch(kw::Pipe::FIX, cbufWorkspace, 0, uint64_t(p.nSize) * sizeof(BufT), false, api, "cbufWorkspace");
-    const BufT* q = reinterpret_cast<const BufT*>(kw::rt::arena(cbufWorkspace.hw()) + cbufWorkspace.addr_);
-    kw::cube::require_hw(dstLocal, Hardware::L1, Hardware::MAX, api, "dst");
-    kw::cube::fix_order_unit_flag(p.unitFlag);
-    kw::cube::fix_walk(srcLocal, p, api, [&](uint32_t i, uint32_t r, uint32_t col, SrcT v) {
-        uint64_t off = kw::cube::fix_dst_offset(config.format, p, i, r, col, sizeof(DstT)) * sizeof(DstT);
-        kw::cube::touch(kw::Pipe::FIX, dstLocal, off, sizeof(DstT), true, api, "dst");
-        *reinterpret_cast<DstT*>(kw::rt::arena(Hardware::L1) + dstLocal.addr_ + off) =
-            kw::cube::fix_convert<DstT>(v, p.reluEn, p.quantPre, q[col], api);
-    });
+    const BufT* q = kw::cube::fix_scales(cbufWorkspace, p);
+    kw::cube::fix_to_l1(config.format, dstLocal, srcLocal, p, [&](uint32_t col) { return uint64_t(q[col]); });
 }
 
 // Fixpipe configuration registers: the parameters above carry everything the emulation needs.

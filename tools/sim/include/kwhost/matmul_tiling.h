@@ -199,7 +199,8 @@ protected:
     void PrintTilingData();
     void PrintTilingDataInfo(optiling::TCubeTiling& tiling) const;
     int64_t kw_split(int32_t cores, bool multiCore);  // our split: see host/matmul_tiling.cpp
-    void kw_copy_to(TCubeTiling& t) const;
+    int64_t kw_fill(optiling::TCubeTiling& t);  // Compute, then the result into t
+    int64_t kw_fill(TCubeTiling& t);
 };
 
 class MatmulApiTiling : public MatmulApiTilingBase {
