@@ -84,6 +84,7 @@ class VerdictBrief(BaseModel):
     """What the graph keeps of a verdict (the whole one is saved in the artifact directory)."""
 
     version: int
+    project_version: int = 0           # the project it judged
     status: Literal["pass", "fail", "error"]
     stage: str                         # the first stage that did not pass (or "pass")
     summary: str

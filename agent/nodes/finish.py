@@ -6,6 +6,7 @@ from typing import Any
 
 from kernelwright.agent.budget import exhausted
 from kernelwright.agent.deps import Deps
+from kernelwright.agent.memory import remember_fix
 from kernelwright.agent.state import RunState
 from kernelwright.agent.trajectory import Artifacts
 from kernelwright.tools.project import KernelProject
@@ -46,6 +47,7 @@ def write_summary(art: Artifacts, state: RunState, status: str, reason: str) -> 
 def finish(state: RunState, deps: Deps) -> dict[str, Any]:
     status, reason = exit_status(state, deps)
     art = Artifacts(state["artifacts"])
-    art.event("finish", status=status, reason=reason)
+    fix = remember_fix(state, deps.retriever) if status == "passed" else None
+    art.event("finish", status=status, reason=reason, **({"fix_recorded": fix} if fix else {}))
     write_summary(art, state | {"path": state.get("path", []) + ["finish"]}, status, reason)
     return {"status": status, "reason": reason}

@@ -42,6 +42,7 @@ def verify(state: RunState, deps: Deps) -> dict[str, Any]:
     v = referee(task, project, deps.toolchain, worker=deps.worker(task), **kwargs)
     path = art.write("verdicts/v%d.json" % version, v.model_dump_json(indent=1))
     b = brief(v, version, str(path.relative_to(art.root)))
+    b.project_version = state.get("project_version", 0)
     art.event("verify", outcome=b.status, stage=b.stage, summary=b.summary, version=version)
     update: dict[str, Any] = {"verdict": b.model_dump(), "verdicts": [b.model_dump()]}
     if b.status == "error":

@@ -21,8 +21,23 @@ def test_dsl_rule_broken_then_repaired(run_task):
     assert "[dtype.op] at line 21" in first["diagnostics"][0]
 
 
-def test_hole_that_does_not_compile_is_repaired_from_the_diagnostics(run_task):
-    result, model = run_task("hole_compile_repair")
+class Remembering:
+    """Retrieval off, but a fix memory to record the repair in."""
+
+    def __init__(self, home):
+        from kernelwright.knowledge.fixes import FixMemory
+        self.fixes = FixMemory(home)
+
+    def search(self, query, k=5, kinds=None, soc=None):
+        return []
+
+    def api(self, name):
+        return None
+
+
+def test_hole_that_does_not_compile_is_repaired_from_the_diagnostics(run_task, tmp_path):
+    memory = Remembering(tmp_path / "kb")
+    result, model = run_task("hole_compile_repair", retriever=memory)
     assert result.path == ["planner", "dsl_writer", "lowerer", "verify", "debugger", "lowerer", "verify", "finish"]
     assert result.status == "passed", result.reason
     assert model.remaining == 0
@@ -32,6 +47,9 @@ def test_hole_that_does_not_compile_is_repaired_from_the_diagnostics(run_task):
     assert decision["fault"] == "ascendc" and decision["suggested"] == "ascendc" and decision["hole"] == "absval"
     kernel = next((result.kernel / "op_kernel").glob("*.cpp")).read_text()
     assert "Abs(u, v, n);" in kernel and "Abss" not in kernel
+    [fix] = memory.fixes.all()                       # the repair is remembered for the next run
+    assert "-        Abss(u, v, n);" in fix.diff and "+        Abs(u, v, n);" in fix.diff
+    assert "undeclared identifier 'Abss'" in fix.error and fix.provenance["stage"] == "build"
 
 
 def test_kernel_mismatch_is_repaired_with_the_debuggers_fix(run_task):

@@ -12,7 +12,7 @@ import numpy as np
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.dtypes import DType, DTYPES
 from kernelwright.tools.dsl.errors import DslError
-from kernelwright.tools.dsl.typecheck import HostTypes
+from kernelwright.tools.dsl.types_host import HostTypes
 from kernelwright.tools.hardware import SocProfile
 
 CMP = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne}

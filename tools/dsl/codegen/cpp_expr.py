@@ -48,7 +48,7 @@ class KernelExpr:
         self.helpers: set[str] = set()
 
     def type_of(self, e: ir.Expr) -> str:
-        from kernelwright.tools.dsl.typecheck import KernelTypes
+        from kernelwright.tools.dsl.types_kernel import KernelTypes
         kt = KernelTypes(self.p)
         kt.env = dict(self.p.kernel_types)
         for k, v in self.p.constants.items():

@@ -7,7 +7,7 @@ from __future__ import annotations
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.codegen.cpp_expr import float_lit, int_lit, safe
 from kernelwright.tools.dsl.dtypes import DType, DTYPES
-from kernelwright.tools.dsl.typecheck import HostTypes
+from kernelwright.tools.dsl.types_host import HostTypes
 
 CTYPE = {"int": "int64_t", "float": "double", "bool": "bool", "shape": "KwDims", "dtype": "ge::DataType"}
 

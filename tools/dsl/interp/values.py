@@ -84,7 +84,7 @@ class KernelExprEval:
         raise DslError("subset.construct", f"cannot evaluate {type(e).__name__} in the kernel", e.line)
 
     def p_type(self, e: ir.Expr) -> str:
-        from kernelwright.tools.dsl.typecheck import KernelTypes
+        from kernelwright.tools.dsl.types_kernel import KernelTypes
         kt = KernelTypes(self.p)
         kt.env = dict(self.p.kernel_types)
         for k, v in self.p.constants.items():
