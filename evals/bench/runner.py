@@ -128,8 +128,10 @@ def _collect(opts: BenchOptions, r: Running, timed_out: bool) -> TaskRecord:
         return TaskRecord.model_validate_json(rec.read_text(encoding="utf-8")).model_copy(update={"seconds": seconds})
     rc = r.proc.returncode
     how = f"signal {-rc} ({signal.Signals(-rc).name})" if rc < 0 else f"exit status {rc}"
-    return TaskRecord(status="crashed", reason=f"the worker died ({how}) without a result; its log ends with:\n"
-                                               f"{_log_tail(r.art)}", **base)
+    tail = _log_tail(r.art)
+    return TaskRecord(status="crashed", reason=f"the worker died ({how}) without a result; "
+                                               + (f"its log ends with:\n{tail}" if tail.strip() else
+                                                  f"its log ({r.art / 'worker.log'}) is empty"), **base)
 
 
 def run_bench(opts: BenchOptions, tasks: list[Task], progress=None) -> list[TaskRecord]:

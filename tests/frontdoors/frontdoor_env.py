@@ -1,0 +1,26 @@
+"""Paths and the subprocess environment shared by the front-door tests (imported by file path, as the
+other test folders do, since pytest runs with --import-mode=importlib)."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+TRANSCRIPTS = HERE / "transcripts"
+NO_RETRIEVAL = TRANSCRIPTS / "no_retrieval.yaml"
+SUITE = ROOT / "evals" / "suite"
+RELU = SUITE / "activation" / "relu_ragged.py"
+ABS = SUITE / "math" / "abs_scale_shift.py"
+KERNELWRIGHT = Path(sys.executable).with_name("kernelwright")
+ESCAPES = ("\x1b", "\x9b")              # ESC and the 8-bit CSI: no colour, cursor or title sequences
+
+
+def child_env(**extra: str) -> dict[str, str]:
+    """The environment of a kernelwright subprocess: the session's cache, no model, no colour forced."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KERNELWRIGHT_MODEL", "FORCE_COLOR"))}
+    env["KERNELWRIGHT_HOME"] = os.environ["KERNELWRIGHT_HOME"]     # set by tests/conftest.py
+    env["PYTHONUNBUFFERED"] = "1"
+    return env | extra
+
