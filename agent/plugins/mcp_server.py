@@ -42,6 +42,7 @@ def _tool(server: Any, name: str, model: type[BaseModel], returns: type[BaseMode
     """Register `work(input, progress)` (blocking) as an async tool that reports progress."""
     import anyio
     from mcp.server.mcpserver import Context
+    from mcp.server.mcpserver.exceptions import ToolError
 
     async def tool(ctx: Context, **kwargs: Any) -> Any:
         inp = model.model_validate(kwargs)
@@ -53,7 +54,10 @@ def _tool(server: Any, name: str, model: type[BaseModel], returns: type[BaseMode
             anyio.from_thread.run(ctx.report_progress, last[0], None, message[:500])
 
         await ctx.report_progress(0, None, f"{name}: started")
-        out = await anyio.to_thread.run_sync(lambda: work(inp, progress))
+        try:
+            out = await anyio.to_thread.run_sync(lambda: work(inp, progress))
+        except ValueError as e:        # bad input (TaskError, ProjectError, ...): the caller reads why
+            raise ToolError(str(e)) from e
         await ctx.report_progress(last[0] + 1, None, f"{name}: done")
         return out
 
