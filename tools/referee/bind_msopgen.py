@@ -2,7 +2,9 @@
 
 Inputs: each OpDef input takes the task tensor of the same name (forward argument, init argument
 or model parameter, compared without case and separators), else the next unclaimed forward tensor,
-then init tensor, then parameter, in order. Attributes: by name among the non-tensor values, else
+then init tensor, then parameter, in order; a `Scalar()` input, or a required one no tensor is left
+for, may take a number. A DYNAMIC (tensor-list) input takes a list as members `x[0]`, `x[1]`, ...
+(bind_lists). Attributes: by name among the non-tensor values, else
 positionally. Every positional choice that had alternatives is written down in `notes`.
 """
 from __future__ import annotations
@@ -11,7 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from kernelwright.tools.referee.bind_lists import list_members, output_keys, param_dtypes
 from kernelwright.tools.referee.binding import Bound, TaskValue, name_matches
+from kernelwright.tools.sim.tensor_lists import is_dynamic
 from kernelwright.tools.toolchain import Case, OutputSpec
 
 GE_NUMPY = {"DT_FLOAT": "float32", "DT_FLOAT16": "float16", "DT_BF16": "bfloat16", "DT_INT8": "int8",
@@ -79,7 +83,11 @@ def bind_msopgen(op: dict[str, Any], values: list[TaskValue], expected: list, *,
                 break
     for p in op["inputs"]:
         v, how = (by_name[p["name"]], "name") if p["name"] in by_name else \
-            _pick(values, claimed, p["name"], ("tensor", "tensor_list"))
+            _pick(values, claimed, p["name"], ("tensor", "tensor_list", "scalar") if p.get("scalar") else
+                  ("tensor", "tensor_list"))
+        if v is None and p["param_type"] == "required":   # a number the kernel takes as a 1-element tensor
+            v, how = _pick(values, claimed, p["name"], ("scalar",))
+            how = "position" if v is not None else how
         if v is None or v.value.kind == "none":
             if p["param_type"] == "required":
                 bound.problem = (f"OpDef input '{p['name']}' is required and the task has no tensor left for it "
@@ -91,10 +99,19 @@ def bind_msopgen(op: dict[str, Any], values: list[TaskValue], expected: list, *,
         if how == "position":
             bound.notes.append(f"OpDef input '{p['name']}' <- {v.label} (by position: no task value is named "
                                f"'{p['name']}')")
-        if v.value.kind == "tensor_list":
-            bound.problem, bound.unsupported = (f"OpDef input '{p['name']}' takes a tensor list ({v.label}, "
-                                                f"{len(v.value.items)} tensors); the sim backend cannot pass one yet"), True
-            return bound
+        if is_dynamic(p) or v.value.kind == "tensor_list":
+            if not is_dynamic(p):
+                bound.problem = (f"OpDef input '{p['name']}' is one tensor ({p['param_type']}) and {v.label} is a list "
+                                 f"of {len(v.value.items)} tensors (hint: declare it .ParamType(DYNAMIC))")
+                return bound
+            got, notes, bound.problem = list_members(p, v)
+            if bound.problem:
+                return bound
+            inputs.update(got)
+            bound.notes += notes
+            if v.origin == "input" and v.index in mutated:
+                bound.inplace.update({k: v.index for k in got})
+            continue
         declared = [GE_NUMPY.get(d) for d in p["dtypes"]]
         arr = np.asarray(v.value.value) if v.value.kind == "scalar" else v.value.array
         if arr.dtype.kind not in "biufc" and _name(arr) != "bfloat16":
@@ -107,7 +124,7 @@ def bind_msopgen(op: dict[str, Any], values: list[TaskValue], expected: list, *,
             inputs[p["name"]] = arr
         if v.origin == "input" and v.index in mutated:
             bound.inplace[p["name"]] = v.index
-    col = _variant(op, {k: _name(a) for k, a in inputs.items()})
+    col = _variant(op, param_dtypes(op, inputs))
     for p in op["inputs"]:
         if p["name"] in scalars:
             arr, v = scalars[p["name"]]
@@ -132,12 +149,15 @@ def bind_msopgen(op: dict[str, Any], values: list[TaskValue], expected: list, *,
     if unused:
         bound.notes.append(f"task values not passed to the kernel: {', '.join(unused)}")
     case = Case(inputs=inputs, attrs=attrs)
-    col = _variant(op, {k: _name(a) for k, a in inputs.items()})
-    if len(expected) == len(op["outputs"]) and col is not None:
-        for ref, p in zip(expected, op["outputs"]):
-            if p["dtypes"] and p["name"] not in inputs:
+    col = _variant(op, param_dtypes(op, inputs))
+    keys = output_keys(op, len(expected))
+    if keys is not None and col is not None:
+        params = {p["name"]: p for p in op["outputs"]}
+        for ref, key in zip(expected, keys):
+            p = params[key.split("[")[0]]
+            if p["dtypes"] and key not in inputs:
                 dt = GE_NUMPY.get(p["dtypes"][min(col, len(p["dtypes"]) - 1)], "float32")
-                case.outputs[p["name"]] = OutputSpec(shape=tuple(ref.shape or ()), dtype=dt)
+                case.outputs[key] = OutputSpec(shape=tuple(ref.shape or ()), dtype=dt)
     for name, arr in inputs.items():     # read every input back after the run: the mutation check
         case.outputs.setdefault(name, OutputSpec(shape=tuple(arr.shape), dtype=str(arr.dtype)))
     bound.case, bound.inputs = case, inputs

@@ -18,6 +18,7 @@ from kernelwright.tools.sim.manifest import FORMAT_ND, GE_DTYPE, dims, line, pla
 from kernelwright.tools.sim.reports import RunReport
 from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR
 from kernelwright.tools.sim.sources import GE_TO_CTYPE, variant_key
+from kernelwright.tools.sim.tensor_lists import gaps, instance_keys, is_dynamic, list_line_fields
 from kernelwright.tools.toolchain import BuildResult, Case, Diagnostic, RunResult
 
 NUMPY_TO_GE = {"float32": "DT_FLOAT", "float16": "DT_FLOAT16", "bfloat16": "DT_BF16", "int8": "DT_INT8", "uint8": "DT_UINT8",
@@ -156,14 +157,14 @@ class Runner:
         for col in range(columns):
             ok = True
             for p in op["inputs"]:
-                if p["name"] in c.inputs and p["dtypes"]:
+                for key in instance_keys(p, c.inputs)[:1] if p["dtypes"] else []:
                     want = p["dtypes"][col] if col < len(p["dtypes"]) else p["dtypes"][-1]
-                    if NUMPY_TO_GE.get(str(np.asarray(c.inputs[p["name"]]).dtype)) != want:
+                    if NUMPY_TO_GE.get(str(np.asarray(c.inputs[key]).dtype)) != want:
                         ok = False
             for p in op["outputs"]:  # outputs disambiguate columns that share input dtypes (e.g. casts)
-                if p["name"] in c.outputs and p["dtypes"]:
+                for key in instance_keys(p, c.outputs)[:1] if p["dtypes"] else []:
                     want = p["dtypes"][col] if col < len(p["dtypes"]) else p["dtypes"][-1]
-                    if NUMPY_TO_GE.get(c.outputs[p["name"]].dtype) != want:
+                    if NUMPY_TO_GE.get(c.outputs[key].dtype) != want:
                         ok = False
             if ok:
                 macros = {f"DTYPE_{p['name'].upper()}": GE_TO_CTYPE.get(
@@ -189,6 +190,30 @@ class Runner:
             out.append(line("attr", a["type"], v))
         return out
 
+    def _instances(self, params: list[dict[str, Any]], keys: dict[str, Any], what: str) -> list[list[str]]:
+        """Per OpDef parameter, the case keys of its instances (see tensor_lists)."""
+        out = []
+        for p in params:
+            ks = instance_keys(p, keys)
+            if is_dynamic(p) and gaps(keys, p["name"]):
+                raise BadCase(f"{what} list '{p['name']}' misses members {gaps(keys, p['name'])} (the case has "
+                              f"{', '.join(ks)}); a tensor list is {p['name']}[0], {p['name']}[1], ... without holes")
+            if is_dynamic(p) and not ks and p["name"] in keys:
+                raise BadCase(f"{what} '{p['name']}' is a tensor list (ParamType(DYNAMIC)); give its tensors as "
+                              f"'{p['name']}[0]', '{p['name']}[1]', ... rather than one tensor '{p['name']}'")
+            out.append(ks)
+        return out
+
+    def _output_instances(self, op: dict[str, Any], inputs: list[list[str]]) -> list[list[str]]:
+        """Outputs the case names; a DYNAMIC output it does not name gets as many tensors as the first
+        tensor-list input (as the Foreach ops return), with the shapes InferShape gives."""
+        outs = self._instances(op["outputs"], self.case.outputs, "output")
+        first_list = next((ks for p, ks in zip(op["inputs"], inputs) if is_dynamic(p)), [])
+        for i, p in enumerate(op["outputs"]):
+            if not outs[i]:
+                outs[i] = [f"{p['name']}[{k}]" for k in range(len(first_list))] if is_dynamic(p) else [p["name"]]
+        return outs
+
     def _run_msopgen(self) -> None:
         op, c = self.build.op, self.case
         assert op is not None
@@ -196,20 +221,24 @@ class Runner:
         exe_key = f"kernel_exe:{variant_key(macros)}"
         if exe_key not in self.build.artifacts:
             raise BadCase(f"the kernel variant {variant_key(macros)} did not compile")
+        ins = self._instances(op["inputs"], c.inputs, "input")
+        outs = self._output_instances(op, ins)
         host = [platform_line(self.soc), line("op", op["type"])]
-        for p in op["inputs"]:
-            if p["name"] not in c.inputs:
+        for ir, (p, keys) in enumerate(zip(op["inputs"], ins)):
+            if not keys:
                 if p["param_type"] == "required":
                     raise BadCase(f"input '{p['name']}' of {op['type']} is required and missing from the case")
-                host.append(line("input", 0, 1, FORMAT_ND, "", "-"))
+                host.append(line("input", 0, 1, FORMAT_ND, "", "-", ir))
                 continue
-            arr = np.asarray(c.inputs[p["name"]])
-            data = self._write(p["name"], arr) if arr.nbytes <= HOST_DATA_LIMIT or p["value_depend"] else "-"
-            host.append(line("input", 1, GE_DTYPE[NUMPY_TO_GE[str(arr.dtype)]], FORMAT_ND, dims(arr.shape), data))
-        for p in op["outputs"]:
+            for key in keys:
+                arr = np.asarray(c.inputs[key])
+                data = self._write(key, arr) if arr.nbytes <= HOST_DATA_LIMIT or p["value_depend"] else "-"
+                host.append(line("input", 1, GE_DTYPE[NUMPY_TO_GE[str(arr.dtype)]], FORMAT_ND, dims(arr.shape), data, ir))
+        for ir, (p, keys) in enumerate(zip(op["outputs"], outs)):
             dt = p["dtypes"][col] if p["dtypes"] else "DT_FLOAT"
-            shape = c.outputs[p["name"]].shape if p["name"] in c.outputs else ()
-            host.append(line("output", GE_DTYPE.get(dt, 0), FORMAT_ND, dims(shape)))
+            for key in keys:
+                shape = c.outputs[key].shape if key in c.outputs else ()
+                host.append(line("output", GE_DTYPE.get(dt, 0), FORMAT_ND, dims(shape), ir))
         host += self._attr_lines(op)
         tiling = self._host_tiling(host)
         if tiling is None:
@@ -217,29 +246,37 @@ class Runner:
         self.result.tiling = tiling
         m = self._header(self.build.kernels[0], int(tiling["block_dim"]), int(tiling["tiling_key"]))
         outputs: dict[str, tuple[tuple[int, ...], np.dtype]] = {}
-        for p in op["inputs"]:
-            if p["name"] in c.inputs:
-                arr = np.asarray(c.inputs[p["name"]])
-                # listing an input in case.outputs reads its final contents back (as kernel-launch cases do)
-                inout = any(o["name"] == p["name"] for o in op["outputs"]) or p["name"] in c.outputs
-                m.append(line("buffer", p["name"], arr.nbytes, "inout" if inout else "in", self.dir / f"in_{p['name']}.bin"
-                              if (self.dir / f"in_{p['name']}.bin").exists() else self._write(p["name"], arr)))
-                if inout:
-                    outputs[p["name"]] = (arr.shape, arr.dtype)
-                m.append(line("arg", "buffer", p["name"]))
-            else:
+        out_names = {k for ks in outs for k in ks}
+        for p, keys in zip(op["inputs"], ins):
+            if not keys and not is_dynamic(p):
                 m.append(line("arg", "null"))
-        for i, p in enumerate(op["outputs"]):
-            if p["name"] in outputs:
-                m.append(line("arg", "buffer", p["name"]))
                 continue
-            shape = tuple(c.outputs[p["name"]].shape) if p["name"] in c.outputs else tuple(tiling["output_shapes"][i])
-            dt = np_dtype(c.outputs[p["name"]].dtype) if p["name"] in c.outputs else np_dtype(
-                GE_TO_NUMPY.get(p["dtypes"][col] if p["dtypes"] else "DT_FLOAT", "float32"))
-            nbytes = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
-            m.append(line("buffer", p["name"], nbytes, "out", "-"))
-            m.append(line("arg", "buffer", p["name"]))
-            outputs[p["name"]] = (shape, dt)
+            for key in keys:
+                arr = np.asarray(c.inputs[key])
+                # listing an input in case.outputs reads its final contents back (as kernel-launch cases do)
+                inout = key in out_names or key in c.outputs
+                m.append(line("buffer", key, arr.nbytes, "inout" if inout else "in", self.dir / f"in_{key}.bin"
+                              if (self.dir / f"in_{key}.bin").exists() else self._write(key, arr)))
+                if inout:
+                    outputs[key] = (arr.shape, arr.dtype)
+            self._arg(m, p, keys, [np.asarray(c.inputs[k]).shape for k in keys])
+        instance = 0
+        for p, keys in zip(op["outputs"], outs):
+            shapes = []
+            for key in keys:
+                if key in outputs:
+                    shapes.append(outputs[key][0])
+                    instance += 1
+                    continue
+                shape = tuple(c.outputs[key].shape) if key in c.outputs else tuple(tiling["output_shapes"][instance])
+                dt = np_dtype(c.outputs[key].dtype) if key in c.outputs else np_dtype(
+                    GE_TO_NUMPY.get(p["dtypes"][col] if p["dtypes"] else "DT_FLOAT", "float32"))
+                nbytes = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
+                m.append(line("buffer", key, nbytes, "out", "-"))
+                outputs[key] = (shape, dt)
+                shapes.append(shape)
+                instance += 1
+            self._arg(m, p, keys, shapes)
         ws = sum(int(w) for w in tiling.get("workspace_sizes", []))
         m.append(line("buffer", "workspace", ws, "workspace", "-"))
         m.append(line("arg", "buffer", "workspace"))
@@ -248,6 +285,15 @@ class Runner:
         m.append(line("buffer", "tiling", len(tb), "tiling", self.dir / "tiling.bin" if tb else "-"))
         m.append(line("arg", "buffer", "tiling"))
         self._execute(Path(self.build.artifacts[exe_key]), m, outputs)
+
+    @staticmethod
+    def _arg(m: list[str], p: dict[str, Any], keys: list[str], shapes: list[tuple[int, ...]]) -> None:
+        """The kernel argument of one OpDef parameter: its buffer, or a tensor-list descriptor."""
+        if is_dynamic(p):
+            m.append(line(*list_line_fields(p["name"], keys, shapes)))
+            m.append(line("arg", "buffer", p["name"]))
+        else:
+            m.append(line("arg", "buffer", keys[0]))
 
     def _host_tiling(self, host: list[str]) -> dict[str, Any] | None:
         mpath = self.dir / "host_manifest.txt"

@@ -109,6 +109,15 @@ std::string shape_json(const gert::Shape& s) {
     return o + "]";
 }
 
+// Instance `slot` belongs to IR parameter `ir` (lines of one parameter are consecutive).
+void add_instance(std::vector<gert::AnchorInstanceInfo>& ir_params, size_t ir, size_t slot, bool present) {
+    if (ir >= ir_params.size()) {
+        ir_params.resize(ir + 1);
+        ir_params[ir].SetInstanceStart(uint32_t(slot));
+    }
+    if (present) ir_params[ir].SetInstantiationNum(uint32_t(ir_params[ir].GetInstanceNum() + 1));
+}
+
 [[noreturn]] void fail(const std::string& status, const std::string& msg) {
     std::printf("{\"status\":%s,\"message\":%s}\n", q(status).c_str(), q(msg).c_str());
     std::fflush(stdout);
@@ -142,8 +151,11 @@ int tiling(const char* manifest_path) {
             plat.l0c = std::stoull(f[12]);
             plat.l2 = std::stoull(f[13]);
             plat.hbm = std::stoull(f[14]);
-        } else if (f[0] == "input" && f.size() >= 6) {  // input present dtype format dims datafile
+        } else if (f[0] == "input" && f.size() >= 6) {  // input present dtype format dims datafile [ir_index]
             bool present = f[1] == "1";
+            // instances of one DYNAMIC input share its IR index; an absent OPTIONAL one has none
+            add_instance(core.ir_inputs, f.size() >= 7 ? std::stoul(f[6]) : core.ir_inputs.size(),
+                         core.input_shapes.size(), present);
             gert::CompileTimeTensorDesc desc;
             desc.dtype_ = static_cast<ge::DataType>(std::stoi(f[2]));
             desc.format_.origin = desc.format_.storage = static_cast<ge::Format>(std::stoi(f[3]));
@@ -162,7 +174,9 @@ int tiling(const char* manifest_path) {
             core.input_descs.push_back(desc);
             core.input_shapes.push_back(shape);
             core.input_tensors.push_back(t);
-        } else if (f[0] == "output" && f.size() >= 4) {  // output dtype format dims
+        } else if (f[0] == "output" && f.size() >= 4) {  // output dtype format dims [ir_index]
+            add_instance(core.ir_outputs, f.size() >= 5 ? std::stoul(f[4]) : core.ir_outputs.size(),
+                         core.output_shapes.size(), true);
             gert::CompileTimeTensorDesc desc;
             desc.dtype_ = static_cast<ge::DataType>(std::stoi(f[1]));
             desc.format_.origin = desc.format_.storage = static_cast<ge::Format>(std::stoi(f[2]));

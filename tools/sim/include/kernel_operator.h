@@ -29,4 +29,5 @@
 #include "kw/intrinsics.h"
 #include "kw/utils.h"
 #include "kw/tensor_ops.h"
+#include "kw/list_tensor.h"
 #include "kw/launch.h"

@@ -42,6 +42,9 @@ struct GmBuffer {
     std::string role;        // in / out / inout / workspace / tiling / host
 };
 GmBuffer* gm_register(const std::string& name, uint64_t bytes, const std::string& role);
+// a tensor list's descriptor (role "list") over already registered member buffers (runtime/list_tensor.cpp)
+GmBuffer* gm_register_list(const std::string& name, const std::vector<GmBuffer*>& members,
+                           const std::vector<std::vector<int64_t>>& dims);
 std::vector<GmBuffer*>& gm_buffers();
 void gm_reset_core_state();  // forget in-core GM ordering (new block)
 

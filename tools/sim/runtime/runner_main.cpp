@@ -27,6 +27,23 @@ std::vector<std::string> split_tabs(const std::string& line) {
     return out;
 }
 
+// "a,b" -> {"a", "b"}; "" -> {} (a list of no tensors, a 0-d shape)
+std::vector<std::string> split_on(const std::string& s, char sep) {
+    std::vector<std::string> out;
+    if (s.empty()) return out;
+    std::string cur;
+    for (char c : s) {
+        if (c == sep) {
+            out.push_back(cur);
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    out.push_back(cur);
+    return out;
+}
+
 [[noreturn]] void bad_manifest(const std::string& why) {
     std::fprintf(stderr, "kernelwright runner: bad manifest: %s\n", why.c_str());
     std::exit(64);
@@ -106,6 +123,22 @@ int main(int argc, char** argv) {
                 std::memset(b->base, 0xFF, b->bytes);  // outputs start as garbage, as on the NPU
             }
             buffers[f[1]] = b;
+        } else if (k == "list") {  // list NAME MEMBER,MEMBER,... DIMS;DIMS;... (dims comma-separated)
+            if (f.size() < 4) bad_manifest("list needs name, members, dims");
+            std::vector<GmBuffer*> members;
+            std::vector<std::vector<int64_t>> dims;
+            for (const std::string& m : split_on(f[2], ',')) {
+                auto it = buffers.find(m);
+                if (it == buffers.end()) bad_manifest("list " + f[1] + " names unknown buffer " + m);
+                members.push_back(it->second);
+            }
+            for (const std::string& d : split_on(f[3], ';')) {
+                dims.emplace_back();
+                for (const std::string& v : split_on(d, ',')) dims.back().push_back(std::stoll(v));
+            }
+            if (members.size() == 1 && dims.empty()) dims.emplace_back();  // one 0-d tensor
+            if (dims.size() != members.size()) bad_manifest("list " + f[1] + ": as many dims as members needed");
+            buffers[f[1]] = kw::rt::gm_register_list(f[1], members, dims);
         } else if (k == "arg") {
             kw::ArgValue a;
             const std::string& kind = f.at(1);

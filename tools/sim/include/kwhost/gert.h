@@ -202,27 +202,24 @@ public:
     size_t size_ = 0;
 };
 
-// Shared by the context classes: the case's tensors, descriptors and attributes.
-struct ContextCore {
-    std::vector<StorageShape> input_shapes, output_shapes;
-    std::vector<Tensor> input_tensors;
-    std::vector<CompileTimeTensorDesc> input_descs, output_descs;
-    std::vector<bool> input_present;
-    RuntimeAttrs attrs;
-    std::string node_name = "kernelwright", node_type;
-    const StorageShape* in_shape(size_t i) const {
-        return i < input_shapes.size() && input_present[i] ? &input_shapes[i] : nullptr;
-    }
-};
+}  // namespace gert
+#include "kwhost/gert_node.h"  // ContextCore, AnchorInstanceInfo, ComputeNodeInfo
+namespace gert {
 
 class ExtendedKernelContext {
 public:
     const CompileTimeTensorDesc* GetInputDesc(const size_t index) const {
         return index < core_.input_descs.size() && core_.input_present[index] ? &core_.input_descs[index] : nullptr;
     }
-    const CompileTimeTensorDesc* GetOptionalInputDesc(const size_t i) const { return GetInputDesc(i); }
-    const CompileTimeTensorDesc* GetRequiredInputDesc(const size_t i) const { return GetInputDesc(i); }
-    const CompileTimeTensorDesc* GetDynamicInputDesc(const size_t i, const size_t) const { return GetInputDesc(i); }
+    const CompileTimeTensorDesc* GetOptionalInputDesc(const size_t ir) const { return core_.ir_desc(ir, 0); }
+    const CompileTimeTensorDesc* GetRequiredInputDesc(const size_t ir) const { return core_.ir_desc(ir, 0); }
+    const CompileTimeTensorDesc* GetDynamicInputDesc(const size_t ir, const size_t k) const { return core_.ir_desc(ir, k); }
+    const AnchorInstanceInfo* GetIrInputInstanceInfo(const size_t ir) const { return core_.ir_input(ir); }
+    const AnchorInstanceInfo* GetIrOutputInstanceInfo(const size_t ir) const { return core_.ir_output(ir); }
+    const ComputeNodeInfo* GetComputeNodeInfo() const {
+        node_info_.core_ = &core_;
+        return &node_info_;
+    }
     const CompileTimeTensorDesc* GetOutputDesc(const size_t index) const {
         return index < core_.output_descs.size() ? &core_.output_descs[index] : nullptr;
     }
@@ -232,23 +229,24 @@ public:
     const char* GetNodeType() const { return core_.node_type.c_str(); }
     const char* GetNodeName() const { return core_.node_name.c_str(); }
     ContextCore core_;
+    mutable ComputeNodeInfo node_info_;
 };
 
 class TilingContext : public ExtendedKernelContext {
 public:
     const StorageShape* GetInputShape(const size_t index) const { return core_.in_shape(index); }
-    const StorageShape* GetOptionalInputShape(const size_t i) const { return core_.in_shape(i); }
-    const StorageShape* GetRequiredInputShape(const size_t i) const { return core_.in_shape(i); }
-    const StorageShape* GetDynamicInputShape(const size_t i, const size_t) const { return core_.in_shape(i); }
+    const StorageShape* GetOptionalInputShape(const size_t ir) const { return core_.ir_shape(ir, 0); }
+    const StorageShape* GetRequiredInputShape(const size_t ir) const { return core_.ir_shape(ir, 0); }
+    const StorageShape* GetDynamicInputShape(const size_t ir, const size_t k) const { return core_.ir_shape(ir, k); }
     const StorageShape* GetOutputShape(const size_t index) const {
         return index < core_.output_shapes.size() ? &core_.output_shapes[index] : nullptr;
     }
     const Tensor* GetInputTensor(const size_t index) const {
         return index < core_.input_tensors.size() && core_.input_present[index] ? &core_.input_tensors[index] : nullptr;
     }
-    const Tensor* GetOptionalInputTensor(const size_t i) const { return GetInputTensor(i); }
-    const Tensor* GetRequiredInputTensor(const size_t i) const { return GetInputTensor(i); }
-    const Tensor* GetDynamicInputTensor(const size_t i, const size_t) const { return GetInputTensor(i); }
+    const Tensor* GetOptionalInputTensor(const size_t ir) const { return core_.ir_tensor(ir, 0); }
+    const Tensor* GetRequiredInputTensor(const size_t ir) const { return core_.ir_tensor(ir, 0); }
+    const Tensor* GetDynamicInputTensor(const size_t ir, const size_t k) const { return core_.ir_tensor(ir, k); }
     template <typename T> const T* GetCompileInfo() const { return static_cast<const T*>(compile_info_); }
     const void* GetCompileInfo() const { return compile_info_; }
     ge::graphStatus SetTilingKey(const uint64_t tiling_key) {
@@ -299,17 +297,20 @@ public:
 
 class InferShapeContext : public ExtendedKernelContext {
 public:
+    static const Shape* origin(const StorageShape* s) { return s ? &s->GetOriginShape() : nullptr; }
     const Shape* GetInputShape(const size_t index) const {
         const StorageShape* s = core_.in_shape(index);
         return s ? &s->GetOriginShape() : nullptr;
     }
-    const Shape* GetOptionalInputShape(const size_t i) const { return GetInputShape(i); }
-    const Shape* GetRequiredInputShape(const size_t i) const { return GetInputShape(i); }
-    const Shape* GetDynamicInputShape(const size_t i, const size_t) const { return GetInputShape(i); }
+    const Shape* GetOptionalInputShape(const size_t ir) const { return origin(core_.ir_shape(ir, 0)); }
+    const Shape* GetRequiredInputShape(const size_t ir) const { return origin(core_.ir_shape(ir, 0)); }
+    const Shape* GetDynamicInputShape(const size_t ir, const size_t k) const { return origin(core_.ir_shape(ir, k)); }
     const Tensor* GetInputTensor(const size_t index) const {
         return index < core_.input_tensors.size() && core_.input_present[index] ? &core_.input_tensors[index] : nullptr;
     }
-    const Tensor* GetOptionalInputTensor(const size_t i) const { return GetInputTensor(i); }
+    const Tensor* GetOptionalInputTensor(const size_t ir) const { return core_.ir_tensor(ir, 0); }
+    const Tensor* GetRequiredInputTensor(const size_t ir) const { return core_.ir_tensor(ir, 0); }
+    const Tensor* GetDynamicInputTensor(const size_t ir, const size_t k) const { return core_.ir_tensor(ir, k); }
     Shape* GetOutputShape(const size_t index) {
         return index < core_.output_shapes.size() ? &core_.output_shapes[index].MutableOriginShape() : nullptr;
     }
@@ -317,12 +318,13 @@ public:
 
 class InferDataTypeContext : public ExtendedKernelContext {
 public:
+    static ge::DataType dtype(const CompileTimeTensorDesc* d) { return d ? d->dtype_ : ge::DT_UNDEFINED; }
     ge::DataType GetInputDataType(const size_t index) const {
         return index < core_.input_descs.size() ? core_.input_descs[index].dtype_ : ge::DT_UNDEFINED;
     }
-    ge::DataType GetOptionalInputDataType(const size_t i) const { return GetInputDataType(i); }
-    ge::DataType GetRequiredInputDataType(const size_t i) const { return GetInputDataType(i); }
-    ge::DataType GetDynamicInputDataType(const size_t i, const size_t) const { return GetInputDataType(i); }
+    ge::DataType GetOptionalInputDataType(const size_t ir) const { return dtype(core_.ir_desc(ir, 0)); }
+    ge::DataType GetRequiredInputDataType(const size_t ir) const { return dtype(core_.ir_desc(ir, 0)); }
+    ge::DataType GetDynamicInputDataType(const size_t ir, const size_t k) const { return dtype(core_.ir_desc(ir, k)); }
     ge::DataType GetOutputDataType(const size_t index) const {
         return index < core_.output_descs.size() ? core_.output_descs[index].dtype_ : ge::DT_UNDEFINED;
     }

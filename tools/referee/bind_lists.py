@@ -1,0 +1,86 @@
+"""Tensor lists in the msopgen binding: a DYNAMIC OpDef parameter `x` takes a task's list of tensors as
+the case members `x[0]`, `x[1]`, ... (see tools/sim/tensor_lists.py), and a DYNAMIC output gets one
+member per reference output it stands for."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from kernelwright.tools.referee.binding import TaskValue
+from kernelwright.tools.sim.tensor_lists import is_dynamic, member, split_member
+
+
+def _dtype_name(a: np.ndarray) -> str:
+    return "bfloat16" if a.dtype.name == "bfloat16" else str(a.dtype)
+
+
+def list_members(p: dict[str, Any], v: TaskValue) -> tuple[dict[str, np.ndarray], list[str], str | None]:
+    """The case members a DYNAMIC input takes from task value `v`: (members, notes, problem)."""
+    name = p["name"]
+    if v.value.kind == "tensor":
+        return {member(name, 0): v.value.array}, [f"OpDef input '{name}' is a tensor list; {v.label} passed as a "
+                                                   "list of one tensor"], None
+    if v.value.kind != "tensor_list":
+        return {}, [], (f"OpDef input '{name}' is a tensor list (ParamType(DYNAMIC)) and {v.label} is a "
+                        f"{v.value.kind}, not a list of tensors")
+    arrays = [item.array for item in v.value.items]
+    if any(a is None for a in arrays):
+        return {}, [], f"{v.label}: the reference run returned no data for some tensors of the list"
+    dtypes = sorted({_dtype_name(a) for a in arrays})
+    if len(dtypes) > 1:
+        return {}, [], (f"OpDef input '{name}' is a tensor list, whose tensors share one dtype per kernel variant; "
+                        f"{v.label} mixes {', '.join(dtypes)} (hint: the task should build the list in one dtype)")
+    return {member(name, k): a for k, a in enumerate(arrays)}, [], None
+
+
+def param_dtypes(op: dict[str, Any], inputs: dict[str, np.ndarray]) -> dict[str, str]:
+    """Input dtype per OpDef parameter name (a list by its first member), for choosing the variant."""
+    out: dict[str, str] = {}
+    for key, arr in inputs.items():
+        s = split_member(key)
+        name = s[0] if s and any(p["name"] == s[0] and is_dynamic(p) for p in op["inputs"]) else key
+        out.setdefault(name, _dtype_name(arr))
+    return out
+
+
+def output_keys(op: dict[str, Any], n_expected: int) -> list[str] | None:
+    """The kernel output names the reference's `n_expected` outputs map onto, in order: a DYNAMIC output
+    stands for as many as are left over (shared evenly when there are several); None when the counts
+    cannot agree."""
+    outs = op["outputs"]
+    dynamic = [p for p in outs if is_dynamic(p)]
+    fixed = len(outs) - len(dynamic)
+    if not dynamic:
+        return [p["name"] for p in outs] if n_expected == len(outs) else None
+    left = n_expected - fixed
+    if left < 0 or left % len(dynamic):
+        return None
+    each = left // len(dynamic)
+    keys: list[str] = []
+    for p in outs:
+        keys += [member(p["name"], k) for k in range(each)] if is_dynamic(p) else [p["name"]]
+    return keys
+
+
+def output_order(op: dict[str, Any], got: dict[str, Any]) -> list[str]:
+    """Kernel output names in OpDef order, each DYNAMIC output expanded into the members the run returned."""
+    order: list[str] = []
+    for p in op["outputs"]:
+        if is_dynamic(p):
+            ks = sorted((s[1], k) for k in got if (s := split_member(k)) and s[0] == p["name"])
+            order += [k for _, k in ks]
+        else:
+            order.append(p["name"])
+    return order
+
+
+def post_array(post: dict[int, Any], index: int, name: str) -> np.ndarray | None:
+    """The final state of the task argument `index` the kernel input `name` (maybe a list member) came from."""
+    v = post.get(index)
+    if v is None:
+        return None
+    s = split_member(name)
+    if v.kind == "tensor_list" and s is not None:
+        return v.items[s[1]].array if s[1] < len(v.items) else None
+    return v.array
