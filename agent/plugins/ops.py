@@ -47,11 +47,11 @@ def generate_kernel(inp: GenerateInput, *, out: str | Path | None = None, runs: 
             progress(float(steps), line)
 
     result = generate(inp.task, model=model, config=cfg, out=out, on_event=on_event)
-    kernel = Path(result.kernel) if result.kernel else None
+    kernel = Path(result.kernel).resolve() if result.kernel else None     # absolute: the caller's cwd is not ours
     dsl = kernel / "kernel.dsl.py" if kernel else None
     sources = sorted(kernel.glob("op_kernel/*.cpp")) or sorted(kernel.glob("*.cpp")) if kernel else []
     return GenerateOutput(run_id=result.run_id, status=result.status, ok=result.ok, reason=result.reason,
-                          artifacts=str(result.artifacts), kernel_dir=str(kernel) if kernel else None,
+                          artifacts=str(Path(result.artifacts).resolve()), kernel_dir=str(kernel) if kernel else None,
                           verdict=result.verdict, path=result.path, usage=result.usage,
                           dsl=dsl.read_text(encoding="utf-8") if dsl and dsl.is_file() else None,
                           kernel_source=_clip(sources[0].read_text(encoding="utf-8")) if sources else None)
@@ -112,7 +112,7 @@ def lower_dsl(inp: LowerInput, *, out: str | Path | None = None) -> LowerOutput:
     return LowerOutput(ok=True, stage="pass", summary=f"lowered to {project.name}: {len(project.files)} file(s)"
                        + (f", {len(holes)} hole(s) to fill" if holes else "") + (" (checked against the task)" if task else
                                                                                  " (static rules only: no task given)"),
-                       project_dir=str(where) if where else None, holes=[h["name"] for h in holes],
+                       project_dir=str(Path(where).resolve()) if where else None, holes=[h["name"] for h in holes],
                        files={k: _clip(v) for k, v in sorted(project.files.items())})
 
 

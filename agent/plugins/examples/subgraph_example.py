@@ -1,6 +1,6 @@
 """The kernelwright agent as one node of a larger LangGraph graph.
 
-    python -m kernelwright.agent.plugins.examples.subgraph_example [TASK.py] [--model builtin]
+    python -m kernelwright.agent.plugins.examples.subgraph_example [TASK.py] [--model builtin] [--config FILE]
 
 The parent graph picks a task, hands it to the kernelwright subgraph (plan -> DSL -> AscendC ->
 referee -> repair), then writes a one-line report from the state the subgraph left behind."""
@@ -47,11 +47,12 @@ def build_parent(subgraph: Any, artifacts: str) -> Any:
 def main(argv: list[str] | None = None) -> str:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("task", nargs="?", default=str(DEFAULT_TASK))
-    p.add_argument("--model", default="builtin")
+    p.add_argument("--model", default="builtin", help="builtin (no LLM), replay:FILE, or a litellm name")
+    p.add_argument("--config", default=None, help="agent config file (.yaml or .toml), e.g. to switch retrieval off")
     p.add_argument("--out", default=None, help="artifact directory (default: a temporary one)")
     args = p.parse_args(argv)
     artifacts = args.out or tempfile.mkdtemp(prefix="kw-subgraph-")
-    with kernel_subgraph(model=args.model) as sub:
+    with kernel_subgraph(model=args.model, config=args.config) as sub:
         final = build_parent(sub, artifacts).invoke({"request": args.task}, {"recursion_limit": 200})
     print(final["report"])
     return final["report"]
