@@ -14,12 +14,14 @@ TIMEOUT_S = 300
 
 
 def trace_tasks(tasks: list[Task]) -> list[dict[str, Any]]:
-    """One trace per task (a failing task gives {"ok": False, "error": ...}); one torch import for all."""
+    """One trace per task; one torch import for all. Every trace has `ok`, `ops` and `summary` (empty
+    when tracing failed, with `error` saying why), so prompts and recognisers read a failed trace
+    (a tracer slowed past TIMEOUT_S on a loaded machine, say) like an empty one."""
     if not tasks:
         return []
     env = dict(os.environ, PYTHONUNBUFFERED="1", OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "2"))
     def failed(why: str) -> list[dict[str, Any]]:
-        return [{"ok": False, "task": t.name, "error": f"the tracer failed: {why}"} for t in tasks]
+        return [_complete({"ok": False, "task": t.name, "error": f"the tracer failed: {why}"}) for t in tasks]
     try:
         proc = subprocess.run([sys.executable, "-m", "kernelwright.agent.builtin.trace_worker"],
                               input=json.dumps([t.model_dump() for t in tasks]), capture_output=True, text=True,
@@ -34,7 +36,15 @@ def trace_tasks(tasks: list[Task]) -> list[dict[str, Any]]:
         if trace.get("ok"):
             trace["ops"] = sorted({n["op"] for n in trace["nodes"] if n["kind"] not in ("placeholder", "output")})
             trace["summary"] = summary(trace)
-    return traces
+    return [_complete(t) for t in traces]
+
+
+def _complete(trace: dict[str, Any]) -> dict[str, Any]:
+    if not trace.get("ok"):
+        trace.setdefault("error", "unknown")
+        trace.setdefault("ops", [])
+        trace.setdefault("summary", "")
+    return trace
 
 
 def trace_task(task: Task) -> dict[str, Any]:

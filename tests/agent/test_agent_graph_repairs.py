@@ -2,6 +2,8 @@
 diagnostics give, and ends with the referee's verdict."""
 import json
 
+import pytest
+
 WORK = ["planner", "dsl_writer", "lowerer", "verify", "finish"]
 
 
@@ -61,10 +63,19 @@ def test_kernel_mismatch_is_repaired_with_the_debuggers_fix(run_task):
     assert first["status"] == "fail" and first["runs"][0]["mismatches"][0]["rule"] == "tolerance"
 
 
-def test_dsl_mismatch_goes_to_the_debugger_and_back_to_the_writer(run_task):
+@pytest.mark.parametrize("tracer", ["answers", "times_out"])
+def test_dsl_mismatch_goes_to_the_debugger_and_back_to_the_writer(run_task, tracer, monkeypatch):
+    # The planner traces the reference in a subprocess with a wall-clock limit (trace.TIMEOUT_S); on a
+    # loaded machine that limit was reached, the failed trace had no `summary`, and the strict prompt
+    # templates raised. A failed trace is now an empty one: the path and verdict do not depend on it.
+    if tracer == "times_out":
+        from kernelwright.agent.builtin import trace
+        monkeypatch.setattr(trace, "TIMEOUT_S", 0.001)
     result, model = run_task("dsl_mismatch_repair")
     assert result.path == ["planner", "dsl_writer", "debugger", "dsl_writer", "lowerer", "verify", "finish"]
     assert result.status == "passed", result.reason
     assert model.remaining == 0
     assert [c["stage"] for c in events(result, "dsl_writer")] == ["compare", "pass"]
     assert (result.artifacts / "dsl/v2.dsl.py").read_text().count("A.Muls(v, v, 2.0, n)") == 1
+    trace = json.loads((result.artifacts / "trace.json").read_text())
+    assert trace["ok"] is (tracer == "answers") and ("no answer within" in trace.get("error", "")) is (tracer != "answers")
