@@ -35,8 +35,11 @@ def is_elementwise(g: OpGraph, node: Node) -> bool:
 
 
 class ChainCompiler:
-    def __init__(self, g: OpGraph, count: str = "n", prefix: str = "w"):
-        self.g, self.count, self.prefix = g, count, prefix
+    """`broadcast=True`: every tile already holds its value broadcast to the full row (the broadcast
+    writer expands its operands on load), so operands of different shapes combine lane by lane."""
+
+    def __init__(self, g: OpGraph, count: str = "n", prefix: str = "w", broadcast: bool = False):
+        self.g, self.count, self.prefix, self.broadcast = g, count, prefix, broadcast
         self.lines: list[str] = []
         self.tiles: list[str] = []
         self.free: list[str] = []
@@ -110,7 +113,7 @@ class ChainCompiler:
                 return None
         if name in recipes.BINARY and len(tensors) == 2:
             a, b = (self.g.node(ref(x)) for _, x in tensors)
-            if a.shape != b.shape:
+            if a.shape != b.shape and not self.broadcast:
                 raise Unsupported([n.op], f"{n.op} broadcasts {a.shape} with {b.shape}; the elementwise writer needs "
                                           "operands of one shape")
             alpha = n.kwargs.get("alpha", 1)
@@ -120,7 +123,7 @@ class ChainCompiler:
             return self.emit(recipes.BINARY[name], d, tile(tensors[0][1]), tile(tensors[1][1]))
         if name in recipes.TERNARY and len(tensors) == 3:
             shapes = {tuple(self.g.node(ref(x)).shape) for _, x in tensors}
-            if len(shapes) == 1:
+            if len(shapes) == 1 or self.broadcast:
                 return recipes.addc(self, recipes.TERNARY[name], d, *(tile(x) for _, x in tensors),
                                     float(n.kwargs.get("value", 1)))
         if len(tensors) == 1 and len(n.args) >= 2 and name in recipes.BINARY.keys() | {"rsub", "pow"}:

@@ -14,5 +14,6 @@ class Emitted:
 
 
 def patterns() -> list:
-    from kernelwright.agent.builtin.patterns import broadcast, elementwise, loss, norm, norms, pooling, reduce, softmax
-    return [elementwise, softmax, reduce, norms, norm, pooling, broadcast, loss]
+    from kernelwright.agent.builtin.patterns import (broadcast, broadcast_chain, elementwise, loss, norm, norms, pooling,
+                                                    reduce, softmax)
+    return [elementwise, softmax, reduce, norms, norm, pooling, broadcast, broadcast_chain, loss]
