@@ -1,6 +1,7 @@
-"""Mean over one axis `dim` (keepdim optional), for any rank.
+"""Mean over one axis `dim` (keepdim optional), for any rank; with `span` > 1 over that many
+consecutive axes from `dim` (x.mean(dim=(2, 3)) is dim=2, span=2; global average pooling too).
 
-The tiling views x as [outer, R, inner] around `dim`. When the reduced axis is the last one
+The tiling views x as [outer, R, inner] around the reduced axes. When the reduced axis is the last one
 (inner == 1) each row of R elements is folded chunk by chunk into an fp32 accumulator tile and
 reduced to one value; results of up to t.group rows are collected in a tile and stored
 together. Otherwise whole rows of `inner` outputs are produced at once: chunk by chunk, the R
@@ -9,10 +10,11 @@ import adsl as A
 
 
 @A.tiling
-def tiling(x, hw, dim, keepdim):
+def tiling(x, hw, dim, keepdim, span):
     d = dim % x.ndim
-    R = x.shape[d]
-    inner = A.prod(x.shape[d + 1:])
+    assert span >= 1 and d + span <= x.ndim, "span: 1 or more axes from dim, inside the rank"
+    R = A.prod(x.shape[d:d + span])
+    inner = A.prod(x.shape[d + span:])
     outer = x.numel // (R * inner)
     # per chunk element: xin (2 slots) + w, acc (fp32) + yout (2 slots); plus the results tile
     per_elem = 2 * x.dtype.size + 8 + 2 * x.dtype.size
@@ -27,12 +29,15 @@ def tiling(x, hw, dim, keepdim):
 
 
 @A.shapes
-def shapes(x, dim, keepdim):
+def shapes(x, dim, keepdim, span):
     d = dim % x.ndim
-    return {"y": x.shape[:d] + ((1,) if keepdim else ()) + x.shape[d + 1:]}
+    ones = ()
+    for i in range(span):
+        ones = ones + (1,)
+    return {"y": x.shape[:d] + (ones if keepdim else ()) + x.shape[d + span:]}
 
 
-@A.kernel(inputs={"x": (A.f32, A.f16)}, outputs={"y": "x"}, attrs={"dim": -1, "keepdim": False})
+@A.kernel(inputs={"x": (A.f32, A.f16)}, outputs={"y": "x"}, attrs={"dim": -1, "keepdim": False, "span": 1})
 def reduce_mean(x, y, t):
     xin = A.ub(x.dtype, t.chunk)
     w = A.ub(A.f32, t.chunk)
