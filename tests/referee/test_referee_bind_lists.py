@@ -89,3 +89,14 @@ def test_case_keys_of_lists():
     assert instance_keys({"name": "bias", "param_type": "required"}, keys) == ["bias"]
     assert instance_keys({"name": "gamma", "param_type": "optional"}, keys) == []
     assert list_line_fields("x", ["x[0]", "x[1]"], [(2, 3), ()]) == ["list", "x", "x[0],x[1]", "2,3;"]
+
+
+def test_a_scalar_list_tensor_takes_the_declared_dtype_of_the_variant():
+    spec = op([("x", "dynamic"), ("scalars", "required")], scalar=("scalars",))
+    spec["inputs"][0]["dtypes"] = ["DT_FLOAT", "DT_INT32"]
+    spec["inputs"][1]["dtypes"] = ["DT_FLOAT", "DT_INT64"]
+    spec["outputs"][0]["dtypes"] = ["DT_FLOAT", "DT_INT32"]
+    ints = TaskValue("scalar_list", "input", 1, t((3,), "int32"))
+    b = bind_msopgen(spec, [tlist("x", [(2,), (2,), (2,)], "int32"), ints], [t((2,), "int32")] * 3)
+    assert b.problem is None and b.case.inputs["scalars"].dtype == np.int64
+    assert b.case.inputs["scalars"].tolist() == [0, 1, 2] and any("3-element int64" in n for n in b.notes)

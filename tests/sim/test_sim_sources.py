@@ -90,3 +90,14 @@ def test_direct_includes_of_cann_internal_headers_get_forwarding_stubs(tmp_path)
     assert 'tiling/tiling_api.h' in (tmp_path / "lib/activation/softmax_tiling.h").read_text()
     assert not (tmp_path / "lib/not").exists()          # unknown paths stay errors, as on CANN
     assert not (tmp_path / "tiling/tiling_api.h").exists()  # ours exists already
+
+
+def test_kernel_units_see_orig_dtype_macros_comparable_with_dt_values():
+    from kernelwright.tools.sim.sources import msopgen_prologue
+    op = {"inputs": [{"name": "grads", "dtypes": ["DT_FLOAT16", "DT_FLOAT"]}], "outputs": []}
+    half, flt = dtype_variants(op, orig=True)
+    assert half == {"DTYPE_GRADS": "half", "ORIG_DTYPE_GRADS": "DT_FLOAT16"}
+    text = msopgen_prologue(Path("kw_tiling.h"), half)
+    # `#if ORIG_DTYPE_GRADS != DT_FLOAT` must see integers on both sides, as on CANN
+    assert "#define ORIG_DTYPE_GRADS 1\n" in text and "#define DT_FLOAT 0\n" in text and "#define DT_BF16 27\n" in text
+    assert "ORIG_DTYPE" not in msopgen_prologue(Path("kw_tiling.h"), dtype_variants(op)[0])

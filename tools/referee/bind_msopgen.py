@@ -48,14 +48,22 @@ def _attr_value(kind: str, v: Any) -> Any:
     return v
 
 
-def _variant(op: dict[str, Any], dtypes: dict[str, str]) -> int | None:
-    """The OpDef dtype column that the given input dtypes select (as the sim picks it)."""
+def _variant(op: dict[str, Any], dtypes: dict[str, str], out_dtypes: dict[str, str] | None = None) -> int | None:
+    """The OpDef dtype column that the given input dtypes select (as the sim picks it); when several
+    columns share the inputs (a Cast-like op), the one whose outputs have the reference's dtypes."""
     columns = max((len(p["dtypes"]) for p in op["inputs"] + op["outputs"]), default=0)
-    for col in range(columns):
-        if all(GE_NUMPY.get(p["dtypes"][min(col, len(p["dtypes"]) - 1)]) == dtypes[p["name"]]
-               for p in op["inputs"] if p["name"] in dtypes and p["dtypes"]):
-            return col
-    return None
+
+    def fits(params: list[dict[str, Any]], want: dict[str, str], col: int) -> bool:
+        return all(GE_NUMPY.get(p["dtypes"][min(col, len(p["dtypes"]) - 1)]) == want[p["name"]]
+                   for p in params if p["name"] in want and p["dtypes"])
+    found = [col for col in range(columns) if fits(op["inputs"], dtypes, col)]
+    both = [col for col in found if out_dtypes and fits(op["outputs"], out_dtypes, col)]
+    return (both or found or [None])[0]
+
+
+def _expected_dtypes(op: dict[str, Any], expected: list) -> dict[str, str]:
+    keys = output_keys(op, len(expected)) or []
+    return {k: r.dtype for k, r in zip(keys, expected) if "[" not in k and getattr(r, "dtype", None)}
 
 
 def _pick(pool: list[TaskValue], claimed: set[int], wanted: str, kinds: tuple[str, ...]) -> tuple[TaskValue | None, str]:
@@ -118,8 +126,11 @@ def bind_msopgen(op: dict[str, Any], values: list[TaskValue], expected: list, *,
             bound.problem = f"OpDef input '{p['name']}' <- {v.label} = {v.value.value!r}, which is not a number or tensor"
             return bound
         real = arr.dtype.kind != "c"
-        if real and (v.value.kind == "scalar" or (arr.size <= 1 and declared and _name(arr) not in declared)):
-            scalars[p["name"]] = (arr, v)   # a number the binding passes as a scalar: typed once the variant is known
+        # a number (or a Scalar()/ScalarList() input's values, which aclnn converts to the declared dtype) the
+        # binding passes as a small tensor: typed once the variant is known
+        if real and (v.value.kind == "scalar" or (p.get("scalar") and _name(arr) not in declared) or
+                     (arr.size <= 1 and declared and _name(arr) not in declared)):
+            scalars[p["name"]] = (arr, v)
         else:
             inputs[p["name"]] = arr
         if v.origin == "input" and v.index in mutated:
@@ -130,7 +141,8 @@ def bind_msopgen(op: dict[str, Any], values: list[TaskValue], expected: list, *,
             arr, v = scalars[p["name"]]
             dtype = GE_NUMPY.get(p["dtypes"][min(col or 0, len(p["dtypes"]) - 1)], "float32")
             inputs[p["name"]] = arr.reshape(-1 if arr.ndim else 1).astype(_np_dtype(dtype))
-            bound.notes.append(f"OpDef input '{p['name']}' <- {v.label} = {arr.reshape(-1)[0]!r} as a 1-element {dtype} "
+            shown = arr.reshape(-1)[0] if arr.size == 1 else arr.reshape(-1).tolist()
+            bound.notes.append(f"OpDef input '{p['name']}' <- {v.label} = {shown!r} as a {arr.size}-element {dtype} "
                                "tensor (as the binding passes a scalar)")
     bad = sorted({_name(a) for a in inputs.values()} - supported) if supported is not None else []
     if bad:
@@ -149,7 +161,7 @@ def bind_msopgen(op: dict[str, Any], values: list[TaskValue], expected: list, *,
     if unused:
         bound.notes.append(f"task values not passed to the kernel: {', '.join(unused)}")
     case = Case(inputs=inputs, attrs=attrs)
-    col = _variant(op, param_dtypes(op, inputs))
+    col = _variant(op, param_dtypes(op, inputs), _expected_dtypes(op, expected))
     keys = output_keys(op, len(expected))
     if keys is not None and col is not None:
         params = {p["name"]: p for p in op["outputs"]}

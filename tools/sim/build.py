@@ -135,7 +135,7 @@ class Builder:
             self.diags.append(Diagnostic(stage="build", category="syntax_structure",
                                          message=f"no kernel source: expected op_kernel/{self.project.snake_name}.cpp"))
             return
-        variants = sources.dtype_variants(op) or [{}]
+        variants = sources.dtype_variants(op, orig=True) or [{}]
         kernel_rel = kernel_units[0]
         kernel_name = self.project.snake_name
         result.kernels = [kernel_name]

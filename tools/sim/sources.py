@@ -187,8 +187,9 @@ def tiling_header(op_type: str, classes: list[dict[str, Any]]) -> str:
     return "\n".join(out) + "\n"
 
 
-def dtype_variants(op: dict[str, Any]) -> list[dict[str, str]]:
-    """One macro set (DTYPE_<NAME> -> C type) per dtype column of the op definition."""
+def dtype_variants(op: dict[str, Any], orig: bool = False) -> list[dict[str, str]]:
+    """One macro set (DTYPE_<NAME> -> C type; with `orig`, also ORIG_DTYPE_<NAME> -> GE dtype name) per
+    dtype column of the op definition."""
     params = op["inputs"] + op["outputs"]
     columns = max((len(p["dtypes"]) for p in params), default=0)
     variants: list[dict[str, str]] = []
@@ -199,9 +200,19 @@ def dtype_variants(op: dict[str, Any]) -> list[dict[str, str]]:
                 continue
             dt = p["dtypes"][i] if i < len(p["dtypes"]) else p["dtypes"][-1]
             macros[f"DTYPE_{p['name'].upper()}"] = GE_TO_CTYPE.get(dt, "uint8_t")
-        if macros not in variants:
+            if orig:
+                macros[f"ORIG_DTYPE_{p['name'].upper()}"] = dt
+        if all(variant_key(macros) != variant_key(v) for v in variants):
             variants.append(macros)
     return variants
+
+
+# ge::DataType values: ORIG_DTYPE_<NAME> (the GE dtype of the variant, as CANN defines it for kernels)
+# compares with DT_* in `#if` and `if constexpr`, so both are integer macros in kernel units.
+GE_DTYPE_VALUES = {"DT_FLOAT": 0, "DT_FLOAT16": 1, "DT_INT8": 2, "DT_INT32": 3, "DT_UINT8": 4, "DT_INT16": 6,
+                   "DT_UINT16": 7, "DT_UINT32": 8, "DT_INT64": 9, "DT_UINT64": 10, "DT_DOUBLE": 11, "DT_BOOL": 12,
+                   "DT_STRING": 13, "DT_COMPLEX64": 16, "DT_COMPLEX128": 17, "DT_BF16": 27, "DT_INT4": 29,
+                   "DT_COMPLEX32": 33, "DT_HIFLOAT8": 34, "DT_FLOAT8_E5M2": 35, "DT_FLOAT8_E4M3FN": 36}
 
 
 def variant_key(macros: dict[str, str]) -> str:
@@ -210,4 +221,8 @@ def variant_key(macros: dict[str, str]) -> str:
 
 def msopgen_prologue(tiling_header_path: Path, macros: dict[str, str]) -> str:
     defines = "".join(f"#define {k} {v}\n" for k, v in macros.items() if k.startswith("DTYPE_"))
+    if any(k.startswith("ORIG_DTYPE_") for k in macros):
+        defines += "".join(f"#ifndef {k}\n#define {k} {v}\n#endif\n" for k, v in GE_DTYPE_VALUES.items())
+        defines += "".join(f"#define {k} {GE_DTYPE_VALUES.get(v, -1)}\n" for k, v in macros.items()
+                           if k.startswith("ORIG_DTYPE_"))
     return f"#include \"{tiling_header_path.resolve()}\"\n#include \"kw/tiling_macros.h\"\n{defines}"
