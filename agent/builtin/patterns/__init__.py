@@ -15,5 +15,5 @@ class Emitted:
 
 def patterns() -> list:
     from kernelwright.agent.builtin.patterns import (broadcast, broadcast_chain, elementwise, loss, norm, norms, pooling,
-                                                    reduce, softmax)
-    return [elementwise, softmax, reduce, norms, norm, pooling, broadcast, broadcast_chain, loss]
+                                                    reduce, softmax, softmax_loss)
+    return [elementwise, softmax, reduce, norms, norm, pooling, broadcast, broadcast_chain, loss, softmax_loss]
