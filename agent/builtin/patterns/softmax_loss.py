@@ -1,8 +1,10 @@
-"""KL divergence between two row distributions given as logits: kl_div(log_softmax(a, -1),
-softmax(b, -1), reduction) reduced to one scalar. Rows are split across blocks; each row is walked
-in column chunks three times (the maxima, the sums of exp, then the term q * (log q - log p)
-accumulated in fp32), and the blocks' partial sums meet in a GM workspace as in the DSL's
-loss/mse_loss example (A.sync_all, block 0 adds them)."""
+"""Losses over row softmaxes, reduced to one scalar: the KL divergence between two row distributions
+given as logits, kl_div(log_softmax(a, -1), softmax(b, -1), reduction), and cross entropy of logits
+(N, C) against class indices (N,). Rows are split across blocks; each row is walked in column chunks
+(the maxima, the sums of exp, then for KL the term q * (log q - log p) in fp32; for cross entropy
+logsumexp minus the target's logit, read as one element at the index the target names), and the
+blocks' partial sums meet in a GM workspace as in the DSL's loss/mse_loss example (A.sync_all,
+block 0 adds them)."""
 from __future__ import annotations
 
 from kernelwright.agent.builtin.dslgen import decorator, doc, ident, kernel_name
@@ -10,7 +12,7 @@ from kernelwright.agent.builtin.graphview import FLOAT_DTYPES, Node, OpGraph, re
 from kernelwright.agent.builtin.patterns import Emitted
 from kernelwright.agent.builtin.patterns.common import one_dim
 
-KNOWN = {"kl_div", "KLDivLoss", "log_softmax", "softmax", "LogSoftmax", "Softmax"}
+KNOWN = {"kl_div", "KLDivLoss", "log_softmax", "softmax", "LogSoftmax", "Softmax", "cross_entropy", "CrossEntropyLoss"}
 SCALE = {"batchmean": "1.0 / {a}.shape[0]", "sum": "1.0", "mean": "1.0 / {a}.numel"}
 
 SOURCE = '''
@@ -105,6 +107,101 @@ def {kname}({a}, {b}, {y}, t):
 '''
 
 
+FINISH = '''    A.store(partials[A.block_idx() * 8:], part, 1)
+    A.sync_all()
+    if A.block_idx() == 0:
+        nb = A.block_num()
+        A.load(allp, partials, 1, rows=nb, src_stride=8, dst_stride=8, pad=0.0)
+        total = A.reduce_sum(allp, 8 * nb)
+        A.Duplicate(acc, total * t.scale, 1)
+        A.Cast(yout, acc, "auto", 1)
+        A.store({y}, yout, 1)
+'''
+
+CROSS_ENTROPY = '''
+@A.tiling
+def tiling({x}, {k}, hw):
+    assert {x}.ndim == 2 and {k}.ndim == 1 and {k}.shape[0] == {x}.shape[0], "logits (N, C) and class indices (N,)"
+    cols = {x}.shape[-1]
+    rows = {x}.shape[0]
+    nb = max(1, min(hw.vector_cores, rows))
+    # UB per chunk element: the input tile (2 slots) + w and acc (fp32)
+    per_elem = 2 * {x}.dtype.size + 8
+    chunk = A.align_down((hw.ub_bytes - 16384) // per_elem, 64)       # 16 KiB left for the reduce scratch
+    chunk = min(chunk, A.align_up(cols, 64))
+    return A.Tiling(block_dim=nb, rows=rows, cols=cols, chunk=chunk, lanes=min(chunk, cols), slots=8 * nb,
+                    scale={scale})
+
+
+@A.shapes
+def shapes({x}, {k}):
+    return {{"{y}": ()}}
+
+
+@A.kernel(inputs={{"{x}": (A.f32, A.f16, A.bf16), "{k}": (A.i64, A.i64, A.i64)}}, outputs={{"{y}": "{x}"}})
+def {kname}({x}, {k}, {y}, t):
+    partials = A.workspace(A.f32, t.slots)
+    xin = A.ub({x}.dtype, t.chunk)
+    xone = A.ub({x}.dtype, A.elems_per_block({x}.dtype))      # the target's logit
+    kone = A.ub({k}.dtype, 4)                                 # the row's class index
+    w = A.ub(A.f32, t.chunk)
+    acc = A.ub(A.f32, t.chunk)
+    part = A.ub(A.f32, 8)
+    allp = A.ub(A.f32, t.slots)
+    yout = A.ub({y}.dtype, 16)
+    mine = 0.0
+    r0, r1 = A.block_span(t.rows)
+    for r in A.range(r0, r1):
+        base = r * t.cols
+        A.Duplicate(acc, -A.inf, t.chunk)
+        for c, n in A.tiles(0, t.cols, t.chunk, stages=2):
+            A.load(xin, {x}[base + c:], n)
+            A.Cast(w, xin, "auto", n)
+            A.Max(acc, acc, w, n)
+        m = A.reduce_max(acc, t.lanes)
+        A.Duplicate(acc, 0.0, t.chunk)
+        for c, n in A.tiles(0, t.cols, t.chunk, stages=2):
+            A.load(xin, {x}[base + c:], n)
+            A.Cast(w, xin, "auto", n)
+            A.Adds(w, w, -m, n)
+            A.Exp(w, w, n)
+            A.Add(acc, acc, w, n)
+        s = A.reduce_sum(acc, t.lanes)
+        ls = A.ln(s)
+        A.load(kone, {k}[r:], 1)
+        cls = A.get(kone, 0)
+        A.load(xone, {x}[base + cls:], 1)
+        picked = A.get(xone, 0)
+        mine = mine + m + ls - picked
+    A.Duplicate(part, mine, 1)
+'''
+
+
+def _cross_entropy(g: OpGraph, name: str) -> Emitted | None:
+    out = g.single_output()
+    if out is None or out.op not in ("cross_entropy", "CrossEntropyLoss") or len(g.compute) != 1 or g.mutated:
+        return None
+    reduction = out.kwargs.get("reduction", out.module.get("reduction", "mean"))
+    if reduction not in ("mean", "sum") or len(out.args) < 2 or any(
+            out.kwargs.get(k, out.module.get(k)) not in (None, 0, 0.0, -100)
+            for k in ("weight", "label_smoothing", "ignore_index")):
+        return None
+    x, k = (g.node(ref(v)) if ref(v) else None for v in out.args[:2])
+    if x is None or k is None or x.kind != "placeholder" or k.kind != "placeholder" or x.dtype not in FLOAT_DTYPES \
+            or k.dtype != "int64" or x.shape is None or len(x.shape) != 2 or k.shape != x.shape[:1]:
+        return None
+    taken: set[str] = {"partials", "xin", "xone", "kone", "w", "acc", "part", "allp", "yout", "mine", "base", "m", "s",
+                       "ls", "cls", "picked", "nb", "total", "c", "r", "r0", "r1", "cols", "rows", "chunk", "per_elem"}
+    xn, kn = ident(x.name, taken), ident(k.name, taken)
+    y = ident("y", taken)
+    scale = f"1.0 / {xn}.shape[0]" if reduction == "mean" else "1.0"
+    source = doc(f"{name}: cross entropy of logits {xn} {x.shape} against class indices {kn}, {reduction}: per row "
+                 "logsumexp minus the target's logit, rows across blocks, partial sums through a GM workspace (written "
+                 "by the builtin writer).") + CROSS_ENTROPY.format(x=xn, k=kn, y=y, kname=kernel_name(name), scale=scale) \
+        + FINISH.format(y=y)
+    return Emitted("loss", f"cross entropy of {x.shape} logits against class indices, {reduction}", source)
+
+
 def _row_softmax(g: OpGraph, v, kind: str) -> Node | None:
     """The input a value is `kind` (softmax or log_softmax) of, over the last axis."""
     name = ref(v)
@@ -122,6 +219,10 @@ def _row_softmax(g: OpGraph, v, kind: str) -> Node | None:
 
 
 def match(g: OpGraph, name: str) -> Emitted | None:
+    return _kl_div(g, name) or _cross_entropy(g, name)
+
+
+def _kl_div(g: OpGraph, name: str) -> Emitted | None:
     out = g.single_output()
     if out is None or out.op not in ("kl_div", "KLDivLoss") or g.scalar_inputs or g.mutated or len(g.compute) != 3:
         return None
