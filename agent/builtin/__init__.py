@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kernelwright.agent.builtin.graphview import OpGraph
-from kernelwright.agent.builtin.patterns import Emitted, patterns
+from kernelwright.agent.builtin.patterns import COVERS, Emitted, patterns
 from kernelwright.agent.state import Plan
 from kernelwright.agent.writers import WriteRequest, WriteResult
 
@@ -26,7 +26,7 @@ def recognise(trace: dict[str, Any] | None, name: str) -> tuple[Emitted | None, 
             return emitted, ""
     known = set().union(*(p.KNOWN for p in found)) | STRUCTURAL
     unknown = sorted({n.op for n in g.compute if n.op not in known})
-    families = ", ".join(p.__name__.rsplit(".", 1)[-1] for p in found)
+    families = COVERS
     if unknown:
         return None, (f"the builtin writer cannot handle {', '.join(unknown)} (in {name}); it covers {families}. "
                       "Configure a model (--model NAME) to write this kernel")

@@ -6,6 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+COVERS = ("elementwise chains and activations, broadcasting elementwise ops, casts, optimizer steps, softmax and "
+          "log-softmax over the last axis, reductions over one axis or consecutive axes, scans, norms and "
+          "normalisations, pooling, losses to a scalar")
+
+
 @dataclass
 class Emitted:
     family: str          # the example family it follows (elementwise, softmax, reduction, ...)
