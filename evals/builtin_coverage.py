@@ -54,11 +54,13 @@ def classify(res: dict[str, Any]) -> dict[str, Any]:
     if m and res.get("project_version", 0) in (0, None) and (res.get("verdict") is None):
         return {"outcome": "unsupported", "stage": "planner", "why": reason,
                 "ops": [o.strip() for o in (m.group(1) or m.group(2)).split(",")]}
-    path = [n for n in res.get("path") or [] if n != "finish"]
+    path = [n for n in res.get("path") or [] if n not in ("finish", "debugger")]
     verdict = res.get("verdict") or {}
-    stage = verdict.get("stage") if verdict and verdict.get("status") != "pass" else (path[-1] if path else "?")
-    return {"outcome": "failed", "stage": f"{path[-1] if path else '?'}:{stage}" if verdict else stage,
-            "why": reason, "status": status}
+    if verdict and verdict.get("status") != "pass":
+        stage = f"verify:{verdict.get('stage')}"
+    else:
+        stage = path[-1] if path else "?"
+    return {"outcome": "failed", "stage": stage, "why": reason, "status": status}
 
 
 def run_one(t: tuple[str, str, Path], out: Path, timeout: float, env: dict[str, str]) -> dict[str, Any]:
