@@ -100,3 +100,28 @@ def test_a_scalar_list_tensor_takes_the_declared_dtype_of_the_variant():
     b = bind_msopgen(spec, [tlist("x", [(2,), (2,), (2,)], "int32"), ints], [t((2,), "int32")] * 3)
     assert b.problem is None and b.case.inputs["scalars"].dtype == np.int64
     assert b.case.inputs["scalars"].tolist() == [0, 1, 2] and any("3-element int64" in n for n in b.notes)
+
+
+def test_a_reference_returning_a_concatenated_list_is_compared_with_the_joined_members():
+    from types import SimpleNamespace
+
+    from kernelwright.tools.referee.binding import Bound
+    from kernelwright.tools.referee.case_runner import check
+    from kernelwright.tools.referee.tolerance import PRESETS
+    from kernelwright.tools.tasks.reference import RefRun
+    from kernelwright.tools.toolchain import RunResult
+
+    spec = op([("grads", "dynamic"), ("found", "required")], ())
+    g0, g1, found = np.ones((2, 2), np.float32), np.arange(3, dtype=np.float32), np.zeros(1, np.float32)
+    joined = np.concatenate([g0.reshape(-1), g1])
+    s = SimpleNamespace(project=SimpleNamespace(kind="msopgen"), build=SimpleNamespace(op=spec),
+                        tolerance=PRESETS["default"], task_check=False)
+    ref = RefRun(args=[], init=[], params=[], outputs=[
+        RefValue(kind="tensor", shape=[7], dtype="float32", array=joined),
+        RefValue(kind="tensor", shape=[1], dtype="float32", array=found)])
+    bound = Bound(inputs={"grads[0]": g0, "grads[1]": g1, "found": found})
+    good = RunResult(toolchain="sim", status="ok", outputs={"grads[0]": g0, "grads[1]": g1, "found": found})
+    assert check(s, None, bound, ref.outputs, ref, good) == []
+    bad = RunResult(toolchain="sim", status="ok", outputs={"grads[0]": g0, "grads[1]": g1 + 1, "found": found})
+    (m,) = check(s, None, Bound(inputs=dict(bound.inputs)), ref.outputs, ref, bad)
+    assert m.output == "output 0 (grads[*])"

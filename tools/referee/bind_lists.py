@@ -63,13 +63,18 @@ def output_keys(op: dict[str, Any], n_expected: int) -> list[str] | None:
     return keys
 
 
+def _sorted_members(keys: Any, name: str) -> list[str]:
+    """The members of list `name` among `keys`, by index (x[2] before x[10])."""
+    found = [(s[1], k) for k in keys if (s := split_member(k)) is not None and s[0] == name]
+    return [k for _, k in sorted(found)]
+
+
 def output_order(op: dict[str, Any], got: dict[str, Any]) -> list[str]:
     """Kernel output names in OpDef order, each DYNAMIC output expanded into the members the run returned."""
     order: list[str] = []
     for p in op["outputs"]:
         if is_dynamic(p):
-            ks = sorted((s[1], k) for k in got if (s := split_member(k)) and s[0] == p["name"])
-            order += [k for _, k in ks]
+            order += _sorted_members(got, p["name"])
         else:
             order.append(p["name"])
     return order
@@ -84,3 +89,19 @@ def post_array(post: dict[int, Any], index: int, name: str) -> np.ndarray | None
     if v.kind == "tensor_list" and s is not None:
         return v.items[s[1]].array if s[1] < len(v.items) else None
     return v.array
+
+
+def joined_lists(op: dict[str, Any], got: dict[str, np.ndarray]) -> tuple[dict[str, np.ndarray], dict[str, list[str]]]:
+    """Each tensor list the run returned (a DYNAMIC output, or a DYNAMIC input read back) flattened and
+    concatenated as `x[*]`, as references often return `torch.cat([t.flatten() for t in xs])`; and the
+    members each joined name stands for."""
+    flat: dict[str, np.ndarray] = {}
+    members: dict[str, list[str]] = {}
+    for p in op["inputs"] + op["outputs"]:
+        if not is_dynamic(p) or f"{p['name']}[*]" in flat:
+            continue
+        keys = _sorted_members(got, p["name"])
+        if keys:
+            flat[f"{p['name']}[*]"] = np.concatenate([np.asarray(got[k]).reshape(-1) for k in keys])
+            members[f"{p['name']}[*]"] = keys
+    return flat, members

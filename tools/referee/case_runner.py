@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.referee.bind_launch import bind_launch
-from kernelwright.tools.referee.bind_lists import output_order, post_array
+from kernelwright.tools.referee.bind_lists import joined_lists, output_order, post_array
 from kernelwright.tools.referee.bind_msopgen import bind_msopgen
 from kernelwright.tools.referee.binding import Bound, expected_outputs, match_outputs, task_values
 from kernelwright.tools.referee.compare import compare_output, compare_unchanged
@@ -133,10 +133,15 @@ def _task_check(s: Setting, case: TaskCase, expected: list, pairs: list[tuple[in
 
 
 def check(s: Setting, case: TaskCase, bound: Bound, expected: list, ref: RefRun, r: RunResult) -> list[Mismatch]:
+    joined: dict[str, list[str]] = {}
     if s.project.kind == "msopgen":
         order = output_order(s.build.op, r.outputs)  # type: ignore[arg-type]
         if len(order) < len(expected):   # an in-place operator: results come back in its input buffers
             order += [n for n in bound.inputs if n not in order]
+        if len(order) != len(expected):  # a reference may return a list flattened and concatenated: x[*]
+            flat, joined = joined_lists(s.build.op, r.outputs)  # type: ignore[arg-type]
+            r = r.model_copy(update={"outputs": {**r.outputs, **flat}})
+            order += list(flat)
         pairs, notes = match_outputs(expected, r.outputs, order)
     else:
         order, notes = [n for _, n in bound.outputs], []
@@ -154,6 +159,7 @@ def check(s: Setting, case: TaskCase, bound: Bound, expected: list, ref: RefRun,
             found.append(Mismatch(rule="missing_output", output=f"output {i}",
                                   message=f"the kernel has no output left for it (kernel outputs: {', '.join(order)})"))
     paired = {n for _, n in pairs}
+    paired |= {m for n in paired for m in joined.get(n, [])}
     for name, before in bound.inputs.items():
         if name in paired:
             continue  # an in-place operator: this buffer is also an output
