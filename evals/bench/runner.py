@@ -17,7 +17,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from kernelwright.evals.bench.records import TaskRecord, append_record, latest, read_records, write_json_atomic
-from kernelwright.evals.bench.worker import RECORD, WorkSpec
+from kernelwright.evals.bench.worker import PARENT_ENV, RECORD, WorkSpec
 from kernelwright.tools.task import Task
 
 SETTINGS = "bench.json"
@@ -92,7 +92,7 @@ def _launch(opts: BenchOptions, task: Task, attempt: int) -> Running:
                     backend=opts.backend, tolerance=opts.tolerance, soc=opts.soc, config=opts.config,
                     max_steps=opts.max_steps)
     (art / "spec.json").write_text(spec.model_dump_json(indent=1), encoding="utf-8")
-    env = dict(os.environ, TMPDIR=str((art / "tmp").resolve()), PYTHONUNBUFFERED="1")
+    env = dict(os.environ, TMPDIR=str((art / "tmp").resolve()), PYTHONUNBUFFERED="1", **{PARENT_ENV: str(os.getpid())})
     log = (art / "worker.log").open("w", encoding="utf-8")
     proc = subprocess.Popen([sys.executable, "-m", "kernelwright.evals.bench.worker", str(art / "spec.json")],
                             stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env,

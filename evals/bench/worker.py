@@ -34,11 +34,17 @@ class WorkSpec(BaseModel):
     max_steps: int | None = None
 
 
+PARENT_ENV = "KERNELWRIGHT_BENCH_PARENT"     # the bench's pid, set by the runner
+
+
 def _watch_parent(parent: int) -> None:
+    """Kill this worker's process group once the bench is gone. The bench's pid comes from the runner,
+    not from getppid() here: a bench killed while this worker was still starting has already been
+    replaced by init (or a subreaper) as our parent."""
     while True:
-        time.sleep(1.0)
         if os.getppid() != parent:
             os.killpg(os.getpgrp(), signal.SIGKILL)
+        time.sleep(0.5)
 
 
 def _verdicts(art: Path) -> list[dict[str, Any]]:
@@ -106,8 +112,9 @@ def run(spec: WorkSpec) -> TaskRecord:
 
 
 def main(argv: list[str]) -> int:
+    parent = int(os.environ.get(PARENT_ENV) or os.getppid())
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     spec = WorkSpec.model_validate_json(Path(argv[0]).read_text(encoding="utf-8"))
-    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
     record = run(spec)
     write_json_atomic(Path(spec.out) / RECORD, record.model_dump())
     return 0

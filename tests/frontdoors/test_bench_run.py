@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from frontdoor_env import ESCAPES, KERNELWRIGHT, child_env  # noqa: E402
+from frontdoor_env import ESCAPES, KERNELWRIGHT, RELU as TASK_FILE, child_env  # noqa: E402
 from hostile_tasks import write_hostile  # noqa: E402
 
 TASKS = ["abs_scale_shift", "relu_ragged"]
@@ -136,3 +136,19 @@ def test_hostile_tasks_are_recorded_and_the_batch_goes_on(benches):
     summary = json.loads((benches["hostile_out"] / "summary.json").read_text())
     assert summary["overall"]["statuses"]["crashed"] == 1 and summary["overall"]["statuses"]["timeout"] == 1
     assert summary["overall"]["correct_rate"] == 0.0 and summary["finished_tasks"] == 3
+
+
+def test_worker_dies_with_a_bench_that_died_before_it_started(tmp_path):
+    """A bench killed while its worker is still starting: the worker finds it gone (the bench's pid comes in
+    its environment; getppid() would already name init) and kills its own process group, writing nothing."""
+    from kernelwright.evals.bench.worker import PARENT_ENV, RECORD, WorkSpec
+    from kernelwright.tools.tasks import load_task
+    spec = tmp_path / "spec.json"
+    spec.write_text(WorkSpec(task=load_task(TASK_FILE).model_dump(mode="json"), out=str(tmp_path)).model_dump_json())
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()                        # a pid that no longer runs: the bench that launched this worker
+    worker = subprocess.run([sys.executable, "-m", "kernelwright.evals.bench.worker", str(spec)], timeout=120,
+                            env=child_env(**{PARENT_ENV: str(gone.pid)}), capture_output=True,
+                            start_new_session=True)     # its own process group: the one it kills
+    assert worker.returncode == -9, worker.stderr[-2000:]
+    assert not (tmp_path / RECORD).exists()
