@@ -172,3 +172,14 @@ def test_host_compile_errors_point_into_op_host(sim):
     e = b.errors()[0]
     assert e.file == "op_host/axpb.cpp" and e.line == HOST[:HOST.index("set_perCores") if "set_perCores" in HOST else HOST.index("tiling.set_perCore(perCore)")].count("\n") + 1
     assert "set_perCores" in e.message
+
+
+def test_header_helper_shared_by_two_host_sources_links(sim):
+    # CANN builds tiling and OpDef sources into separate libraries: a non-inline function in a header
+    # both include is not a duplicate symbol there, so it is not one here either
+    helper = "#pragma once\n#include <cstdint>\nint64_t AxpbCeil(int64_t a, int64_t b) { return (a + b - 1) / b; }\n"
+    p = project(host='#include "axpb_helper.h"\n' + HOST)
+    p.files["op_host/axpb_helper.h"] = helper
+    p.files["op_host/axpb_def.cpp"] = '#include "axpb_helper.h"\nint64_t AxpbDefUnits(int64_t n) { return AxpbCeil(n, 64); }\n'
+    b = sim.build(p)
+    assert b.ok, [d.render() for d in b.diagnostics]

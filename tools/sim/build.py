@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from kernelwright.tools.project import KernelProject
-from kernelwright.tools.sim import cache, sandbox, sources
+from kernelwright.tools.sim import cache, includes, sandbox, sources
 from kernelwright.tools.sim.compiler import Compiler
 from kernelwright.tools.sim.diagnostics import PathMapper, parse
 from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR, RuntimeLib
@@ -25,6 +25,7 @@ def build_key(rt: RuntimeLib, project: KernelProject) -> str:
     parts = [rt.root.name, project.kind, project.name]
     for rel in sorted(project.files):
         parts += [rel, project.files[rel]]
+    parts += includes.key_parts(project)
     return "build-" + cache.digest(parts)
 
 
@@ -45,6 +46,7 @@ class Builder:
         self.mapper = PathMapper(self.src, INCLUDE_DIR)
         self.log: list[str] = []
         self.diags: list[Diagnostic] = []
+        self.extra_flags = includes.flags(project)  # the project's own include dirs beyond CANN's
 
     # the build directory is renamed into the cache when done; artefacts are recorded at their final paths
     def final_path(self, p: Path) -> str:
@@ -53,7 +55,8 @@ class Builder:
     def _compile(self, args: list[str]) -> bool:
         # debug info must name the final cache path, where the executable will be symbolized
         prefix_map = f"-fdebug-prefix-map={self.out}={self.final}"
-        r = sandbox.run([self.compiler.path, prefix_map, *args, f"-I{self.out / 'kwinc'}"], cwd=self.out, limits=COMPILE_LIMITS)
+        r = sandbox.run([self.compiler.path, prefix_map, *args, f"-I{self.out / 'kwinc'}", *self.extra_flags], cwd=self.out,
+                        limits=COMPILE_LIMITS)
         text = (r.stdout + r.stderr).replace(str(self.out) + "/", "")
         if text.strip():
             self.log.append(text)
@@ -103,8 +106,8 @@ class Builder:
                 result.artifacts["kernel_exe"] = self.final_path(exe)
         result.artifacts["src"] = self.final_path(self.src)
 
-    def _link(self, objs: list[Path], archive: Path, exe: Path) -> bool:
-        return self._compile(["-no-pie", *map(str, objs), str(archive), "-o", str(exe)])
+    def _link(self, objs: list[Path], archive: Path, exe: Path, extra: tuple[str, ...] = ()) -> bool:
+        return self._compile(["-no-pie", *extra, *map(str, objs), str(archive), "-o", str(exe)])
 
     # ---- msopgen projects ----
     def _build_msopgen(self, result: BuildResult, units: list[str]) -> None:
@@ -123,7 +126,9 @@ class Builder:
                                              category="syntax_structure"))
             return
         host_exe = self.out / "host_exe"
-        if not self._link(host_objs, self.rt.host_archive, host_exe):
+        # CANN links the op_host sources into separate libraries (optiling, opsproto, op_host_aclnn),
+        # so a non-inline helper in a header they share is defined once per library, not twice in one
+        if not self._link(host_objs, self.rt.host_archive, host_exe, ("-Wl,--allow-multiple-definition",)):
             return
         result.artifacts["host_exe"] = self.final_path(host_exe)
         op = self._describe(host_exe)

@@ -12,7 +12,7 @@ from kernelwright.tools.toolchain import Diagnostic
 
 # Findings made after the fact (a queue destroyed with a tensor still taken): the recorded call
 # (the AllocTensor of the leaked buffer) is where the user's mistake is, not where it was noticed.
-_AT_IS_CAUSE = {"queue.leak"}
+_AT_IS_CAUSE = {"queue.leak", "ub.capacity", "local.capacity"}  # reported at the call that caused it
 _SIGNALS = {4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 24: "SIGXCPU", 25: "SIGXFSZ"}
 
 

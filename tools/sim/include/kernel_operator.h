@@ -27,6 +27,7 @@
 #include "kw/highlevel.h"
 #endif
 #include "kw/intrinsics.h"
+#include "kw/cce_raw.h"
 #include "kw/utils.h"
 #include "kw/tensor_ops.h"
 #include "kw/list_tensor.h"

@@ -5,6 +5,7 @@
 #include <csignal>
 #include <ucontext.h>
 #include <cstdlib>
+#include <vector>
 #include "internal.h"
 
 namespace kw::rt {
@@ -14,6 +15,7 @@ constexpr int kViolationExit = 3;
 struct Diag::Impl {
     std::string rule, api, message, hint, values;
     const void* at = nullptr;
+    std::vector<void*> at_frames;
 };
 
 Diag::Diag(const char* rule, const char* api) : impl_(new Impl) {
@@ -38,6 +40,10 @@ Diag& Diag::val(const char* key, const std::string& v) {
 }
 Diag& Diag::at(const void* pc) {
     impl_->at = pc;
+    return *this;
+}
+Diag& Diag::at(void* const* frames, int n) {
+    impl_->at_frames.assign(frames, frames + n);
     return *this;
 }
 
@@ -70,6 +76,8 @@ static std::string record(const Diag::Impl& d, const char* severity) {
     if (d.at) {
         void* a[1] = {const_cast<void*>(d.at)};
         at = ",\"at\":" + frames_json(a, 1);
+    } else if (!d.at_frames.empty()) {
+        at = ",\"at\":" + frames_json(d.at_frames.data(), int(d.at_frames.size()));
     }
     return "{\"type\":\"diag\",\"severity\":\"" + std::string(severity) + "\",\"rule\":\"" + json_escape(d.rule) +
            "\",\"api\":\"" + json_escape(d.api) + "\",\"block\":" + std::to_string(bs().block_idx) + ",\"message\":\"" +

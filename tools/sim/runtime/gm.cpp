@@ -2,6 +2,7 @@
 // (a forked process) sees the same data. Accesses are bounds-checked against those buffers,
 // and a per-byte shadow records which block wrote/read each byte in which SyncAll phase.
 #include <sys/mman.h>
+#include <cstring>
 #include <algorithm>
 #include <memory>
 #include "internal.h"
@@ -19,6 +20,7 @@ struct Shadow {
 };
 static_assert(sizeof(Shadow) == sizeof(uint64_t), "shadow packs into 8 bytes");
 constexpr uint64_t kRaceCheckLimit = 256ull << 20;  // bytes of GM beyond which the race shadow is skipped
+constexpr uint64_t kAllocGranule = 512;  // device allocations are whole multiples of this
 constexpr uint64_t kSysWorkspace220 = 16ull << 20;
 constexpr uint64_t kSysWorkspace200 = 2ull << 20;
 
@@ -48,12 +50,16 @@ GmBuffer* gm_register(const std::string& name, uint64_t bytes, const std::string
     auto* b = new GmBuffer;
     b->name = name;
     b->bytes = bytes;
-    b->capacity = (bytes + 31) / 32 * 32;
+    // the device allocation behind a tensor: torch_npu's caching allocator (and aclrtMalloc) hand out
+    // blocks in multiples of 512 bytes, so a DataCopy that runs a little past the tensor's end stays
+    // inside memory the tensor owns; it is accepted (gm.padding warns) and the padding holds garbage
+    b->capacity = (std::max<uint64_t>(bytes, 1) + kAllocGranule - 1) / kAllocGranule * kAllocGranule;
     // A guard page after every buffer turns raw-pointer overruns into a clean crash report.
     uint64_t mapped = (b->capacity + 4095) / 4096 * 4096 + 4096;
     b->base = static_cast<uint8_t*>(shared_map(mapped));
     mprotect(b->base + mapped - 4096, 4096, PROT_NONE);
     b->role = role;
+    if (config().poison) std::memset(b->base + bytes, 0xFF, b->capacity - bytes);
     if (config().race_check && total_gm() + b->capacity <= kRaceCheckLimit)
         b->shadow = static_cast<uint64_t*>(shared_map(b->capacity * sizeof(uint64_t)));
     buffers().push_back(b);
@@ -93,8 +99,21 @@ void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char*
                   "tensor; check the per-core offset (GetBlockIdx() * length) and the tail length of the last tile")
             .fatal();
     access_gm_pipes(p, uint64_t(reinterpret_cast<uintptr_t>(a)), bytes, write, api, operand);
-    if (!b->shadow) return;
     uint64_t off = uint64_t(a - b->base);
+    static std::vector<const GmBuffer*> warned;  // one warning per buffer (and block)
+    if (off + bytes > (b->bytes + 31) / 32 * 32 && std::find(warned.begin(), warned.end(), b) == warned.end()) {
+        warned.push_back(b);
+        Diag("gm.padding", api)
+            .msg(std::string(api) + (write ? " writes" : " reads") + " bytes [" + std::to_string(off) + ", " +
+                 std::to_string(off + bytes) + ") of '" + b->name + "', which holds " + fmt_bytes(b->bytes) +
+                 ": past the tensor's end, inside the " + fmt_bytes(b->capacity) + " the device allocates for it (the NPU "
+                 "accepts this; those bytes are garbage when read and lost when written)")
+            .val("buffer", b->name).val("bytes", (long long)b->bytes).val("end", (long long)(off + bytes))
+            .hint("copy only the tensor's bytes (DataCopyPad, or a tail length rounded down) if the kernel must not depend on "
+                  "the allocator's rounding")
+            .warn();
+    }
+    if (!b->shadow) return;
     BlockState& st = bs();
     uint16_t me = uint16_t(st.block_idx + 1);
     uint16_t ep = uint16_t(st.epoch + 1);

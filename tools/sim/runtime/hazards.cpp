@@ -16,12 +16,16 @@ struct Entry {
     uint32_t r_seq[kPipes] = {};
 };
 
+constexpr int kMaxPendingSets = 4;
+
 struct PipeState {
     uint32_t issued[kPipes] = {};
     Clock vc[kPipes];  // vc[p].c[q]: ops of q known complete before p's next op
     std::vector<Entry> shadow[static_cast<int>(AscendC::Hardware::MAX)];
-    bool flag_set[kPipes][kPipes][16] = {};
-    Clock flag_clock[kPipes][kPipes][16];
+    // pending SetFlags per (src, dst, id), oldest first: the NPU counts repeated sets of one flag
+    // (cann-ops kernels set a FetchEventID flag twice and wait twice), each wait takes the oldest
+    uint8_t flag_count[kPipes][kPipes][16] = {};
+    Clock flag_clock[kPipes][kPipes][16][kMaxPendingSets];
 };
 PipeState& ps() {
     static PipeState s;
@@ -60,6 +64,9 @@ uint32_t next_seq(Pipe p) { return ++ps().issued[static_cast<int>(p)]; }
 
 }  // namespace
 
+[[noreturn]] void beyond_capacity(AscendC::Hardware hw, uint64_t offset, uint64_t bytes, bool write, const char* api,
+                                 const char* operand);  // queues.cpp: names the InitBuffer that reserved past the end
+
 void pipes_reset() { ps() = PipeState(); }
 
 void access_local(Pipe p, AscendC::Hardware hw, uint32_t offset, uint64_t bytes, bool write, const char* api, const char* operand) {
@@ -67,6 +74,7 @@ void access_local(Pipe p, AscendC::Hardware hw, uint32_t offset, uint64_t bytes,
     PipeState& s = ps();
     std::vector<Entry>& sh = s.shadow[static_cast<int>(hw)];
     uint32_t cap = arena_capacity(hw);
+    if (uint64_t(offset) + bytes > cap) beyond_capacity(hw, offset, bytes, write, api, operand);
     if (sh.empty()) sh.resize(cap / 32 + 2048);
     uint32_t seq = next_seq(p);
     int pi = static_cast<int>(p);
@@ -121,15 +129,21 @@ void set_flag(Pipe src, Pipe dst, int id, const char* api) {
     PipeState& s = ps();
     int a = static_cast<int>(src), b = static_cast<int>(dst);
     Clock c = release(src);
-    s.flag_set[a][b][id] = true;
-    s.flag_clock[a][b][id] = c;
+    uint8_t& n = s.flag_count[a][b][id];
+    if (n == kMaxPendingSets)
+        Diag("flag.set_overflow", api)
+            .msg(std::string("SetFlag<HardEvent::") + pipe_name(src) + "_" + pipe_name(dst) + ">(" + std::to_string(id) + ") is set " +
+                 std::to_string(n + 1) + " times without a WaitFlag in between")
+            .val("event_id", id).val("pending", n)
+            .hint("pair every SetFlag with a WaitFlag of the same HardEvent and id before setting it again").fatal();
+    s.flag_clock[a][b][id][n++] = c;
     count_sync("SetFlag");
 }
 
 void wait_flag(Pipe src, Pipe dst, int id, const char* api) {
     PipeState& s = ps();
     int a = static_cast<int>(src), b = static_cast<int>(dst);
-    if (id < 0 || id > 15 || !s.flag_set[a][b][id])
+    if (id < 0 || id > 15 || s.flag_count[a][b][id] == 0)
         Diag("flag.wait_without_set", api)
             .msg(std::string("WaitFlag<HardEvent::") + pipe_name(src) + "_" + pipe_name(dst) + ">(" + std::to_string(id) +
                  ") has no SetFlag with the same event and id before it; on the NPU this core waits forever "
@@ -138,8 +152,11 @@ void wait_flag(Pipe src, Pipe dst, int id, const char* api) {
             .hint("every WaitFlag needs an earlier SetFlag of the same HardEvent and id (before a loop, set the flag once "
                   "so the first iteration's WaitFlag can pass)")
             .fatal();
-    acquire(dst, s.flag_clock[a][b][id]);
-    s.flag_set[a][b][id] = false;
+    Clock* pending = s.flag_clock[a][b][id];
+    acquire(dst, pending[0]);
+    uint8_t& n = s.flag_count[a][b][id];
+    for (int k = 1; k < n; ++k) pending[k - 1] = pending[k];
+    --n;
     count_sync("WaitFlag");
 }
 

@@ -1,4 +1,5 @@
 // TPipe buffer allocation (with a capacity ledger) and the TQue protocol.
+#include <execinfo.h>
 #include <algorithm>
 #include "internal.h"
 #include "kw/pipe.h"
@@ -11,6 +12,7 @@ struct Reservation {
     uint32_t offset, bytes;
     const char* kind;
     const void* pc;
+    std::vector<void*> stack;  // where a reservation past the end was made (reported on its first use)
 };
 struct Ledger {
     std::vector<Reservation> items;
@@ -22,8 +24,29 @@ Ledger& ledger() {
     return l;
 }
 constexpr int kMaxBuffersPerPipe = 64;  // QBUF_MAX_LEN
+// reservations may run this many times the memory size before InitBuffer itself fails (state.cpp
+// sizes the arenas to match, so tensors there stay addressable until their first checked access)
+constexpr uint64_t kOverReserve = 2;
+
+std::string ledger_text(const Ledger& l, AscendC::Hardware hw, uint32_t& used) {
+    std::string text;
+    used = 0;
+    for (auto& r : l.items)
+        if (r.hw == hw) {
+            text += std::string(text.empty() ? "" : " | ") + r.kind + "@" + std::to_string(r.offset) + " " + std::to_string(r.bytes);
+            used += r.bytes;
+        }
+    return text;
+}
+const char* capacity_rule(AscendC::Hardware hw) { return std::string(hardware_name(hw)) == "UB" ? "ub.capacity" : "local.capacity"; }
+const char* kCapacityHint =
+    "shrink the tile length in the tiling (count every queue slot: depth x bytes), or reuse one TBuf for temporaries; the CPU "
+    "twin aborts at such an InitBuffer ('curPoolAddr is %d, limits is %d'), the NPU only fails once the buffer is used";
 }  // namespace
 
+// A reservation past the end of the memory is not an error by itself (the NPU does not check
+// InitBuffer; a kernel may reserve a buffer that its dtype path never touches). It is recorded and
+// reported as a warning; the first access beyond the end (access_local) is the error.
 uint32_t reserve_local(AscendC::Hardware hw, uint32_t bytes, const char* kind, const char* api, void* owner) {
     Ledger& l = ledger();
     int h = static_cast<int>(hw);
@@ -35,29 +58,54 @@ uint32_t reserve_local(AscendC::Hardware hw, uint32_t bytes, const char* kind, c
             .hint("merge small TBufs into one and take views with Get<T>(len)/GetWithOffset").fatal();
     uint64_t end = uint64_t(l.next[h]) + bytes;
     if (end > cap) {
-        std::string ledger_text;
         uint32_t used = 0;
-        for (auto& r : l.items)
-            if (r.hw == hw) {
-                ledger_text += std::string(ledger_text.empty() ? "" : " | ") + r.kind + "@" + std::to_string(r.offset) + " " +
-                               std::to_string(r.bytes);
-                used += r.bytes;
-            }
-        ledger_text += std::string(ledger_text.empty() ? "" : " | ") + kind + " (this one) " + std::to_string(bytes);
-        Diag d((std::string(hardware_name(hw)) == "UB" ? "ub.capacity" : std::string("local.capacity")).c_str(), api);
+        std::string text = ledger_text(l, hw, used);
+        text += std::string(text.empty() ? "" : " | ") + kind + " (this one) " + std::to_string(bytes);
+        Diag d(capacity_rule(hw), api);
         d.msg(std::string(api) + " needs " + std::to_string(bytes) + " more bytes of " + hardware_name(hw) + ", but " +
               std::to_string(used) + " of " + std::to_string(cap) + " are already reserved (total " + std::to_string(end) +
-              " > " + std::to_string(cap) + " on " + soc().name + "). Ledger: " + ledger_text)
-            .val("requested", bytes).val("in_use", used).val("capacity", cap).val("total", (long long)end)
-            .hint("shrink the tile length in the tiling (count every queue slot: depth x bytes), or reuse one TBuf for "
-                  "temporaries; the CPU twin aborts here ('curPoolAddr is %d, limits is %d') and on the NPU buffers overlap "
-                  "and corrupt each other")
-            .fatal();
+              " > " + std::to_string(cap) + " on " + soc().name + ")" +
+              (end > kOverReserve * uint64_t(cap) ? "" : "; any use of the bytes past " + std::to_string(cap) + " fails") +
+              ". Ledger: " + text)
+            .val("requested", bytes).val("in_use", used).val("capacity", cap).val("total", (long long)end).hint(kCapacityHint);
+        if (end > kOverReserve * uint64_t(cap)) d.fatal();
+        d.warn();
     }
     uint32_t off = l.next[h];
     l.next[h] = uint32_t(end);
-    l.items.push_back({owner, hw, off, bytes, kind, pc});
+    l.items.push_back({owner, hw, off, bytes, kind, pc, {}});
+    if (end > cap) {
+        void* frames[24];
+        int n = backtrace(frames, 24);
+        l.items.back().stack.assign(frames, frames + n);
+    }
     return off;
+}
+
+// An instruction touches bytes past the end of an on-chip memory: only a reservation beyond the end
+// gives a tensor there, so the error names that InitBuffer (its line is the cause).
+[[noreturn]] void beyond_capacity(AscendC::Hardware hw, uint64_t offset, uint64_t bytes, bool write, const char* api, const char* operand) {
+    Ledger& l = ledger();
+    const uint32_t cap = arena_capacity(hw);
+    const Reservation* hit = nullptr;
+    for (auto& r : l.items)
+        if (r.hw == hw && offset < uint64_t(r.offset) + r.bytes && offset + bytes > r.offset) hit = &r;
+    uint32_t used = 0;
+    std::string text = ledger_text(l, hw, used);
+    std::string what = std::string(api) + (write ? " writes " : " reads ") + operand + " at " + hardware_name(hw) + " offset " +
+                       std::to_string(offset) + " (" + std::to_string(bytes) + " bytes), past the end of " + hardware_name(hw) + " (" +
+                       std::to_string(cap) + " bytes on " + soc().name + ")";
+    Diag d(capacity_rule(hw), api);
+    if (hit)
+        d.msg("InitBuffer needs " + std::to_string(hit->bytes) + " more bytes of " + hardware_name(hw) + ", but " +
+              std::to_string(hit->offset < cap ? hit->offset : cap) + " of " + std::to_string(cap) + " are already reserved (total " +
+              std::to_string(uint64_t(hit->offset) + hit->bytes) + " > " + std::to_string(cap) + "), and " + what + ". Ledger: " + text)
+            .val("requested", hit->bytes).val("in_use", hit->offset < cap ? hit->offset : cap)
+            .val("total", (long long)(uint64_t(hit->offset) + hit->bytes))
+            .at(hit->stack.data(), int(hit->stack.size()));
+    else
+        d.msg(what + ". Ledger: " + text);
+    d.val("offset", (long long)offset).val("bytes", (long long)bytes).val("capacity", cap).hint(kCapacityHint).fatal();
 }
 
 void release_pipe(void*) { ledger() = Ledger(); }
@@ -149,10 +197,10 @@ int QueueCore::slot_of(uint32_t addr, const char* api) const {
 }
 
 void QueueCore::enque(int s) {
-    if (state[s] != SlotState::ALLOCATED)
+    // CANN accepts an allocated or a dequeued buffer (a DeQue'd tensor may be EnQue'd again to hand it on)
+    if (state[s] != SlotState::ALLOCATED && state[s] != SlotState::DEQUEUED)
         Diag("queue.bad_enque", "EnQue")
-            .msg("EnQue of buffer " + std::to_string(s) + " which is " +
-                 (state[s] == SlotState::FREE ? "free" : state[s] == SlotState::ENQUEUED ? "already enqueued" : "dequeued"))
+            .msg("EnQue of buffer " + std::to_string(s) + " which is " + (state[s] == SlotState::FREE ? "free" : "already enqueued"))
             .hint("EnQue a tensor once, after AllocTensor and the instruction that fills it").fatal();
     if (depth > 0 && fifo_count >= depth)
         Diag("queue.depth", "EnQue")

@@ -70,7 +70,8 @@ uint32_t arena_capacity(AscendC::Hardware hw) {
 
 uint8_t* arena(AscendC::Hardware hw) {
     Arena& a = arena_of(hw);
-    if (a.mem.empty()) a.mem.assign(size_t(arena_capacity(hw)) + kArenaSlack, config().poison ? 0xFF : 0);
+    // twice the memory: InitBuffer may reserve past the end (queues.cpp kOverReserve); access_local stops any use there
+    if (a.mem.empty()) a.mem.assign(2 * size_t(arena_capacity(hw)) + kArenaSlack, config().poison ? 0xFF : 0);
     return a.mem.data();
 }
 

@@ -29,6 +29,9 @@ enum Format {
     FORMAT_NDC1HWC0 = 32, FORMAT_FRACTAL_Z_3D = 33, FORMAT_RESERVED = 40, FORMAT_ALL = 41, FORMAT_NULL = 42,
     FORMAT_MAX = 0xff
 };
+// A storage format packs sub-format and C0 bits above the primary format (low byte).
+inline int32_t GetPrimaryFormat(int32_t format) { return format & 0xff; }
+inline int32_t GetSubFormat(int32_t format) { return (format >> 8) & 0xffff; }
 
 inline int GetSizeByDataType(DataType dt) {
     switch (dt) {

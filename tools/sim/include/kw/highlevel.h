@@ -7,3 +7,4 @@
 #include "kw/highlevel/softmax.h"
 #include "kw/highlevel/norm.h"
 #include "kw/highlevel/reduce.h"
+#include "kw/highlevel/broadcast.h"

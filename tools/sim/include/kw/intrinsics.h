@@ -7,6 +7,16 @@ inline int64_t get_block_idx() { return kw::rt::block_idx(); }
 inline int64_t get_block_num() { return kw::rt::block_num(); }
 inline int64_t get_subblockid() { return kw::rt::sub_block_idx(); }
 inline int64_t get_subblockdim() { return kw::rt::sub_block_num(); }
+// bisheng's block-local variables `block_idx` / `block_num` (what GetBlockIdx()/GetBlockNum() read);
+// here objects that read the running block's values wherever an integer is expected.
+struct KwBlockIdxVar {
+    operator int64_t() const { return kw::rt::block_idx(); }
+};
+struct KwBlockNumVar {
+    operator int64_t() const { return kw::rt::block_num(); }
+};
+inline constexpr KwBlockIdxVar block_idx{};
+inline constexpr KwBlockNumVar block_num{};
 
 namespace AscendC {
 inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }

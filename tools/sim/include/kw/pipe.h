@@ -75,43 +75,59 @@ struct QueueCore {
 
 namespace AscendC {
 
+using TBufHandle = uint8_t*;  // a queue slot, as the untyped DeQue() returns it
+
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQueBind {
 public:
     static constexpr bool isTQue = true;
     static constexpr TPosition kStorage = kw::queue_storage(src, dst);
     TQueBind() : core_(kStorage, kw::queue_producer(src, dst), kw::queue_consumer(src, dst), depth) {}
+    // A copy (a queue passed by value) works on the original's buffers, as in CANN where the buffer
+    // states live in the TPipe: its AllocTensor/FreeTensor synchronise with the original's.
+    TQueBind(const TQueBind& o) : core_(o.core_), origin_(o.q().initialised ? &o.q() : nullptr) { core_.initialised = false; }
+    TQueBind& operator=(const TQueBind& o) {
+        if (this != &o && o.q().initialised) origin_ = &o.q();
+        return *this;
+    }
 
     // noinline: the return address is then the user's AllocTensor call (reported if the tensor leaks)
     template <typename T> __attribute__((noinline)) LocalTensor<T> AllocTensor() {
-        int s = core_.alloc(__builtin_return_address(0));
+        int s = q().alloc(__builtin_return_address(0));
         return tensor_of<T>(s);
     }
-    template <typename T> void FreeTensor(LocalTensor<T>& tensor) { core_.free_slot(core_.slot_of(tensor.addr_, "FreeTensor")); }
+    template <typename T> void FreeTensor(LocalTensor<T>& tensor) { q().free_slot(q().slot_of(tensor.addr_, "FreeTensor")); }
     template <typename T> bool EnQue(const LocalTensor<T>& tensor) {
-        core_.enque(core_.slot_of(tensor.addr_, "EnQue"));
+        q().enque(q().slot_of(tensor.addr_, "EnQue"));
         return true;
     }
     template <TPosition srcUserPos, TPosition dstUserPos, typename T> bool EnQue(const LocalTensor<T>& tensor) { return EnQue(tensor); }
-    template <typename T> LocalTensor<T> DeQue() { return tensor_of<T>(core_.deque()); }
+    template <typename T> LocalTensor<T> DeQue() { return tensor_of<T>(q().deque()); }
     template <TPosition srcUserPos, TPosition dstUserPos, typename T> LocalTensor<T> DeQue() { return DeQue<T>(); }
-    bool VacantInQue() { return core_.count_in_queue() < (depth > 0 ? depth : kw::kMaxSlots); }
-    bool HasTensorInQue() { return core_.count_in_queue() > 0; }
-    int32_t GetTensorCountInQue() { return core_.count_in_queue(); }
-    bool HasIdleBuffer() { return core_.has_idle(); }
+    // the untyped form: the slot's handle (kernels call it to complete an EnQue/DeQue round trip)
+    TBufHandle DeQue() {
+        int s = q().deque();
+        return kw::rt::arena(kw::rt::hardware_of(kStorage)) + q().base + uint32_t(s) * q().len;
+    }
+    bool VacantInQue() { return q().count_in_queue() < (depth > 0 ? depth : kw::kMaxSlots); }
+    bool HasTensorInQue() { return q().count_in_queue() > 0; }
+    int32_t GetTensorCountInQue() { return q().count_in_queue(); }
+    bool HasIdleBuffer() { return q().has_idle(); }
     void FreeAllEvent() {}
     template <typename T> TBufState GetState(const LocalTensor<T>& tensor) const {
-        return static_cast<TBufState>(core_.state[core_.slot_of(tensor.addr_, "GetState")]);
+        return static_cast<TBufState>(q().state[q().slot_of(tensor.addr_, "GetState")]);
     }
 
     kw::QueueCore core_;
+    kw::QueueCore* origin_ = nullptr;
+    kw::QueueCore& q() const { return origin_ ? *origin_ : const_cast<kw::QueueCore&>(core_); }
 
 private:
     template <typename T> LocalTensor<T> tensor_of(int slot) const {
         LocalTensor<T> t;
-        t.addr_ = core_.base + uint32_t(slot) * core_.len;
-        t.len_ = core_.len;
+        t.addr_ = q().base + uint32_t(slot) * q().len;
+        t.len_ = q().len;
         t.pos_ = kStorage;
-        t.owner_ = const_cast<kw::QueueCore*>(&core_);
+        t.owner_ = &q();
         return t;
     }
 };
@@ -167,12 +183,15 @@ public:
     }
 
 private:
+    // The NPU hands out a tensor of an uninitialised TBuf without complaint (kernels Get() buffers that
+    // only another dtype path initialises and uses): a warning here, and the tensor holds 0 bytes, so
+    // any instruction on it fails with ub.out_of_bounds.
     void check_init(const char* api) const {
         if (!init_)
             kw::rt::Diag("tbuf.uninitialised", api)
-                .msg("a TBuf is used before TPipe::InitBuffer gave it memory")
+                .msg("a TBuf is used before TPipe::InitBuffer gave it memory; the tensor holds 0 bytes")
                 .hint("call pipe.InitBuffer(buf, bytes) in Init() before Get()")
-                .fatal();
+                .warn();
     }
     uint32_t base_ = 0, len_ = 0;
     bool init_ = false;
@@ -190,6 +209,7 @@ public:
     template <class T> bool InitBuffer(T& que, uint8_t num, uint32_t len) {
         static_assert(T::isTQue, "TPipe::InitBuffer(T& que, uint8_t num, uint32_t len) not supports T as TBuf");
         que.core_.init(num, len, "TQue");
+        que.origin_ = nullptr;
         return true;
     }
     template <TPosition pos> bool InitBuffer(TBuf<pos>& buf, uint32_t len) {

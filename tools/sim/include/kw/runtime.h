@@ -57,6 +57,7 @@ public:
     Diag& val(const char* key, long long v);
     Diag& val(const char* key, const std::string& v);
     Diag& at(const void* pc);  // a recorded call site (e.g. the AllocTensor of a leaked slot)
+    Diag& at(void* const* frames, int n);  // a recorded call stack (its first user frame is the site)
     [[noreturn]] void fatal();
     void warn();
     void error();  // an error recorded without ending the process (parent-side findings)

@@ -99,11 +99,13 @@ public:
         kw::rt::count_scalar("local_write");
         ptr()[index] = static_cast<PrimType>(value);
     }
+    // The NPU only computes the address: a view past the end is legal (kernels build views they use on
+    // one path only); it holds 0 bytes, so any instruction that touches it reports ub.out_of_bounds.
     LocalTensor operator[](const uint32_t offset) const {
-        check_index(offset, "operator[]", true);
         LocalTensor r = *this;
-        r.addr_ = addr_ + offset * sizeof(PrimType);
-        r.len_ = len_ - offset * sizeof(PrimType);
+        const uint64_t skip = uint64_t(offset) * sizeof(PrimType);
+        r.addr_ = addr_ + uint32_t(skip);
+        r.len_ = skip < len_ ? uint32_t(len_ - skip) : 0;
         return r;
     }
     template <typename CAST_T> LocalTensor<CAST_T> ReinterpretCast() const {

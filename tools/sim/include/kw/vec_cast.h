@@ -106,6 +106,35 @@ template <class S, class D> constexpr uint8_t cast_modes() {
     return 0;
 }
 
+// The DEQSCALE register (SetDeqScale): an int32 -> half Cast multiplies by it before rounding.
+struct DeqRegister {
+    float scale = 1.0f;
+    int16_t offset = 0;
+    bool sign = false;
+};
+inline DeqRegister& deq_register() {
+    static DeqRegister d;
+    return d;
+}
+
+template <class D, class S> inline D cast_elem(S x, RoundMode m) {
+    if constexpr (std::is_same<S, int32_t>::value && std::is_same<D, half>::value) {
+        return round_float<half>(double(float(x) * deq_register().scale), RoundMode::CAST_RINT);
+    } else if constexpr (std::is_same<S, float>::value && std::is_same<D, float>::value) {
+        // float -> float rounds to an integral value in float format (f322f32r/f/c/a/z)
+        if (!std::isfinite(x)) return x;
+        switch (m) {
+            case RoundMode::CAST_FLOOR: return std::floor(x);
+            case RoundMode::CAST_CEIL: return std::ceil(x);
+            case RoundMode::CAST_ROUND: return std::round(x);
+            case RoundMode::CAST_TRUNC: return std::trunc(x);
+            default: return std::nearbyint(x);
+        }
+    } else {
+        return cast_value<D>(double(x), m);
+    }
+}
+
 inline const char* round_name(RoundMode m) {
     static const char* n[] = {"CAST_NONE", "CAST_RINT", "CAST_FLOOR", "CAST_CEIL", "CAST_ROUND", "CAST_TRUNC", "CAST_ODD"};
     return n[static_cast<int>(m) % 7];
@@ -139,7 +168,7 @@ inline void Cast(const LocalTensor<T1>& dstLocal, const LocalTensor<T2>& srcLoca
     RoundMode m = round_mode;
     kw::unary_masked<T1, T2>("Cast", dstLocal, srcLocal, kw::lanes_from_bits(mask, isSetMask, 256 / wide, "Cast"), repeatTimes,
                              repeatParams.dstBlkStride, repeatParams.srcBlkStride, repeatParams.dstRepStride, repeatParams.srcRepStride,
-                             [m](T2 x) { return kw::cast_value<T1>(double(x), m); });
+                             [m](T2 x) { return kw::cast_elem<T1, T2>(x, m); });
 }
 template <typename T1, typename T2, bool isSetMask = true>
 inline void Cast(const LocalTensor<T1>& dstLocal, const LocalTensor<T2>& srcLocal, const RoundMode& round_mode, const uint64_t mask,
@@ -150,16 +179,20 @@ inline void Cast(const LocalTensor<T1>& dstLocal, const LocalTensor<T2>& srcLoca
     RoundMode m = round_mode;
     kw::unary_masked<T1, T2>("Cast", dstLocal, srcLocal, kw::lanes_from_count(mask, isSetMask, 256 / wide, "Cast"), repeatTimes,
                              repeatParams.dstBlkStride, repeatParams.srcBlkStride, repeatParams.dstRepStride, repeatParams.srcRepStride,
-                             [m](T2 x) { return kw::cast_value<T1>(double(x), m); });
+                             [m](T2 x) { return kw::cast_elem<T1, T2>(x, m); });
 }
 template <typename T1, typename T2>
 inline void Cast(const LocalTensor<T1>& dstLocal, const LocalTensor<T2>& srcLocal, const RoundMode& round_mode, const uint32_t calCount) {
     KW_CAST_CHECK();
     kw::check_cast_mode<T1, T2>(round_mode);
     RoundMode m = round_mode;
-    kw::unary_count<T1, T2>("Cast", dstLocal, srcLocal, calCount, [m](T2 x) { return kw::cast_value<T1>(double(x), m); });
+    kw::unary_count<T1, T2>("Cast", dstLocal, srcLocal, calCount, [m](T2 x) { return kw::cast_elem<T1, T2>(x, m); });
 }
 #undef KW_CAST_CHECK
+
+// DEQSCALE for int32 -> half Casts (the scale; offset and signMode matter for int8/int16 results).
+inline void SetDeqScale(half scale) { kw::deq_register() = {float(scale), 0, false}; }
+inline void SetDeqScale(float scale, int16_t offset, bool signMode) { kw::deq_register() = {scale, offset, signMode}; }
 
 // ---- Duplicate: fill with a scalar (T deduced from both arguments, so a float literal into a half tensor fails) ----
 #define KW_DUP_CHECK()                                                                                                   \

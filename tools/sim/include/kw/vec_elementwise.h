@@ -6,6 +6,16 @@ namespace kw {
 template <class A> inline A relu(A v) { return v > A(0) ? v : A(0); }
 template <class A> inline A vmax(A a, A b) { return a > b ? a : b; }
 template <class A> inline A vmin(A a, A b) { return a < b ? a : b; }
+// Shifts by the element width or more: the hardware saturates (arithmetic right shift of a negative
+// value gives -1, every other case 0), where C++ leaves it undefined (x86 takes the count mod 32).
+template <class T, class A, class S> inline A shift_right(A a, S s) {
+    if (uint64_t(s) >= 8 * sizeof(T)) return std::is_signed<T>::value && a < A(0) ? A(-1) : A(0);
+    return A(T(a) >> s);
+}
+template <class T, class A, class S> inline A shift_left(A a, S s) {
+    if (uint64_t(s) >= 8 * sizeof(T)) return A(0);
+    return A(T(std::make_unsigned_t<T>(T(a)) << s));
+}
 }  // namespace kw
 
 namespace AscendC {
@@ -27,8 +37,8 @@ KW_SCALAR_OP(Muls, a * s, "half / float / int16_t / int32_t", half, float, int16
 KW_SCALAR_OP(Maxs, kw::vmax(a, s), "half / float / int16_t / int32_t", half, float, int16_t, int32_t)
 KW_SCALAR_OP(Mins, kw::vmin(a, s), "half / float / int16_t / int32_t", half, float, int16_t, int32_t)
 KW_SCALAR_OP(LeakyRelu, a >= 0 ? a : a * s, "half / float", half, float)
-KW_SCALAR_OP(ShiftLeft, a << s, "int16_t / uint16_t / int32_t / uint32_t", int16_t, uint16_t, int32_t, uint32_t)
-KW_SCALAR_OP(ShiftRight, a >> s, "int16_t / uint16_t / int32_t / uint32_t", int16_t, uint16_t, int32_t, uint32_t)
+KW_SCALAR_OP(ShiftLeft, kw::shift_left<T>(a, s), "int16_t / uint16_t / int32_t / uint32_t", int16_t, uint16_t, int32_t, uint32_t)
+KW_SCALAR_OP(ShiftRight, kw::shift_right<T>(a, s), "int16_t / uint16_t / int32_t / uint32_t", int16_t, uint16_t, int32_t, uint32_t)
 
 KW_UNARY_OP(Relu, kw::relu(a), "half / float / int32_t", half, float, int32_t)
 KW_UNARY_OP(Exp, std::exp(a), "half / float", half, float)

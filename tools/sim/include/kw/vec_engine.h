@@ -40,7 +40,8 @@ void binary_count(const char* api, const LocalTensor<T>& dst, const LocalTensor<
     rt::count_vec(api, dtype_name<T>(), repeats_for(uint64_t(count), sizeof(T)), uint64_t(count));
 }
 
-// ---- mask/repeat forms: results are computed first, then written, like one vector instruction ----
+// ---- mask/repeat forms: each repeat reads its lanes, then writes its results, repeat after repeat
+// (cann-ops kernels accumulate across repeats with dstRepStride = src1RepStride = 0) ----
 template <int N> inline void touch_spans(const char* api, const AscendC::Hardware (&hw)[N], const uint32_t (&addr)[N],
                                          const OperandLayout (&ops)[N], const uint64_t (&lo)[N], const uint64_t (&hi)[N],
                                          const bool (&write)[N], const char* const (&names)[N]) {
@@ -64,14 +65,24 @@ void unary_masked(const char* api, const LocalTensor<D>& dst, const LocalTensor<
     uint64_t lo[2], hi[2];
     std::vector<std::pair<uint64_t, D>> out;
     const S* s = src.ptr();
-    for_each_lane<2>(api, m, repeats, 256 / wide, ops, sizes, names, lo, hi, [&](const uint64_t* idx) { out.emplace_back(idx[0], f(s[idx[1]])); });
+    D* d = dst.ptr();
+    uint64_t done = 0;
+    uint32_t cur = 0;
+    auto flush = [&] {
+        for (auto& kv : out) d[kv.first] = kv.second;
+        done += out.size();
+        out.clear();
+    };
+    for_each_lane<2>(api, m, repeats, 256 / wide, ops, sizes, names, lo, hi, [&](const uint64_t* idx, uint32_t r, uint32_t) {
+        if (r != cur) flush(), cur = r;
+        out.emplace_back(idx[0], f(s[idx[1]]));
+    });
+    flush();
     const AscendC::Hardware hw[2] = {dst.hw(), src.hw()};
     const uint32_t addr[2] = {dst.addr_, src.addr_};
     const bool write[2] = {true, false};
     touch_spans<2>(api, hw, addr, ops, lo, hi, write, names);
-    D* d = dst.ptr();
-    for (auto& kv : out) d[kv.first] = kv.second;
-    rt::count_vec(api, dtype_name<D>(), m.counter ? (m.total * wide + 255) / 256 : repeats, out.size());
+    rt::count_vec(api, dtype_name<D>(), m.counter ? (m.total * wide + 255) / 256 : repeats, done);
 }
 
 template <class T, bool ReadsDst, class F>
@@ -89,9 +100,18 @@ void binary_masked(const char* api, const LocalTensor<T>& dst, const LocalTensor
     const T* x = a.ptr();
     const T* y = b.ptr();
     T* d = dst.ptr();
-    for_each_lane<3>(api, m, repeats, 256 / e, ops, sizes, names, lo, hi, [&](const uint64_t* idx) {
+    uint64_t done = 0;
+    uint32_t cur = 0;
+    auto flush = [&] {
+        for (auto& kv : out) d[kv.first] = kv.second;
+        done += out.size();
+        out.clear();
+    };
+    for_each_lane<3>(api, m, repeats, 256 / e, ops, sizes, names, lo, hi, [&](const uint64_t* idx, uint32_t r, uint32_t) {
+        if (r != cur) flush(), cur = r;
         out.emplace_back(idx[0], narrow<T>(f(acc_t<T>(x[idx[1]]), acc_t<T>(y[idx[2]]), acc_t<T>(d[idx[0]]))));
     });
+    flush();
     const AscendC::Hardware hw[3] = {dst.hw(), a.hw(), b.hw()};
     const uint32_t addr[3] = {dst.addr_, a.addr_, b.addr_};
     const bool write[3] = {true, false, false};
@@ -105,8 +125,7 @@ void binary_masked(const char* api, const LocalTensor<T>& dst, const LocalTensor
         touch_spans<1>(api, h1, a1, o1, l1, u1, rd, n1);
     }
     touch_spans<3>(api, hw, addr, ops, lo, hi, write, names);
-    for (auto& kv : out) d[kv.first] = kv.second;
-    rt::count_vec(api, dtype_name<T>(), m.counter ? (m.total * e + 255) / 256 : repeats, out.size());
+    rt::count_vec(api, dtype_name<T>(), m.counter ? (m.total * e + 255) / 256 : repeats, done);
 }
 
 }  // namespace kw
