@@ -155,3 +155,13 @@ def test_a_list_value_bound_to_an_input_becomes_a_1d_tensor():
     b = bind_msopgen(spec, [scalar("dims", [2, 3], origin="input"), scalar("value", 1.5, origin="input", index=1)], [])
     assert b.case.inputs["dims"].tolist() == [2, 3] and b.case.inputs["dims"].dtype == np.int64
     assert b.case.inputs["value"].tolist() == [1.5] and b.case.inputs["value"].dtype == np.float32
+
+
+def test_cast_like_variant_is_chosen_by_the_reference_output_dtype():
+    # float32 input with several output columns (float16, int32): the reference's int32 result picks the column
+    spec = {"type": "Cast", "inputs": [{"name": "x", "param_type": "required", "dtypes": ["DT_FLOAT", "DT_FLOAT", "DT_FLOAT16"]}],
+            "outputs": [{"name": "y", "param_type": "required", "dtypes": ["DT_FLOAT16", "DT_INT32", "DT_FLOAT"]}],
+            "attrs": [{"name": "dst_type", "type": "int", "required": True, "default": ""}]}
+    expected = [RefValue(kind="tensor", shape=[4], dtype="int32", array=np.zeros(4, np.int32))]
+    b = bind_msopgen(spec, [tensor("x", (4,)), scalar("dst_type", 3)], expected)
+    assert b.case.outputs["y"].dtype == "int32" and b.case.attrs == {"dst_type": 3}
