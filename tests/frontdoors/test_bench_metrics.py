@@ -155,3 +155,29 @@ def test_builtin_suite_covers_the_categories():
     assert cats >= {"activation", "math", "reduce", "normalization", "softmax", "loss", "optimizer", "pooling",
                     "broadcast", "index", "matmul", "convolution"}
     assert all(t.level for t in tasks)
+
+
+def test_benchmark_trees_and_list_files(tmp_path, capsys):
+    """SUITE as a KernelBench tree, a MultiKernelBench tree, or a list file naming trees, files and `builtin`."""
+    from kernelwright.agent.cli import main
+    from kernelwright.evals.bench.suite import SUITE_DIR
+    source = (SUITE_DIR / "activation" / "relu_ragged.py").read_text()
+    for rel in ("kb/KernelBench/level1/19_ReLU.py", "kb/KernelBench/level2/7_ReLU_twice.py",
+                "mkb/reference/activation/relu.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(source)
+
+    def listed(*args: str) -> list[list[str]]:
+        assert main(["bench", *args, "--list"]) == 0
+        return [line.split("\t")[:3] for line in capsys.readouterr().out.splitlines()]
+
+    assert [row[2] for row in listed(str(tmp_path / "kb"))] == ["level1", "level2"]
+    assert [row[2] for row in listed(str(tmp_path / "kb"), "--filter", "level=2")] == ["level2"]
+    assert [row[1] for row in listed(str(tmp_path / "mkb"))] == ["activation"]
+    listing = tmp_path / "mine.txt"
+    listing.write_text("# a list file\nkb\nmkb/reference/activation/relu.py  # one file\nbuiltin\n")
+    rows = listed(str(listing), "--filter", "name=*relu*")
+    assert {"19_ReLU", "7_ReLU_twice", "relu", "relu_ragged"} <= {row[0] for row in rows}
+    listing.write_text("kb\nmissing/tree\n")
+    assert main(["bench", str(listing), "--list"]) == 2
+    assert f"{listing}:2: missing/tree: no such file or directory" in capsys.readouterr().err

@@ -1,5 +1,5 @@
 """`kernelwright chat` without a terminal (stdin piped, stdout captured): plain lines with no escape
-codes even under FORCE_COLOR, the whole run (plan, DSL, an edit in $EDITOR, AscendC, verdict),
+codes even under FORCE_COLOR, the whole run (plan, DSL, an edit in $EDITOR, AscendC, verdict, a kernel edit at accept),
 /save, /export to two formats, /sessions; and the session's answers in-process with a scripted
 reader: descriptions (with and without a model), bad paths, unknown commands and answers."""
 from __future__ import annotations
@@ -20,12 +20,16 @@ from frontdoor_env import ESCAPES, KERNELWRIGHT, NO_RETRIEVAL, RELU, ROOT, TRANS
 def piped(tmp_path_factory):
     root = tmp_path_factory.mktemp("chat-plain")
     home = root / "home"
-    script = [str(RELU), "/save piped", "a", "e", "a", "a", "/export mkb", f"/export npukb {root / 'npukb'}",
+    editor = root / "editor.sh"        # $EDITOR: widens the DSL's blocks, marks the kernel's Relu line
+    editor.write_text('#!/bin/sh\ncase "$1" in\n  *.cpp) sed -i "s|Relu(w0, w0, n);|Relu(w0, w0, n);  // by hand|" "$1" ;;\n'
+                      '  *) sed -i s/2048/4096/g "$1" ;;\nesac\n')
+    editor.chmod(0o755)
+    script = [str(RELU), "/save piped", "a", "e", "a", "k", "a", "/export mkb", f"/export npukb {root / 'npukb'}",
               "/sessions", "/quit"]
     done = subprocess.run([str(KERNELWRIGHT), "chat", "--model", f"replay:{TRANSCRIPTS / 'relu_ragged.jsonl'}",
                            "--config", str(NO_RETRIEVAL), "--home", str(home)], input="\n".join(script) + "\n",
                           capture_output=True, text=True, cwd=ROOT, timeout=400,
-                          env=child_env(FORCE_COLOR="1", TERM="xterm-256color", EDITOR="sed -i s/2048/4096/g"))
+                          env=child_env(FORCE_COLOR="1", TERM="xterm-256color", EDITOR=str(editor)))
     return done, home, root
 
 
@@ -50,6 +54,17 @@ def test_edit_in_editor_is_checked_and_kept(piped):
     (s,) = json.loads((home / "sessions.json").read_text()).values()
     dsl = (Path(s["artifacts"]) / "kernel" / "kernel.dsl.py").read_text()
     assert "4096" in dsl and "2048" not in dsl, "the DSL edited in $EDITOR is the one lowered"
+
+
+def test_kernel_edit_at_accept_is_verified_and_exported(piped):
+    done, home, _ = piped
+    (s,) = json.loads((home / "sessions.json").read_text()).values()
+    edited = Path(s["artifacts"]) / "edited"
+    assert "// by hand" in (edited / "op_kernel" / "relu_ragged.cpp").read_text()
+    assert "verifying the edited kernel (op_kernel/relu_ragged.cpp) ..." in done.stdout
+    assert f"kept in {edited}" in done.stdout and "wrote mkb (ReluRaggedCustom) from edited/" in done.stdout
+    assert "// by hand" in (Path(s["artifacts"]) / "export" / "mkb" / "relu_ragged_custom.py").read_text()
+    assert "// by hand" not in (Path(s["artifacts"]) / "kernel" / "op_kernel" / "relu_ragged.cpp").read_text()
 
 
 def test_save_export_sessions(piped):
