@@ -4,6 +4,7 @@ report.html, results.jsonl read back after a torn write, and the selection (--fi
 from __future__ import annotations
 
 import csv
+import io
 import json
 import re
 from math import comb, isclose
@@ -181,3 +182,24 @@ def test_benchmark_trees_and_list_files(tmp_path, capsys):
     listing.write_text("kb\nmissing/tree\n")
     assert main(["bench", str(listing), "--list"]) == 2
     assert f"{listing}:2: missing/tree: no such file or directory" in capsys.readouterr().err
+
+
+def test_progress_plain_lines_and_the_bar_on_a_tty():
+    from kernelwright.evals.bench.progress import BarProgress, PlainProgress, make_progress
+    stream = io.StringIO()
+    p = PlainProgress(3, 1, stream=stream)
+    p.started("relu#0")
+    p.finished(_rec("relu", 0, True, repairs=1))
+    p.finished(_rec("softmax", 1, False, status="timeout"))
+    p.close()
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "bench: 3 run(s), 1 already finished, 2 to go"
+    assert lines[1] == "[2/3] relu: passed in 0.0 s (compiled, 1 repair)"
+    assert lines[2].startswith("[3/3] softmax (try 2): timeout in 0.0 s: verify: fail at compare")
+    assert "second line" not in stream.getvalue() and "\x1b" not in stream.getvalue()
+    assert isinstance(make_progress(1, 0, tty=False), PlainProgress)
+    bar = make_progress(1, 0, tty=True)
+    try:
+        assert isinstance(bar, BarProgress)
+    finally:
+        bar.close()
