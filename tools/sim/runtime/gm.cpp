@@ -86,6 +86,14 @@ static std::string describe_miss(const uint8_t* p, uint64_t bytes) {
            std::to_string(off) + ", " + std::to_string(off + int64_t(bytes)) + ") of it";
 }
 
+static const void* g_store_value = nullptr;  // set by access_gm_store for the duration of one access
+
+void access_gm_store(Pipe p, const void* addr, uint64_t bytes, const void* value, const char* api, const char* operand) {
+    g_store_value = value;
+    access_gm(p, addr, bytes, true, api, operand);
+    g_store_value = nullptr;
+}
+
 void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char* api, const char* operand) {
     if (bytes == 0) return;
     const uint8_t* a = static_cast<const uint8_t*>(addr);
@@ -118,13 +126,15 @@ void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char*
     uint16_t me = uint16_t(st.block_idx + 1);
     uint16_t ep = uint16_t(st.epoch + 1);
     bool atomic = write && st.atomic != 0;
+    bool unchanged = write && g_store_value && std::memcmp(a, g_store_value, bytes) == 0;  // an idempotent store
     for (uint64_t i = off; i < off + bytes; ++i) {
         Shadow sh = __builtin_bit_cast(Shadow, b->shadow[i]);
         uint16_t w = sh.writer & 0x7fff;
         bool w_atomic = sh.writer & 0x8000;
         const char* race = nullptr;
         uint16_t other = 0;
-        if (sh.writer && w != me && sh.wepoch == ep && !(atomic && w_atomic)) race = write ? "both write" : "read-after-write", other = w;
+        if (sh.writer && w != me && sh.wepoch == ep && !(atomic && w_atomic) && !unchanged)
+            race = write ? "both write" : "read-after-write", other = w;
         else if (write && sh.reader && sh.repoch == ep && sh.reader != me) race = "write-after-read", other = sh.reader;
         if (race) {
             std::string who = other == 0xFFFF ? std::string("other blocks") : "block " + std::to_string(other - 1);

@@ -45,7 +45,7 @@ public:
     }
     __gm__ PrimType& operator()(const uint64_t offset) const { return addr_[offset]; }
     void SetValue(const uint64_t offset, PrimType value) {
-        kw::rt::access_gm(kw::Pipe::S, addr_ + offset, sizeof(PrimType), true, "GlobalTensor::SetValue", "this");
+        kw::rt::access_gm_store(kw::Pipe::S, addr_ + offset, sizeof(PrimType), &value, "GlobalTensor::SetValue", "this");
         kw::rt::count_scalar("gm_write");
         addr_[offset] = value;
     }
