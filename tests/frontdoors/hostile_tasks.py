@@ -53,10 +53,10 @@ def get_init_inputs():
 HOSTILE = {
     "crash_worker": ("Kills the bench worker that runs it.", "os.kill(_bench_worker(), signal.SIGKILL)",
                      "return torch.relu(x)"),
+    "broken_reference": ("Its reference raises.", "pass", "raise RuntimeError('this reference cannot run')"),
     "hang_forever": ("Sleeps for an hour under a bench worker.",
                      "open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'hang.pid'), 'w')"
                      ".write(str(os.getpid()))\n    time.sleep(3600)", "return torch.relu(x)"),
-    "broken_reference": ("Its reference raises.", "pass", "raise RuntimeError('this reference cannot run')"),
 }
 
 

@@ -135,3 +135,15 @@ def test_unknown_review_point_is_refused(capsys):
     from kernelwright.agent.cli import main
     assert main(["chat", "--review", "plan,lunch", "--plain"]) == 2
     assert "unknown review point(s) lunch; choose among plan, dsl, accept" in capsys.readouterr().err
+
+
+def test_plain_kernelwright_is_the_chat(tmp_path, monkeypatch, capsys):
+    from kernelwright.agent.cli import main
+    monkeypatch.setenv("KERNELWRIGHT_HOME", str(tmp_path))
+    monkeypatch.delenv("KERNELWRIGHT_MODEL", raising=False)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("/help\n/quit\n"))
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("kernelwright chat (model builtin, backend sim, review at plan, dsl, accept)")
+    assert "kernelwright> /help\n" in out and "/resume ID|NAME" in out and out.rstrip().endswith("bye")
+    assert (tmp_path / "chat").is_dir()

@@ -137,3 +137,5 @@ def test_export_and_help(chat):
     for line in ("/save [NAME]", "/resume ID|NAME", "/sessions", "/export FORMAT [PATH]", "/help", "/quit"):
         assert line in two
     assert chat["two_quit"], "/quit did not end the session"
+    history = (chat["home"] / "history").read_text()       # the line editor's history, kept across terminals
+    assert "/save relu-under-review" in history and "/export cann" in history
