@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from frontdoor_env import RELU  # noqa: E402
+from frontdoor_env import RELU, TRANSCRIPTS  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -25,10 +25,15 @@ def builtin_config(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def relu_kernel(tmp_path_factory, builtin_config, sim):
-    """One passing run of relu_ragged through `kernelwright.generate` (builtin writer); its result."""
+    """One passing run of relu_ragged through `kernelwright.generate`, a ScriptedModel (a ChatModel object)
+    answering every node: (result, streamed events, the model)."""
     import kernelwright
+    from kernelwright.agent.models import ScriptedModel
+    replies = TRANSCRIPTS / "replies"
+    model = ScriptedModel([{"node": "planner", "content": (replies / "plan_elementwise.json").read_text()},
+                           {"node": "dsl_writer", "content": (replies / "relu_ragged.md").read_text()}])
     out = tmp_path_factory.mktemp("relu") / "run"
     events: list[tuple[str, object]] = []
-    result = kernelwright.generate(RELU, config=builtin_config, out=out, toolchain=sim,
+    result = kernelwright.generate(RELU, model=model, config=builtin_config, out=out, toolchain=sim,
                                    on_event=lambda mode, chunk: events.append((mode, chunk)))
-    return result, events
+    return result, events, model

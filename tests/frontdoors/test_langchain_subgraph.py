@@ -1,7 +1,7 @@
 """LangChain tools and the graph as a subgraph: the four StructuredTools' schemas and errors, the
 documented examples in agent/README.md run exactly as written (a scripted tool-calling model calls all
 four tools; a parent LangGraph graph with the agent as its node), and the subgraph example module
-with a replayed model."""
+with a replayed model that needs a repair."""
 from __future__ import annotations
 
 import json
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from frontdoor_env import NO_RETRIEVAL, RELU, ROOT, TRANSCRIPTS  # noqa: E402
+from frontdoor_env import ABS, NO_RETRIEVAL, RELU, ROOT, TRANSCRIPTS  # noqa: E402
 
 DOC = ROOT / "agent" / "README.md"
 TOOLS = ["generate_kernel", "verify_kernel", "lower_dsl", "search_docs"]
@@ -105,12 +105,14 @@ def test_documented_subgraph_example_runs_in_a_parent_graph(tmp_path, monkeypatc
     assert {"planner", "dsl_writer", "lowerer", "verify", "finish"} <= set(final["path"])
 
 
-def test_subgraph_example_module_with_a_replayed_model(tmp_path, capsys):
-    """The parent graph of the example module, the subgraph's model a replayed transcript (ChatModel seam)."""
+def test_subgraph_example_module_repairs_with_a_replayed_model(tmp_path, capsys):
+    """The example module's parent graph; inside the subgraph a replayed model (the ChatModel seam) writes a
+    wrong program, the debugger's fix passes: the repair loop runs inside the parent graph too."""
     from kernelwright.agent.plugins.examples import subgraph_example
-    transcript = TRANSCRIPTS / "relu_ragged.jsonl"
-    report = subgraph_example.main([str(RELU), "--model", f"replay:{transcript}", "--config", str(NO_RETRIEVAL),
+    transcript = TRANSCRIPTS / "abs_scale_shift.jsonl"
+    report = subgraph_example.main([str(ABS), "--model", f"replay:{transcript}", "--config", str(NO_RETRIEVAL),
                                     "--out", str(tmp_path / "art")])
-    assert report.startswith("relu_ragged: passed after planner -> dsl_writer -> lowerer -> verify"), report
-    assert "a scripted model's reply" in (tmp_path / "art" / "kernel" / "kernel.dsl.py").read_text(), "not the replayed program"
+    assert report.startswith("abs_scale_shift: passed after planner -> dsl_writer -> debugger -> dsl_writer -> "
+                             "lowerer -> verify -> finish"), report
+    assert "A.Muls(w0, w0, 1.5, n)" in (tmp_path / "art" / "kernel" / "kernel.dsl.py").read_text(), "not the fix"
     assert report in capsys.readouterr().out
