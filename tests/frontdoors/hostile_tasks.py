@@ -1,6 +1,6 @@
 """Tasks that misbehave under a bench worker, written into a test's directory with a list file: one
-kills its worker, one hangs (and leaves its pid to check it was killed), one has a reference that
-raises. Outside a bench worker's process tree they are harmless ordinary tasks."""
+hangs (and leaves its pid, to check it was killed), one kills its worker. Outside a bench worker's
+process tree they are harmless ordinary tasks."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -50,18 +50,17 @@ def get_init_inputs():
     return []
 '''
 
-HOSTILE = {
-    "crash_worker": ("Kills the bench worker that runs it.", "os.kill(_bench_worker(), signal.SIGKILL)",
-                     "return torch.relu(x)"),
-    "broken_reference": ("Its reference raises.", "pass", "raise RuntimeError('this reference cannot run')"),
+HOSTILE = {                            # in bench order: the crash runs after the hang was killed
     "hang_forever": ("Sleeps for an hour under a bench worker.",
                      "open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'hang.pid'), 'w')"
                      ".write(str(os.getpid()))\n    time.sleep(3600)", "return torch.relu(x)"),
+    "crash_worker": ("Kills the bench worker that runs it.", "os.kill(_bench_worker(), signal.SIGKILL)",
+                     "return torch.relu(x)"),
 }
 
 
 def write_hostile(directory: Path) -> Path:
-    """The three tasks and `tasks.txt` listing them (relative paths, as a list file may)."""
+    """The tasks and `tasks.txt` listing them (relative paths, as a list file may)."""
     directory.mkdir(parents=True, exist_ok=True)
     for name, (doc, action, forward) in HOSTILE.items():
         (directory / f"{name}.py").write_text(TEMPLATE.format(doc=doc, action=action, forward=forward))

@@ -1,7 +1,7 @@
 """`kernelwright bench` end to end on the sim with the builtin writer: a small run killed (SIGKILL)
 mid-batch and rerun with the same command (finished tries kept and skipped, none lost), reports, plain
-progress lines without a TTY; and a list file of hostile tasks (a worker that crashes, one that hangs,
-a reference that raises) recorded as such while the batch goes on. The two benches run at once."""
+progress lines without a TTY; and a list file of hostile tasks (one hangs, one kills its worker)
+recorded as such while the batch goes on. The two benches run at once."""
 from __future__ import annotations
 
 import csv
@@ -19,8 +19,8 @@ from frontdoor_env import ESCAPES, KERNELWRIGHT, RELU as TASK_FILE, child_env  #
 from hostile_tasks import write_hostile  # noqa: E402
 
 TASKS = ["abs_scale_shift", "relu_ragged"]
-HANG_LIMIT = 45                         # --timeout of the hostile bench: above a short try even on a busy machine
-                                        # (the hang overlaps the main bench, so it costs little wall time)
+HANG_LIMIT = 20                         # --timeout of the hostile bench (only hostile tasks there): room for the
+                                        # crashing task to start even on a busy machine; overlaps the main bench
 
 
 def _lines(path: Path) -> list[str]:
@@ -46,7 +46,7 @@ def benches(tmp_path_factory):
     root = tmp_path_factory.mktemp("bench")
     listing = write_hostile(root / "hostile")
     hostile_out = root / "hostile-out"
-    hostile = subprocess.Popen([str(KERNELWRIGHT), "bench", str(listing), "--jobs", "2", "--timeout", str(HANG_LIMIT),
+    hostile = subprocess.Popen([str(KERNELWRIGHT), "bench", str(listing), "--jobs", "1", "--timeout", str(HANG_LIMIT),
                                 "--out", str(hostile_out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env=child_env())
     out = root / "out"
@@ -123,20 +123,22 @@ def test_settings_are_pinned_to_the_output_directory(benches):
 
 def test_hostile_tasks_are_recorded_and_the_batch_goes_on(benches):
     assert benches["hostile"].returncode == 0, benches["hostile_log"]
-    records = {r["task"]: r for r in map(json.loads, _lines(benches["hostile_out"] / "results.jsonl"))}
-    assert set(records) == {"crash_worker", "hang_forever", "broken_reference"}, benches["hostile_log"]
-    crash, hang, broken = records["crash_worker"], records["hang_forever"], records["broken_reference"]
-    assert crash["status"] == "crashed" and "signal 9 (SIGKILL)" in crash["reason"], crash
-    assert not crash["reason"].rstrip().endswith("its log ends with:"), "an empty log tail says so"
+    records = [json.loads(line) for line in _lines(benches["hostile_out"] / "results.jsonl")]
+    assert [r["task"] for r in records] == ["hang_forever", "crash_worker"], benches["hostile_log"]
+    hang, crash = records
     assert hang["status"] == "timeout" and f"no result within {HANG_LIMIT} s" in hang["reason"], hang
     assert hang["seconds"] >= HANG_LIMIT
-    assert broken["status"] in ("failed", "environment_error") and "this reference cannot run" in broken["reason"]
-    pid = int((benches["listing"].parent / "hang.pid").read_text())
-    assert not Path(f"/proc/{pid}").exists() or b"zombie" in Path(f"/proc/{pid}/status").read_bytes().lower(), \
-        "the hung task's process outlived the timeout"
+    assert crash["status"] == "crashed" and "signal 9 (SIGKILL)" in crash["reason"], crash
+    assert not crash["reason"].rstrip().endswith("its log ends with:"), "an empty log tail says so"
+    pid_file = benches["listing"].parent / "hang.pid"
+    if pid_file.exists():              # the hang got as far as its sleep: that process was killed with its worker
+        pid = int(pid_file.read_text())
+        assert not Path(f"/proc/{pid}").exists() or b"zombie" in Path(f"/proc/{pid}/status").read_bytes().lower(), \
+            "the hung task's process outlived the timeout"
     summary = json.loads((benches["hostile_out"] / "summary.json").read_text())
-    assert summary["overall"]["statuses"]["crashed"] == 1 and summary["overall"]["statuses"]["timeout"] == 1
-    assert summary["overall"]["correct_rate"] == 0.0 and summary["finished_tasks"] == 3
+    assert summary["overall"]["statuses"] == {"crashed": 1, "timeout": 1}
+    assert summary["overall"]["correct_rate"] == 0.0 and summary["finished_tasks"] == 2
+    assert "[1/2] hang_forever: timeout" in benches["hostile_log"] and "[2/2] crash_worker: crashed" in benches["hostile_log"]
 
 
 def test_worker_dies_with_a_bench_that_died_before_it_started(tmp_path):
