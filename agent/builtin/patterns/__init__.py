@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 COVERS = ("elementwise chains and activations, broadcasting elementwise ops, casts, optimizer steps, softmax and "
           "log-softmax over the last axis, reductions over one axis or consecutive axes, scans, norms and "
-          "normalisations, pooling, losses to a scalar")
+          "normalisations, pooling, losses to a scalar, argmax/argmin over the last axis")
 
 
 @dataclass
@@ -19,6 +19,6 @@ class Emitted:
 
 
 def patterns() -> list:
-    from kernelwright.agent.builtin.patterns import (broadcast, broadcast_chain, elementwise, loss, norm, norms, pooling,
-                                                    reduce, softmax, softmax_loss)
-    return [elementwise, softmax, reduce, norms, norm, pooling, broadcast, broadcast_chain, loss, softmax_loss]
+    from kernelwright.agent.builtin.patterns import (argmax, broadcast, broadcast_chain, elementwise, loss, norm, norms,
+                                                    pooling, reduce, softmax, softmax_loss)
+    return [elementwise, softmax, reduce, norms, norm, pooling, broadcast, broadcast_chain, loss, softmax_loss, argmax]
