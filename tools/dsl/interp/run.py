@@ -79,6 +79,15 @@ def interpret(program: ir.Program, inputs: dict[str, np.ndarray], attrs: dict[st
     return res
 
 
+def _unwritten(n: int, np_dtype) -> np.ndarray:
+    """An output before the kernel runs: NaN for floating dtypes, all-ones bytes (as the emulation fills
+    outputs) for integer ones, which have no NaN."""
+    dt = np.dtype(np_dtype)
+    if dt.kind in "iub":
+        return np.frombuffer(b"\xff" * (n * dt.itemsize), dtype=dt).copy()
+    return np.full(n, np.nan).astype(dt)
+
+
 def _run(program, inputs, attrs, soc, externs, res: InterpResult) -> None:
     missing = [t.name for t in program.sig.inputs if t.name not in inputs]
     if missing:
@@ -104,7 +113,7 @@ def _run(program, inputs, attrs, soc, externs, res: InterpResult) -> None:
                               specs[t.name].shape, "input")
     for t in program.sig.outputs:
         shape = shapes[t.name]
-        gm[t.name] = GmTensor(t.name, np.full(int(np.prod(shape, dtype=np.int64)), np.nan).astype(dts[t.name].np),
+        gm[t.name] = GmTensor(t.name, _unwritten(int(np.prod(shape, dtype=np.int64)), dts[t.name].np),
                               dts[t.name], shape, "output")
     for name, (_, n, dt) in ws.items():
         gm[name] = GmTensor(name, np.zeros(max(n, 0), dt.np), dt, (max(n, 0),), "workspace")
