@@ -115,8 +115,10 @@ class ChatApp:
     def drive(self, call: Callable[[], Any]) -> None:
         """Run until the agent finishes or a review point is left unanswered."""
         while True:
-            s = self.current
-            assert s is not None
+            assert self.current is not None
+            # running from here on: a terminal closed mid-run must not leave an answered review looking pending
+            self.current = s = self.index.put(self.current.model_copy(update={"status": "running", "waiting_at": None,
+                                                                              "pending": None}))
             try:
                 result = call()
             except KeyboardInterrupt:

@@ -2,7 +2,8 @@
 through the ChatModel seam: point to a reference file; plan, DSL (highlighted), AscendC and the
 verdict appear; at the review points retry the plan and hint at the DSL (the replay checks each
 answer reached the model); /save, the terminal killed, a new terminal /resume's the session at its
-review point and finishes it; /export, /help."""
+review point; that terminal killed while the referee runs, a third /resume's it from its checkpoint
+and finishes it; /export, /help."""
 from __future__ import annotations
 
 import json
@@ -63,28 +64,39 @@ def chat(tmp_path_factory):
             time.sleep(0.1)
         seen["one_pid_gone"] = not Path(f"/proc/{pid}").exists()
         seen["after_kill"] = _sessions(home)
-        # a new terminal: /resume by id at the DSL review, approve, accept, export, help, quit
+        # a new terminal: /resume by id at the DSL review, approve; the terminal is killed while the kernel is checked
         sid = seen["after_kill"][0]["id"]
         tmux.start("two", _chat(home), ROOT)
         tmux.wait_for("two", PROMPT.format("kernelwright"), timeout=60)
         tmux.send("two", f"/resume {sid}")
         tmux.wait_for("two", PROMPT.format("dsl"))
         tmux.send("two", "a")
-        tmux.wait_for("two", PROMPT.format("accept"))
-        tmux.send("two", "a")
-        tmux.wait_for("two", r"PASSED: ")
-        tmux.wait_for("two", PROMPT.format("kernelwright"))          # the first one holds the /resume line
-        tmux.send("two", "/export cann")
-        tmux.wait_for("two", r"wrote cann")
-        tmux.send("two", "/help")
-        tmux.wait_for("two", r"/resume ID\|NAME")
-        seen["two"] = tmux.capture("two")
+        seen["two"] = tmux.wait_for("two", r"class KernelReluRagged")      # AscendC on screen, the referee at work
         seen["two_colours"] = tmux.capture("two", escapes=True)
-        tmux.send("two", "/quit")
+        pid = tmux.pid("two")
+        tmux.kill_session("two")
+        deadline = time.monotonic() + 10
+        while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        seen["mid_run"] = _sessions(home)
+        # a third terminal: /resume continues from the last checkpoint; accept, export, help, quit
+        tmux.start("three", _chat(home), ROOT)
+        tmux.wait_for("three", PROMPT.format("kernelwright"), timeout=60)
+        tmux.send("three", f"/resume {sid}")
+        tmux.wait_for("three", PROMPT.format("accept"))
+        tmux.send("three", "a")
+        tmux.wait_for("three", r"PASSED: ")
+        tmux.wait_for("three", PROMPT.format("kernelwright"))        # the first one holds the /resume line
+        tmux.send("three", "/export cann")
+        tmux.wait_for("three", r"wrote cann")
+        tmux.send("three", "/help")
+        tmux.wait_for("three", r"/resume ID\|NAME")
+        seen["three"] = tmux.capture("three")
+        tmux.send("three", "/quit")
         deadline = time.monotonic() + 20
-        while tmux.alive("two") and time.monotonic() < deadline:
+        while tmux.alive("three") and time.monotonic() < deadline:
             time.sleep(0.2)
-        seen["two_quit"] = not tmux.alive("two")
+        seen["three_quit"] = not tmux.alive("three")
         seen["final"] = _sessions(home)
     finally:
         tmux.kill_server()
@@ -92,12 +104,12 @@ def chat(tmp_path_factory):
 
 
 def test_plan_dsl_ascendc_and_verdict_appear(chat):
-    one, two = chat["one"], chat["two"]
+    one, two, three = chat["one"], chat["two"], chat["three"]
     assert "session relu_ragged-" in one and "planner: plan for a elementwise kernel" in one
     assert '"category": "elementwise"' in one                      # the plan shown at its review
     assert "DSL v1" in one and "A.Relu(w0, w0, n)" in one
-    assert "lowerer: project v1" in two and "AscendC op_kernel/relu_ragged.cpp" in two and "class KernelReluRagged" in two
-    assert "verify: pass" in two and re.search(r"verdict v1", two) and "PASSED: 4 run(s) passed" in two
+    assert "lowerer: project v1" in two and "AscendC op_kernel/relu_ragged.cpp" in two
+    assert "verify: pass" in three and re.search(r"verdict v1", three) and "PASSED: 4 run(s) passed" in three
 
 
 def test_terminal_output_is_highlighted(chat):
@@ -115,7 +127,7 @@ def test_retry_and_hint_reach_the_model(chat):
     assert chat["retried"].count("planner: plan for") == 2
     assert "review_plan: done" in chat["one"]
     assert re.findall(r"dsl_writer: DSL (v\d+) check passed", chat["one"]) == ["v1", "v2"]
-    assert "TranscriptDiverged" not in chat["one"] + chat["two"] and "the run stopped" not in chat["one"] + chat["two"]
+    assert "TranscriptDiverged" not in chat["one"] and "the run stopped" not in chat["one"]
 
 
 def test_session_survives_the_killed_terminal(chat):
@@ -123,19 +135,27 @@ def test_session_survives_the_killed_terminal(chat):
     (s,) = chat["after_kill"]
     assert (s["name"], s["status"], s["waiting_at"]) == ("relu-under-review", "waiting", "dsl")
     assert s["pending"]["kind"] == "dsl" and "A.Relu" in s["pending"]["dsl"]
-    two = chat["two"]
-    assert f"session {s['id']}: relu_ragged (waiting at the dsl review)" in two
+    assert f"session {s['id']}: relu_ragged (waiting at the dsl review)" in chat["two"]
     (final,) = chat["final"]
     assert final["id"] == s["id"] and final["status"] == "passed" and final["pending"] is None
 
 
+def test_session_killed_mid_run_continues_from_its_checkpoint(chat):
+    """Killed while the referee ran (or, on a fast machine, just after it stopped at the accept review)."""
+    (mid,) = chat["mid_run"]
+    assert mid["status"] in ("running", "waiting"), mid
+    expected = "(running)" if mid["status"] == "running" else "(waiting at the accept review)"
+    assert f"session {mid['id']}: relu_ragged {expected}" in chat["three"]
+    assert "TranscriptDiverged" not in chat["three"] and "the run stopped" not in chat["three"]
+
+
 def test_export_and_help(chat):
-    two = chat["two"]
+    three = chat["three"]
     (s,) = chat["final"]
     exported = Path(s["artifacts"]) / "export" / "cann"
-    assert "wrote cann" in two and exported.is_dir() and any(exported.iterdir())
+    assert "wrote cann" in three and exported.is_dir() and any(exported.iterdir())
     for line in ("/save [NAME]", "/resume ID|NAME", "/sessions", "/export FORMAT [PATH]", "/help", "/quit"):
-        assert line in two
-    assert chat["two_quit"], "/quit did not end the session"
+        assert line in three
+    assert chat["three_quit"], "/quit did not end the session"
     history = (chat["home"] / "history").read_text()       # the line editor's history, kept across terminals
     assert "/save relu-under-review" in history and "/export cann" in history
