@@ -74,6 +74,28 @@ def test_lower_dsl_tool_without_a_task(tools, tmp_path):
     assert json.loads(msg.content)["stage"] == "pass" and (tmp_path / "p" / "op_kernel").is_dir()
 
 
+def test_generate_tool_reports_progress_to_callbacks(tools, tmp_path):
+    """Each step of a long run reaches the host's callback handlers as a `kernelwright_progress` event."""
+    from langchain_core.callbacks import BaseCallbackHandler
+
+    class Steps(BaseCallbackHandler):
+        def __init__(self):
+            self.events = []
+
+        def on_custom_event(self, name, data, **kwargs):
+            self.events.append((name, data))
+
+    handler = Steps()
+    msg = tools["generate_kernel"].invoke({"name": "generate_kernel", "id": "g1", "type": "tool_call",
+                                           "args": {"task": str(RELU), "model": "builtin",
+                                                    "out": str(tmp_path / "run")}}, config={"callbacks": [handler]})
+    assert msg.status != "error" and msg.artifact.ok, msg.content[:500]
+    assert {name for name, _ in handler.events} == {"kernelwright_progress"}
+    steps = [d["step"] for _, d in handler.events]
+    messages = [d["message"] for _, d in handler.events]
+    assert steps == sorted(steps) and any(m.startswith("verify: pass") for m in messages), messages
+
+
 def test_documented_langchain_example_calls_all_four_tools(tmp_path, monkeypatch, capsys):
     from kernelwright.agent.plugins.schemas import GenerateOutput, LowerOutput, SearchOutput, VerifyOutput
     ns, printed = run_doc_example("langchain", tmp_path, monkeypatch, capsys)
