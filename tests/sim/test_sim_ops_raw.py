@@ -271,3 +271,36 @@ def test_queue_passed_by_value_shares_the_buffers(tmp_path):
                         [("buffer", "a"), ("buffer", "out")])
     assert r.status == 0, r.diags
     assert np.array_equal(r.outputs["out"], a * 2)
+
+
+# FreeTensor on the wrong queue (two VECIN queues swapped, as in NPUKernelBench's DeepNormGrad): CANN
+# frees through the tensor's buffer handle, so the owner queue frees it; a warning names the mix-up.
+SWAPPED = r"""
+extern "C" __global__ __aicore__ void swapped(GM_ADDR a, GM_ADDR out) {
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> qa, qb;
+    pipe.InitBuffer(qa, 1, 64 * sizeof(float));
+    pipe.InitBuffer(qb, 1, 64 * sizeof(float));
+    GlobalTensor<float> g; g.SetGlobalBuffer((__gm__ float*)a, 64);
+    Out<float> o; o.init(pipe, out, 64);
+    LocalTensor<float> x = qa.AllocTensor<float>(), y = qb.AllocTensor<float>();
+    DataCopy(x, g, 64);
+    DataCopy(y, g, 64);
+    qa.EnQue(x); qb.EnQue(y);
+    x = qa.DeQue<float>(); y = qb.DeQue<float>();
+    Add(o.t, x, y, 64);
+    qa.FreeTensor(y);
+    qb.FreeTensor(x);
+    o.store();
+}
+KW_EXPORT_KERNEL(swapped)
+"""
+
+
+def test_free_on_the_wrong_queue_frees_the_owner(tmp_path):
+    a = np.arange(64, dtype=np.float32)
+    r = h.build_and_run(tmp_path, h.kernel_source(SWAPPED), "swapped", [h.Buf("a", a), h.Buf("out", nbytes=256, role="out")],
+                        [("buffer", "a"), ("buffer", "out")])
+    assert r.status == 0, r.diags
+    assert r.rules("warning") == ["queue.foreign_tensor", "queue.foreign_tensor"] and r.rules("error") == []
+    assert np.array_equal(r.outputs["out"], a * 2)

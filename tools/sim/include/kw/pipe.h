@@ -45,6 +45,8 @@ constexpr int kMaxSlots = 16;
 
 // Non-template core of a queue, so the protocol logic is compiled once in the runtime.
 struct QueueCore {
+    static constexpr uint32_t kMagic = 0x4B575155u;  // tells a queue apart from a TBuf in LocalTensor::owner_
+    uint32_t magic = kMagic;
     AscendC::TPosition storage;
     Pipe producer, consumer;
     int32_t depth;
@@ -95,7 +97,20 @@ public:
         int s = q().alloc(__builtin_return_address(0));
         return tensor_of<T>(s);
     }
-    template <typename T> void FreeTensor(LocalTensor<T>& tensor) { q().free_slot(q().slot_of(tensor.addr_, "FreeTensor")); }
+    // CANN frees through the tensor's own buffer handle, so the NPU accepts a tensor given back to the
+    // wrong queue (e.g. two VECIN queues swapped): the owner frees it, with a warning.
+    template <typename T> void FreeTensor(LocalTensor<T>& tensor) {
+        kw::QueueCore* owner = static_cast<kw::QueueCore*>(tensor.owner_);
+        if (owner != nullptr && owner != &q() && *static_cast<const uint32_t*>(tensor.owner_) == kw::QueueCore::kMagic &&
+            owner->initialised && owner->storage == q().storage) {
+            kw::rt::Diag("queue.foreign_tensor", "FreeTensor")
+                .msg("FreeTensor got a tensor of another queue; it is freed in the queue it came from")
+                .hint("return a tensor to the queue it came from").warn();
+            owner->free_slot(owner->slot_of(tensor.addr_, "FreeTensor"));
+            return;
+        }
+        q().free_slot(q().slot_of(tensor.addr_, "FreeTensor"));
+    }
     template <typename T> bool EnQue(const LocalTensor<T>& tensor) {
         q().enque(q().slot_of(tensor.addr_, "EnQue"));
         return true;
