@@ -80,10 +80,10 @@ def build_server(*, runs: str | Path | None = None, config: Any = None, model: A
         return ops.verify_kernel(inp)
 
     def lower(inp: Any, progress: Callable[[float, str], None]) -> LowerOutput:
-        return ops.lower_dsl(inp, out=Path(runs or ".") / "lowered" / (inp.name or "project") if runs else None)
+        return ops.lower_dsl(inp, out=ops.fresh_dir(Path(runs) / "lowered", inp.name or "project") if runs else None)
 
     def search(inp: Any, progress: Callable[[float, str], None]) -> SearchOutput:
-        return ops.search_docs(inp)
+        return ops.search_docs(inp, enabled=ops.retrieval_switch(config))
 
     _tool(server, "generate_kernel", GenerateInput, GenerateOutput, generate, ops.generate_kernel.__doc__ or "")
     _tool(server, "verify_kernel", VerifyInput, VerifyOutput, verify, ops.verify_kernel.__doc__ or "")

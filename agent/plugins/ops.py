@@ -116,12 +116,27 @@ def lower_dsl(inp: LowerInput, *, out: str | Path | None = None) -> LowerOutput:
                        files={k: _clip(v) for k, v in sorted(project.files.items())})
 
 
+def fresh_dir(parent: Path, name: str) -> Path:
+    """A directory of its own for one call (calls with the same name never overwrite each other)."""
+    import time
+    import uuid
+    return parent / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:6]}"
+
+
+def retrieval_switch(config: Any) -> bool | None:
+    """The config's retriever.enabled (None: not set). A config that cannot be read raises here, at start."""
+    return _config(config, {}).retriever.enabled if config is not None else None
+
+
 _RETRIEVER: Any = None
 
 
-def search_docs(inp: SearchInput, *, retriever: Any = None) -> SearchOutput:
+def search_docs(inp: SearchInput, *, retriever: Any = None, enabled: bool | None = None) -> SearchOutput:
     """Search the offline AscendC knowledge base: exact API lookup first, then semantic + keyword search."""
     global _RETRIEVER
+    if retriever is None and enabled is False:
+        raise ValueError("search_docs: retrieval is switched off by the server's config (retriever.enabled: false); "
+                         "start `kernelwright mcp` with a config that enables it")
     if retriever is None:
         if _RETRIEVER is None:           # one per process: the index and the embedding model load once
             from kernelwright.knowledge.retriever import open_retriever

@@ -33,6 +33,7 @@ async def _conversation(runs: Path, errlog) -> dict:
         seen["tools"] = {t.name: t for t in (await session.list_tools()).tools}
         good = dsl_of("relu_ragged.md")
         seen["lower"] = await session.call_tool("lower_dsl", {"dsl": good, "name": "ReluMcp"})
+        seen["lower_again"] = await session.call_tool("lower_dsl", {"dsl": good, "name": "ReluMcp"})
         seen["lower_bad"] = await session.call_tool("lower_dsl", {"dsl": good.replace("A.Relu(w0, w0, n)",
                                                                                        "A.Relu(w0, w0)")})
         seen["search"] = await session.call_tool("search_docs", {"query": "AscendC::Relu", "k": 1})
@@ -82,6 +83,13 @@ def test_lower_dsl_returns_the_project(mcp_session):
     assert Path(out["project_dir"]).is_dir() and str(mcp_session["runs"]) in out["project_dir"]
 
 
+def test_lower_dsl_calls_with_one_name_do_not_overwrite_each_other(mcp_session):
+    first, again = mcp_session["lower"].structured_content, mcp_session["lower_again"].structured_content
+    assert again["ok"] and again["project_dir"] != first["project_dir"]
+    assert Path(first["project_dir"]).is_dir() and Path(again["project_dir"]).is_dir()
+    assert Path(again["project_dir"]).name.startswith("ReluMcp-")
+
+
 def test_lower_dsl_reports_a_broken_program_as_data(mcp_session):
     r = mcp_session["lower_bad"]
     assert not r.is_error, r.content
@@ -129,3 +137,14 @@ def test_bad_input_reaches_the_caller_with_its_reason(mcp_session):
     assert r.is_error and "no_such_project" in r.content[0].text, r.content
     r = mcp_session["search_bad"]
     assert r.is_error and "less than or equal to 20" in r.content[0].text, r.content
+
+
+def test_search_docs_refuses_when_the_config_switches_retrieval_off():
+    """In-process: the server's config decides; a switched-off retriever is a reason, not an empty answer."""
+    from kernelwright.agent.plugins import ops
+    from kernelwright.agent.plugins.schemas import SearchInput
+
+    enabled = ops.retrieval_switch(TRANSCRIPTS / "no_retrieval.yaml")
+    assert enabled is False and ops.retrieval_switch(None) is None
+    with pytest.raises(ValueError, match=r"retriever\.enabled: false"):
+        ops.search_docs(SearchInput(query="how do I double-buffer a queue"), enabled=enabled)
