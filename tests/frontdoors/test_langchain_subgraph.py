@@ -35,9 +35,9 @@ def run_doc_example(name: str, cwd: Path, monkeypatch, capsys) -> tuple[dict, st
 
 
 @pytest.fixture(scope="module")
-def tools():
+def tools(tmp_path_factory):
     from kernelwright.agent.plugins.langchain_tools import kernelwright_tools
-    return {t.name: t for t in kernelwright_tools(runs="unused")}
+    return {t.name: t for t in kernelwright_tools(runs=tmp_path_factory.mktemp("lc_runs"))}
 
 
 def test_four_structured_tools_with_schemas(tools):
