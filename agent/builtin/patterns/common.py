@@ -52,3 +52,19 @@ def same_ints(v: Any, ndim: int) -> int | None:
     if isinstance(v, list) and len(v) == ndim and len(set(v)) == 1 and isinstance(v[0], int):
         return v[0]
     return None
+
+
+def cross_block_total(acc: str, y: str) -> str:
+    """DSL lines (at kernel-body indent) that end a loss: each block stores its partial sum (already in
+    `part`) to the GM workspace, A.sync_all, then block 0 adds the partials, scales by t.scale and
+    stores the scalar to `y`. `acc` is a float tile block 0 may overwrite."""
+    return f'''    A.store(partials[A.block_idx() * 8:], part, 1)
+    A.sync_all()
+    if A.block_idx() == 0:
+        nb = A.block_num()
+        A.load(allp, partials, 1, rows=nb, src_stride=8, dst_stride=8, pad=0.0)
+        total = A.reduce_sum(allp, 8 * nb)
+        A.Duplicate({acc}, total * t.scale, 1)
+        A.Cast(yout, {acc}, "auto", 1)
+        A.store({y}, yout, 1)
+'''

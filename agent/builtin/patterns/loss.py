@@ -8,7 +8,7 @@ from kernelwright.agent.builtin.chain import ChainCompiler, Unsupported, is_elem
 from kernelwright.agent.builtin.dslgen import decorator, doc, ident, indent, kernel_name
 from kernelwright.agent.builtin.graphview import FLOAT_DTYPES, Node, OpGraph, ref
 from kernelwright.agent.builtin.patterns import Emitted
-from kernelwright.agent.builtin.patterns.common import returns
+from kernelwright.agent.builtin.patterns.common import cross_block_total, returns
 from kernelwright.agent.builtin.recipes import lit
 
 LOSSES = {"mse_loss": "MSELoss", "l1_loss": "L1Loss", "smooth_l1_loss": "SmoothL1Loss", "huber_loss": "HuberLoss",
@@ -131,14 +131,5 @@ def {kernel_name(name)}({", ".join(ins + [y, "t"])}):
 {indent(body, 2)}
     mine = A.reduce_sum(acc, t.lanes)
     A.Duplicate(part, mine, 1)
-    A.store(partials[A.block_idx() * 8:], part, 1)
-    A.sync_all()
-    if A.block_idx() == 0:
-        nb = A.block_num()
-        A.load(allp, partials, 1, rows=nb, src_stride=8, dst_stride=8, pad=0.0)
-        total = A.reduce_sum(allp, 8 * nb)
-        A.Duplicate(acc, total * t.scale, 1)
-        A.Cast(yout, acc, "auto", 1)
-        A.store({y}, yout, 1)
-''')
+''' + cross_block_total("acc", y))
     return Emitted("loss", f"{what} over {numel} elements, {reduction}", source)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from kernelwright.agent.builtin.dslgen import decorator, doc, ident, kernel_name
 from kernelwright.agent.builtin.graphview import FLOAT_DTYPES, Node, OpGraph, ref
 from kernelwright.agent.builtin.patterns import Emitted
-from kernelwright.agent.builtin.patterns.common import one_dim
+from kernelwright.agent.builtin.patterns.common import cross_block_total, one_dim
 
 KNOWN = {"kl_div", "KLDivLoss", "log_softmax", "softmax", "LogSoftmax", "Softmax", "cross_entropy", "CrossEntropyLoss"}
 SCALE = {"batchmean": "1.0 / {a}.shape[0]", "sum": "1.0", "mean": "1.0 / {a}.numel"}
@@ -95,28 +95,8 @@ def {kname}({a}, {b}, {y}, t):
             A.Add(tot, tot, wa, n)
     mine = A.reduce_sum(tot, t.lanes)
     A.Duplicate(part, mine, 1)
-    A.store(partials[A.block_idx() * 8:], part, 1)
-    A.sync_all()
-    if A.block_idx() == 0:
-        nb = A.block_num()
-        A.load(allp, partials, 1, rows=nb, src_stride=8, dst_stride=8, pad=0.0)
-        total = A.reduce_sum(allp, 8 * nb)
-        A.Duplicate(tot, total * t.scale, 1)
-        A.Cast(yout, tot, "auto", 1)
-        A.store({y}, yout, 1)
 '''
 
-
-FINISH = '''    A.store(partials[A.block_idx() * 8:], part, 1)
-    A.sync_all()
-    if A.block_idx() == 0:
-        nb = A.block_num()
-        A.load(allp, partials, 1, rows=nb, src_stride=8, dst_stride=8, pad=0.0)
-        total = A.reduce_sum(allp, 8 * nb)
-        A.Duplicate(acc, total * t.scale, 1)
-        A.Cast(yout, acc, "auto", 1)
-        A.store({y}, yout, 1)
-'''
 
 CROSS_ENTROPY = '''
 @A.tiling
@@ -198,7 +178,7 @@ def _cross_entropy(g: OpGraph, name: str) -> Emitted | None:
     source = doc(f"{name}: cross entropy of logits {xn} {x.shape} against class indices {kn}, {reduction}: per row "
                  "logsumexp minus the target's logit, rows across blocks, partial sums through a GM workspace (written "
                  "by the builtin writer).") + CROSS_ENTROPY.format(x=xn, k=kn, y=y, kname=kernel_name(name), scale=scale) \
-        + FINISH.format(y=y)
+        + cross_block_total("acc", y)
     return Emitted("loss", f"cross entropy of {x.shape} logits against class indices, {reduction}", source)
 
 
@@ -241,5 +221,5 @@ def _kl_div(g: OpGraph, name: str) -> Emitted | None:
     source = doc(f"{name}: kl_div(log_softmax({an}), softmax({bn})) over the last axis, {reduction}: rows across "
                  "blocks in column chunks, fp32 math, partial sums through a GM workspace (written by the builtin "
                  "writer).") + SOURCE.format(a=an, b=bn, y=y, kname=kernel_name(name), scale=SCALE[reduction].format(a=an),
-                                             decorator=decorator([an, bn], {y: an}))
+                                             decorator=decorator([an, bn], {y: an})) + cross_block_total("tot", y)
     return Emitted("loss", f"kl_div of log_softmax({an}) and softmax({bn}) over the last axis, {reduction}", source)
