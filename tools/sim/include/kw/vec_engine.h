@@ -42,6 +42,25 @@ void binary_count(const char* api, const LocalTensor<T>& dst, const LocalTensor<
 
 // ---- mask/repeat forms: each repeat reads its lanes, then writes its results, repeat after repeat
 // (cann-ops kernels accumulate across repeats with dstRepStride = src1RepStride = 0) ----
+// Results of one repeat are held back until the next repeat starts, so every repeat reads what the
+// previous ones wrote and none reads its own results (the device's order).
+template <class T> struct RepeatWriter {
+    T* d;
+    uint64_t done = 0;
+    uint32_t cur = 0;
+    std::vector<std::pair<uint64_t, T>> out;
+    // Call before computing a lane of `repeat`, so that lane reads the earlier repeats' results.
+    void enter(uint32_t repeat) {
+        if (repeat != cur) flush(), cur = repeat;
+    }
+    void put(uint64_t index, T v) { out.emplace_back(index, v); }
+    void flush() {
+        for (auto& kv : out) d[kv.first] = kv.second;
+        done += out.size();
+        out.clear();
+    }
+};
+
 template <int N> inline void touch_spans(const char* api, const AscendC::Hardware (&hw)[N], const uint32_t (&addr)[N],
                                          const OperandLayout (&ops)[N], const uint64_t (&lo)[N], const uint64_t (&hi)[N],
                                          const bool (&write)[N], const char* const (&names)[N]) {
@@ -63,26 +82,18 @@ void unary_masked(const char* api, const LocalTensor<D>& dst, const LocalTensor<
     const uint64_t sizes[2] = {dst.GetSize(), src.GetSize()};
     const char* const names[2] = {"dst", "src"};
     uint64_t lo[2], hi[2];
-    std::vector<std::pair<uint64_t, D>> out;
     const S* s = src.ptr();
-    D* d = dst.ptr();
-    uint64_t done = 0;
-    uint32_t cur = 0;
-    auto flush = [&] {
-        for (auto& kv : out) d[kv.first] = kv.second;
-        done += out.size();
-        out.clear();
-    };
+    RepeatWriter<D> w{dst.ptr()};
     for_each_lane<2>(api, m, repeats, 256 / wide, ops, sizes, names, lo, hi, [&](const uint64_t* idx, uint32_t r, uint32_t) {
-        if (r != cur) flush(), cur = r;
-        out.emplace_back(idx[0], f(s[idx[1]]));
+        w.enter(r);
+        w.put(idx[0], f(s[idx[1]]));
     });
-    flush();
+    w.flush();
     const AscendC::Hardware hw[2] = {dst.hw(), src.hw()};
     const uint32_t addr[2] = {dst.addr_, src.addr_};
     const bool write[2] = {true, false};
     touch_spans<2>(api, hw, addr, ops, lo, hi, write, names);
-    rt::count_vec(api, dtype_name<D>(), m.counter ? (m.total * wide + 255) / 256 : repeats, done);
+    rt::count_vec(api, dtype_name<D>(), m.counter ? (m.total * wide + 255) / 256 : repeats, w.done);
 }
 
 template <class T, bool ReadsDst, class F>
@@ -96,22 +107,15 @@ void binary_masked(const char* api, const LocalTensor<T>& dst, const LocalTensor
     const uint64_t sizes[3] = {dst.GetSize(), a.GetSize(), b.GetSize()};
     const char* const names[3] = {"dst", "src0", "src1"};
     uint64_t lo[3], hi[3];
-    std::vector<std::pair<uint64_t, T>> out;
     const T* x = a.ptr();
     const T* y = b.ptr();
-    T* d = dst.ptr();
-    uint64_t done = 0;
-    uint32_t cur = 0;
-    auto flush = [&] {
-        for (auto& kv : out) d[kv.first] = kv.second;
-        done += out.size();
-        out.clear();
-    };
+    const T* d = dst.ptr();
+    RepeatWriter<T> w{dst.ptr()};
     for_each_lane<3>(api, m, repeats, 256 / e, ops, sizes, names, lo, hi, [&](const uint64_t* idx, uint32_t r, uint32_t) {
-        if (r != cur) flush(), cur = r;
-        out.emplace_back(idx[0], narrow<T>(f(acc_t<T>(x[idx[1]]), acc_t<T>(y[idx[2]]), acc_t<T>(d[idx[0]]))));
+        w.enter(r);
+        w.put(idx[0], narrow<T>(f(acc_t<T>(x[idx[1]]), acc_t<T>(y[idx[2]]), acc_t<T>(d[idx[0]]))));
     });
-    flush();
+    w.flush();
     const AscendC::Hardware hw[3] = {dst.hw(), a.hw(), b.hw()};
     const uint32_t addr[3] = {dst.addr_, a.addr_, b.addr_};
     const bool write[3] = {true, false, false};
@@ -125,7 +129,7 @@ void binary_masked(const char* api, const LocalTensor<T>& dst, const LocalTensor
         touch_spans<1>(api, h1, a1, o1, l1, u1, rd, n1);
     }
     touch_spans<3>(api, hw, addr, ops, lo, hi, write, names);
-    rt::count_vec(api, dtype_name<T>(), m.counter ? (m.total * e + 255) / 256 : repeats, done);
+    rt::count_vec(api, dtype_name<T>(), m.counter ? (m.total * e + 255) / 256 : repeats, w.done);
 }
 
 }  // namespace kw
