@@ -18,20 +18,6 @@ from kernelwright.tools.cann.toolchain import CannToolchain
 from kernelwright.tools.project import KernelProject
 
 
-@pytest.fixture
-def cann8(tmp_path, monkeypatch):
-    root = fk.make_fake_cann(tmp_path / "Ascend" / "ascend-toolkit" / "latest", "8.1.RC1")
-    fk.fake_env(monkeypatch, root, tmp_path / "tools.log", tmp_path / "home")
-    return root
-
-
-@pytest.fixture
-def cann91(tmp_path, monkeypatch):
-    root = fk.make_fake_cann(tmp_path / "Ascend" / "cann", "9.1.0", kernel_cmake=False)
-    fk.fake_env(monkeypatch, root, tmp_path / "tools.log", tmp_path / "home")
-    return root
-
-
 def launch_project(text: str = fk.ADD_KERNEL, name: str = "add_scaled.cpp") -> KernelProject:
     return KernelProject(name="add_scaled", kind="kernel_launch", files={name: text, "common.h": "#pragma once\n"})
 

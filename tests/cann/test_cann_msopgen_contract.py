@@ -22,13 +22,6 @@ from kernelwright.tools.toolchain import Case, OutputSpec
 FIXTURE = Path(__file__).resolve().parents[1] / "referee" / "fixtures" / "add_scale"
 
 
-@pytest.fixture
-def cann8(tmp_path, monkeypatch):
-    root = fk.make_fake_cann(tmp_path / "Ascend" / "ascend-toolkit" / "latest", "8.1.RC1")
-    fk.fake_env(monkeypatch, root, tmp_path / "tools.log", tmp_path / "home")
-    return root
-
-
 def test_private_opp_install_and_aclnn_launcher(cann8, tmp_path):
     before = fk.snapshot(cann8)
     r = CannToolchain(soc="Ascend910B2", msopgen=True).build(KernelProject.from_path(FIXTURE))

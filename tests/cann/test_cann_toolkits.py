@@ -28,20 +28,6 @@ from kernelwright.tools.project import KernelProject
 FIXTURE = Path(__file__).resolve().parents[1] / "referee" / "fixtures" / "add_scale"
 
 
-@pytest.fixture
-def cann8(tmp_path, monkeypatch):
-    root = fk.make_fake_cann(tmp_path / "Ascend" / "ascend-toolkit" / "latest", "8.1.RC1")
-    fk.fake_env(monkeypatch, root, tmp_path / "tools.log", tmp_path / "home")
-    return root
-
-
-@pytest.fixture
-def cann91(tmp_path, monkeypatch):
-    root = fk.make_fake_cann(tmp_path / "Ascend" / "cann", "9.1.0")
-    fk.fake_env(monkeypatch, root, tmp_path / "tools.log", tmp_path / "home")
-    return root
-
-
 def tool_calls(tmp_path: Path, tool: str) -> list[dict]:
     return [e for e in fk.read_log(tmp_path / "tools.log") if e["tool"] == tool]
 

@@ -138,17 +138,19 @@ def _asc_config_name(d: Path) -> str:
     return next((n for n in ASC_CONFIG_NAMES if (d / n).is_file()), ASC_CONFIG_NAMES[0])
 
 
-def _arch_dirs(root: Path) -> list[Path]:
-    """`<arch>-linux` directories, this machine's first (cross-compile installs hold two)."""
+def _candidates(root: Path, rel: str) -> list[Path]:
+    """`root / rel`, with a leading `{arch}` standing for each `<arch>-linux` directory, this machine's
+    first (cross-compile installs hold two)."""
+    if not rel.startswith("{arch}/"):
+        return [root / rel]
     own = root / f"{platform.machine()}-linux"
-    return [own] + [p for p in sorted(root.glob("*-linux")) if p != own]
+    return [a / rel.removeprefix("{arch}/") for a in [own] + [p for p in sorted(root.glob("*-linux")) if p != own]]
 
 
 # Where the product version is written, most direct first: (file pattern, regex with the version as group 1).
 _VERSION_SOURCES = (
     ("{arch}/ascend_toolkit_install.info", r"^version=(\S+)"),
-    ("version.cfg", r"^toolkit_running_version=\[[^:\]]*:([^\]]+)\]"),
-    ("version.cfg", r"^\w+_running_version=\[[^:\]]*:([^\]]+)\]"),
+    ("version.cfg", r"^\w+_running_version=\[[^:\]]*:([^\]]+)\]"),    # [<internal>:<product>]
     ("share/info/runtime/version.info", r"^Version=(\S+)"),        # CANN 9: the product version
     ("share/info/asc-devkit/version.info", r"^Version=(\S+)"),
     ("compiler/version.info", r"^version_dir=(\S+)"),             # CANN 8: Version= there is the internal one
@@ -159,8 +161,7 @@ _VERSION_SOURCES = (
 def read_version(root: Path) -> tuple[str | None, Path | None]:
     """The product version of the install at `root` and the file it was read from."""
     for pattern, regex in _VERSION_SOURCES:
-        paths = [a / pattern.split("/", 1)[1] for a in _arch_dirs(root)] if pattern.startswith("{arch}") else [root / pattern]
-        for path in paths:
+        for path in _candidates(root, pattern):
             try:
                 m = re.search(regex, path.read_text(errors="replace"), re.M)
             except OSError:
@@ -180,7 +181,7 @@ def _set_env(root: Path) -> Path | None:
 def _asc_config_dir(root: Path, env: dict[str, str]) -> Path | None:
     dirs = [Path(env["ASC_DIR"])] if env.get("ASC_DIR") else []
     for rel in ASC_CONFIG_DIRS:
-        dirs += [a / rel.split("/", 1)[1] for a in _arch_dirs(root)] if rel.startswith("{arch}") else [root / rel]
+        dirs += _candidates(root, rel)
     return next((d for d in dirs if any((d / n).is_file() for n in ASC_CONFIG_NAMES)), None)
 
 
@@ -210,14 +211,14 @@ TWIN9_INCLUDES = ("tools/tikicpulib/lib/include", "include", "asc/impl/adv_api",
                   "asc/include/utils")
 
 
-def uses_asc_headers(inst: CannInstall) -> bool:
+def _asc_headers(inst: CannInstall) -> bool:
     """CANN 9 keeps AscendC's headers in `asc/include` (they branch on __NPU_ARCH__, not __CCE_AICORE__)."""
     return (inst.root / "asc/include/kernel_operator.h").is_file()
 
 
 def cpu_debug_include_dirs(inst: CannInstall) -> list[Path]:
     """The include dirs the CPU-debug build of this install compiles a kernel with, those that exist."""
-    rels = TWIN9_INCLUDES if uses_asc_headers(inst) else TWIN8_INCLUDES
+    rels = TWIN9_INCLUDES if _asc_headers(inst) else TWIN8_INCLUDES
     return [inst.root / r for r in rels if (inst.root / r).is_dir()]
 
 

@@ -4,9 +4,9 @@ A CANN install is configured by sourcing its `set_env.sh` (PATH to bisheng, LD_L
 the runtime, ASCEND_HOME_PATH, CMAKE_PREFIX_PATH for find_package(ASC), ASCEND_OPP_PATH, ...).
 We source it once in a throw-away bash and keep the resulting variables, so builds work from a
 shell that did not source it, and add the Ascend driver's libraries (`driver/lib64/{common,driver}`),
-which 8.1's `ascend-toolkit/set_env.sh` does not put on LD_LIBRARY_PATH. A custom operator package is never installed globally: the worker
-of a build that needs one gets ASCEND_CUSTOM_OPP_PATH and LD_LIBRARY_PATH pointing into that
-build's private directory."""
+which 8.1's `ascend-toolkit/set_env.sh` does not put on LD_LIBRARY_PATH. A custom operator package
+is never installed globally: the worker of a build that needs one gets ASCEND_CUSTOM_OPP_PATH and
+LD_LIBRARY_PATH pointing into that build's private directory."""
 from __future__ import annotations
 
 import os

@@ -8,10 +8,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from kernelwright.tools.cann import cmake_gen
 from kernelwright.tools.cann.build_launch import LaunchBuild
 from kernelwright.tools.cann.build_opp import OppBuild
 from kernelwright.tools.cann.client import NpuWorker
-from kernelwright.tools.cann import cmake_gen
 from kernelwright.tools.cann.cmake_gen import UnsupportedSoc, npu_arch
 from kernelwright.tools.cann.detect import CannInstall, detect_cann
 from kernelwright.tools.cann.env import EnvError, cann_env, opp_env
