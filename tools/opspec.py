@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from kernelwright.errors import UserError
+
 # NumPy-style name -> graph engine enum (ge::DataType) spelling.
 DTYPE_TO_GE = {
     "float32": "DT_FLOAT", "float16": "DT_FLOAT16", "bfloat16": "DT_BF16", "float64": "DT_DOUBLE",
@@ -29,7 +31,7 @@ ATTR_SETTERS = {"Int": "int", "Float": "float", "Bool": "bool", "String": "strin
                 "ListFloat": "list_float", "ListBool": "list_bool", "ListListInt": "list_list_int"}
 
 
-class OpSpecError(ValueError):
+class OpSpecError(UserError):
     """An operator prototype we cannot read (bad input)."""
 
 
