@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -223,3 +224,59 @@ def load_config(path: str | Path | None = None, *, env: Mapping[str, str] | None
     data = merge(data, env_layer(env))
     data = merge(data, overrides or {})
     return validated(data)
+
+
+# Short names of the settings the CLI has flags for (`--set model=NAME` is `--set models.default.name=NAME`).
+ALIASES = {"model": "models.default.name", "backend": "toolchain.backend", "soc": "toolchain.soc",
+           "tolerance": "toolchain.tolerance", "max_steps": "agent.max_steps", "interrupts": "agent.interrupts"}
+
+
+NO_MODEL = (None, "builtin")
+
+
+def dotted(key: str) -> str:
+    return ALIASES.get(key.replace("-", "_"), key)
+
+
+def setting(cfg: Config, key: str) -> Any:
+    value: Any = cfg.model_dump(mode="json")
+    for part in key.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+class SettingChange(_Strict):
+    key: str
+    old: Any
+    new: Any
+    at: float = Field(default_factory=time.time)
+
+
+class RunSettings(_Strict):
+    """What a run was started with, saved in its checkpoint: the resolved configuration (review points
+    included) and the model each node used. A resume uses it; a setting changes only when the caller
+    names the change, and every change is kept here."""
+
+    config: Config
+    models: dict[str, str]             # node -> model name (`builtin`: no model)
+    changes: list[SettingChange] = Field(default_factory=list)
+
+    def resumed(self, asked: Mapping[str, Any], changes: Mapping[str, Any]) -> RunSettings:
+        """These settings with `changes` made. A setting in `asked` (what the caller passed without
+        naming it a change) that differs from the saved one is refused: it would change the run midway."""
+        changes = {dotted(k): v for k, v in changes.items()}
+        for key, value in asked.items():
+            old = setting(self.config, key)
+            if value is not None and key not in changes and old != value and not (old in NO_MODEL and value in NO_MODEL):
+                raise ConfigError(f"this run was started with {key}={old!r}; resuming with {value!r} would change it "
+                                  f"midway: name the change (--set {key}=... on the command line, changes="
+                                  f"{{{key!r}: ...}} in Python; it is recorded) or resume without it")
+        if not changes:
+            return self
+        config = validated(merge(self.config.model_dump(mode="json"), changes))
+        made = [SettingChange(key=k, old=setting(self.config, k), new=setting(config, k)) for k in changes]
+        made = [c for c in made if c.old != c.new]
+        models = self.models
+        if any(c.key.startswith("models.") for c in made):
+            models = {n: config.models.for_node(n).name or "builtin" for n in models}
+        return RunSettings(config=config, models=models, changes=self.changes + made)

@@ -1,8 +1,8 @@
 """Configuration layers: file, then environment, then flags; keys only from the environment; every value
-checked as it is loaded (one line naming the setting)."""
+checked as it is loaded (one line naming the setting), and a run's saved settings changed only by name."""
 import pytest
 
-from kernelwright.agent.config import load_config
+from kernelwright.agent.config import RunSettings, load_config
 from kernelwright.errors import ConfigError, UserError
 
 
@@ -77,3 +77,19 @@ def test_good_model_names_pass(tmp_path):
     (tmp_path / "bad.yaml").write_text("agent: [unclosed\n")
     with pytest.raises(ConfigError, match="config file .*bad.yaml: "):
         load_config(tmp_path / "bad.yaml", env={})
+
+
+def test_saved_settings_change_only_by_name():
+    saved = RunSettings(config=load_config(env={}, overrides={"models.default.name": "openai/gpt-4o"}),
+                        models={"planner": "openai/gpt-4o", "debugger": "openai/gpt-4o"})
+    assert saved.resumed({"models.default.name": "openai/gpt-4o", "agent.interrupts": None}, {}) is saved
+    with pytest.raises(ConfigError, match=r"started with models.default.name='openai/gpt-4o'; resuming with "
+                                          r"'openai/o3' would change it midway: name the change"):
+        saved.resumed({"models.default.name": "openai/o3"}, {})
+    changed = saved.resumed({"models.default.name": "openai/o3"}, {"model": "openai/o3", "tolerance": "mkb"})
+    assert changed.config.models.default.name == "openai/o3" and changed.config.toolchain.tolerance == "mkb"
+    assert changed.models == {"planner": "openai/o3", "debugger": "openai/o3"}
+    assert [(c.key, c.old, c.new) for c in changed.changes] == [("models.default.name", "openai/gpt-4o", "openai/o3"),
+                                                                ("toolchain.tolerance", "default", "mkb")]
+    with pytest.raises(ConfigError, match="toolchain.soc: unknown SoC"):
+        saved.resumed({}, {"soc": "Bogus"})

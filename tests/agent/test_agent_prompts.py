@@ -35,7 +35,7 @@ def test_every_node_prompt_renders():
                      verdict={"status": "fail", "stage": "build", "summary": "does not build", "details": ["error: Abss"]},
                      passages=[])
     assert "Hole_absval" in lowerer[1]["content"] and "Abss(u, v, n);" in lowerer[1]["content"]
-    debugger = render("debugger", failure={"source": "verdict", "stage": "build", "summary": "s", "details": ["d"]},
+    debugger = render("debugger", failure={"subject": "kernel", "stage": "build", "summary": "s", "details": ["d"]},
                       suggestion={"fault": "ascendc", "why": "w"}, plan=PLAN.model_dump(), dsl="1 | x", holes=[hole],
                       files={"op_kernel/relu.cpp": "int main;", "op_host/relu.cpp": "host"}, passages=[],
                       schema=Decision.model_json_schema())
