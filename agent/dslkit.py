@@ -4,7 +4,6 @@ below (`DslCheck`, `HoleWork`) and projects, so the DSL can change behind these 
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any, Callable, Literal
 
 import numpy as np
@@ -135,13 +134,3 @@ def fill_holes(project: KernelProject, holes: list[HoleWork]) -> KernelProject:
         body = "\n".join("        " + line if line.strip() else "" for line in h.fill.strip("\n").splitlines())
         files[h.file] = text[:head] + "\n" + body + "\n    " + text[tail:]
     return project.model_copy(update={"files": files})
-
-
-def reference_text() -> str:
-    """The DSL reference page the DSL ships (empty until it does)."""
-    import kernelwright.tools.dsl as dsl_pkg
-    root = Path(dsl_pkg.__file__).parent if getattr(dsl_pkg, "__file__", None) else Path(list(dsl_pkg.__path__)[0])
-    for name in ("REFERENCE.md", "reference.md", "README.md"):
-        if (root / name).is_file():
-            return (root / name).read_text(encoding="utf-8")
-    return ""

@@ -43,6 +43,14 @@ def test_every_node_prompt_renders():
     assert "could not be used: no block." in render_text("format_error", problem="no block", expected="a block", attempt=1)
 
 
+def test_the_writer_is_shown_the_dsl_reference_page():
+    from kernelwright.agent.models import ScriptedModel
+    from kernelwright.agent.writers import LlmWriter, WriteRequest
+    req = WriteRequest(task=TASK, source="...", plan=PLAN, trace=TRACE)
+    user = LlmWriter(ScriptedModel([])).messages(req)[1]["content"]
+    assert user.startswith("The DSL reference:\n# The kernel DSL (`adsl`)") and "kind: concept" not in user
+
+
 def test_a_missing_variable_is_an_error():
     import jinja2
     with pytest.raises(jinja2.UndefinedError):
