@@ -78,12 +78,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     asked = settings_asked(args, {"model": args.model, "backend": args.backend, "soc": args.soc,
                                   "tolerance": args.tolerance, "max-steps": args.max_steps})
-    if args.resume:       # the config file and the environment only say where the runs are
-        cfg = load_config(args.config)
-        note = "; changing " + ", ".join(f"{k}={v!r}" for k, v in asked.items()) if asked else ""
-        print(f"kernelwright run: resuming {args.resume} with the settings it was started with{note}", file=sys.stderr)
-    else:
-        cfg = load_config(args.config, overrides=asked)
+    # on --resume the config file and the environment only say where the runs are: the run has its settings
+    cfg = load_config(args.config, overrides=None if args.resume else asked)
     try:
         result = generate(args.task, config=cfg, out=args.out, resume=args.resume, changes=asked if args.resume else None,
                           on_event=_progress)
