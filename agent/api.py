@@ -84,21 +84,21 @@ def generate(task: Any = None, *, model: Any = None, config: Config | None = Non
             calls_done = int((values.get("usage") or {}).get("calls", 0))
             saved = values.get("settings") or RunSettings(config=cfg, models={})   # a run from before settings were saved
             settings = saved.resumed(asked, changes or {})
-            cfg = settings.config
+            cfg, chosen = settings.config, _models(model, settings.config)
         else:
             from kernelwright.tools.task import Task
             from kernelwright.tools.tasks import load_task
             cfg = validated(merge(cfg.model_dump(), asked | {dotted(k): v for k, v in (changes or {}).items()}))
             task = task if isinstance(task, Task) else load_task(task)
+            chosen = _models(model, cfg)         # a bad transcript stops the run here, before its directory is touched
+            settings = RunSettings(config=cfg, models={n: m.name if m else "builtin" for n, m in chosen.items()})
             run_id = Path(out).name if out else new_run_id(task.name)
             artifacts, calls_done = Path(out) if out else cfg.paths.runs / run_id, 0
             saver.delete_thread(run_id)          # a new run under a reused name starts from scratch
             Artifacts(artifacts).reset()
         artifacts.mkdir(parents=True, exist_ok=True)
         art = Artifacts(artifacts)
-        models = _recorded(_models(model, cfg), art.calls, calls_done)
-        if not resume:
-            settings = RunSettings(config=cfg, models={n: m.name if m else "builtin" for n, m in models.items()})
+        models = _recorded(chosen, art.calls, calls_done)
         deps = make_deps(cfg, models, writer=writer, toolchain=toolchain, retriever=retriever)
         graph = build_graph(deps, checkpointer=saver)
         thread = {"configurable": {"thread_id": run_id}, "recursion_limit": 4 * cfg.agent.max_steps + 20}

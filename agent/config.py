@@ -48,11 +48,8 @@ class ModelConfig(_Strict):
     def _name(cls, v: str | None) -> str | None:
         if v is None or v == "builtin":
             return v
-        if v.startswith("replay:"):
-            if not Path(v[7:]).is_file():
-                raise ValueError(f"replay:{v[7:]}: no such transcript file (a model_calls.jsonl of an earlier run)")
-            return v
-        if not re.fullmatch(r"\w[\w.\-/:@+]*", v):
+        # a replay transcript is read (and a missing one reported) when the model is made
+        if not (len(v) > 7 if v.startswith("replay:") else re.fullmatch(r"\w[\w.\-/:@+]*", v)):
             raise ValueError(f"{v!r} is not a model name: builtin, replay:FILE, or a litellm name such as "
                              "openai/gpt-4o or ollama_chat/qwen2.5-coder:7b")
         return v

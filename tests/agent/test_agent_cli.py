@@ -65,7 +65,10 @@ def test_bad_settings_stop_before_any_work_with_one_line(tmp_path, capsys, monke
         out, err = capsys.readouterr()
         assert out == "" and err.count("\n") == 1 and err.startswith("kernelwright run: bad configuration: "), err
         assert why in err, err
-    assert not (tmp_path / "runs").exists()                        # nothing ran: no checkpoint, no artifacts
+    assert main(["run", task, "--model", f"replay:{tmp_path / 'none.jsonl'}", "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "none.jsonl: no such transcript file" in err and not (tmp_path / "r").exists()
+    assert not (tmp_path / "runs" / "abs_scale").exists()          # nothing ran
     assert main(["bench", "builtin", "--soc", "bogus", "--out", str(tmp_path / "b")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "toolchain.soc: unknown SoC 'bogus'" in err and not (tmp_path / "b").exists()
