@@ -31,6 +31,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from kernelwright.errors import UserError
+from kernelwright.tools.contained_paths import inside, write_inside
 from kernelwright.tools.opspec import CannBuild, OpSpec, OpSpecError
 
 SOURCE_SUFFIXES = {".cpp", ".cc", ".h", ".hpp", ".asc", ".inc"}
@@ -67,6 +68,18 @@ def op_type_name(raw: str) -> str:
 
 def is_op_type_name(name: str) -> bool:
     return re.fullmatch(r"[A-Z][A-Za-z0-9]*", name) is not None
+
+
+def project_path(rel: str, origin: str | None = None) -> str:
+    """A project file's name, checked before it becomes a path: relative, inside the project (no `..`),
+    printable ASCII without quotes or backslashes (it is also `#include`d by generated units)."""
+    parts = rel.split("/")
+    bad = (not rel or rel.startswith("/") or any(p in ("", ".", "..") for p in parts)
+           or not (rel.isascii() and rel.isprintable()) or set(rel) & {'"', "\\"})
+    if bad:
+        raise ProjectError(f"{origin or 'the project'}: the file name {rel!r} leaves the project or cannot be a "
+                           "source path; use a relative path of printable ASCII without `..`, quotes or backslashes")
+    return rel
 
 
 class LaunchArg(BaseModel):
@@ -189,8 +202,8 @@ class KernelProject(BaseModel):
         glue: dict[str, str] = {}
         for f in sorted(p.rglob("*")):
             rel = f.relative_to(p)
-            if not f.is_file() or rel.parts[0] in _SKIP_DIRS:
-                continue
+            if not f.is_file() or rel.parts[0] in _SKIP_DIRS or not inside(f, p):
+                continue   # a link out of the project is never read
             key = rel.as_posix()
             if rel.parts[0] == "bind" or key in MODEL_FILES:
                 glue[key] = f.read_text(errors="replace")
@@ -233,9 +246,7 @@ class KernelProject(BaseModel):
         if self.op is not None:
             out[f"{self.snake_name}.json"] = self.op.to_msopgen_json(self.name)
         for rel, text in out.items():
-            target = root / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text)
+            write_inside(root, project_path(rel, self.origin), text)
         return root
 
 

@@ -1,0 +1,36 @@
+"""Writers stay inside their root: a file is written only where its resolved directory is under the
+resolved root, and never through a symlink, so a link planted in `--out`, a build dir or a task dir
+cannot redirect a write (or a read) to somewhere else on the machine."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from kernelwright.errors import UserError
+
+
+class OutsideRootError(UserError):
+    """A path that would leave its root through `..` or a symlink."""
+
+
+def inside(path: Path, root: Path) -> bool:
+    """Whether `path` (resolved, links followed) lies under `root` (resolved)."""
+    return path.resolve().is_relative_to(root.resolve())
+
+
+def check_inside(path: Path, root: Path) -> Path:
+    if path.is_symlink() or not inside(path, root):
+        raise OutsideRootError(f"{path}: refused, it leads outside {root} (a symlink or `..`); "
+                               "remove the link or choose another directory")
+    return path
+
+
+def write_inside(root: str | Path, rel: str | Path, text: str) -> Path:
+    """Write `text` to root/rel, creating directories, refusing any step that leaves root."""
+    root = Path(root)
+    target = root / rel
+    check_inside(target.parent, root)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    check_inside(target.parent, root)
+    check_inside(target, root)
+    target.write_text(text)
+    return target
