@@ -9,6 +9,8 @@ import json
 import sys
 from pathlib import Path
 
+from kernelwright.terminal_text import printable
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("dsl", help="check a kernel DSL program, or lower it to an AscendC msopgen project",
@@ -39,7 +41,7 @@ def _no_action(p: argparse.ArgumentParser) -> int:
 
 
 def _fail(message: str) -> int:
-    print(f"kernelwright dsl: {message}", file=sys.stderr)
+    print(printable(f"kernelwright dsl: {message}"), file=sys.stderr)
     return 2
 
 
@@ -95,4 +97,4 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print(args, payload: dict, text: str) -> None:
-    print(json.dumps(payload, indent=1, default=str) if args.json else text)
+    print(json.dumps(payload, indent=1, default=str) if args.json else printable(text))

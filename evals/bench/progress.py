@@ -6,6 +6,7 @@ import sys
 from typing import TextIO
 
 from kernelwright.evals.bench.records import TaskRecord
+from kernelwright.terminal_text import printable
 
 
 def describe(r: TaskRecord) -> str:
@@ -26,7 +27,7 @@ class PlainProgress:
         self._print(f"bench: {total} run(s), {done} already finished, {total - done} to go")
 
     def _print(self, line: str) -> None:
-        print(line, file=self.stream, flush=True)
+        print(printable(line), file=self.stream, flush=True)
 
     def started(self, label: str) -> None:
         pass
@@ -64,7 +65,7 @@ class BarProgress:
             self.running.remove(label)
         self.passed += r.correct
         from rich.text import Text
-        self.progress.console.print(Text(describe(r), style="green" if r.correct else "red"))
+        self.progress.console.print(Text(printable(describe(r)), style="green" if r.correct else "red"))
         self.progress.update(self.bar, advance=1, passed=self.passed, running=", ".join(self.running[-3:]))
 
     def close(self) -> None:
