@@ -66,10 +66,12 @@ def test_tool_errors_come_back_to_the_model(tools):
     assert invalid.status == "error" and invalid.content.startswith("invalid arguments:") and "20" in invalid.content
 
 
-def test_lower_dsl_tool_without_a_task(tools, tmp_path):
+def test_lower_dsl_tool_without_a_task(tmp_path):
     dsl = (TRANSCRIPTS / "replies" / "relu_ragged.md").read_text().split("```python\n", 1)[1].split("```", 1)[0]
+    from kernelwright.agent.plugins.langchain_tools import kernelwright_tools
+    tools = {t.name: t for t in kernelwright_tools(runs=tmp_path)}
     msg = tools["lower_dsl"].invoke({"name": "lower_dsl", "id": "l1", "type": "tool_call",
-                                     "args": {"dsl": dsl, "out": str(tmp_path / "p")}})
+                                     "args": {"dsl": dsl, "out": "p"}})
     assert msg.status != "error" and msg.artifact.ok and msg.artifact.project_dir == str((tmp_path / "p").resolve())
     assert json.loads(msg.content)["stage"] == "pass" and (tmp_path / "p" / "op_kernel").is_dir()
 
@@ -88,7 +90,7 @@ def test_generate_tool_reports_progress_to_callbacks(tools, tmp_path):
     handler = Steps()
     msg = tools["generate_kernel"].invoke({"name": "generate_kernel", "id": "g1", "type": "tool_call",
                                            "args": {"task": str(RELU), "model": "builtin",
-                                                    "out": str(tmp_path / "run")}}, config={"callbacks": [handler]})
+                                                    "out": "run"}}, config={"callbacks": [handler]})
     assert msg.status != "error" and msg.artifact.ok, msg.content[:500]
     assert {name for name, _ in handler.events} == {"kernelwright_progress"}
     steps = [d["step"] for _, d in handler.events]

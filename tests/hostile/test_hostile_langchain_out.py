@@ -1,0 +1,28 @@
+"""`out` is the host's: a tool call that carries it (as a model's can) cannot make the LangChain
+tools write outside the host's runs root, by an absolute path, `..`, or a symlink inside the root."""
+from pathlib import Path
+
+import pytest
+
+from kernelwright.agent.plugins.langchain_tools import kernelwright_tools
+
+DSL = (Path(__file__).resolve().parents[2] / "prompts" / "examples" / "elementwise" / "relu.dsl.py").read_text()
+
+
+@pytest.mark.parametrize("where", ["absolute", "dotdot", "symlink"])
+def test_lower_dsl_out_cannot_leave_the_runs_root(tmp_path, where):
+    runs, outside = tmp_path / "runs", tmp_path / "outside"
+    runs.mkdir()
+    outside.mkdir()
+    (runs / "link").symlink_to(outside)
+    out = {"absolute": str(outside / "p"), "dotdot": "../outside/p", "symlink": "link/p"}[where]
+    lower = {t.name: t for t in kernelwright_tools(runs=runs)}["lower_dsl"]
+    msg = lower.invoke({"name": "lower_dsl", "id": "x", "type": "tool_call", "args": {"dsl": DSL, "out": out}})
+    assert msg.status == "error" and "write only inside" in msg.content
+    assert list(outside.iterdir()) == []
+
+
+def test_lower_dsl_out_inside_the_root_is_written_there(tmp_path):
+    lower = {t.name: t for t in kernelwright_tools(runs=tmp_path)}["lower_dsl"]
+    msg = lower.invoke({"name": "lower_dsl", "id": "x", "type": "tool_call", "args": {"dsl": DSL, "out": "p"}})
+    assert msg.status != "error" and msg.artifact.project_dir == str((tmp_path / "p").resolve())
