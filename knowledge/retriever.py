@@ -36,6 +36,9 @@ class Retriever(Protocol):
     def api(self, name: str) -> ApiCard | None: ...
 
 
+MAX_QUERY_CHARS = 2000
+
+
 class NullRetriever:
     """Retrieval switched off: the agent must work without it."""
 
@@ -116,7 +119,9 @@ class IndexRetriever:
                soc: str | None = None) -> list[Passage]:
         """Up to k passages, one per document: exact lookups first, then fused search results.
         The SoC filter narrows the search part; an API card or SoC profile named in the query is
-        always shown (a card says itself on which SoCs its API works)."""
+        always shown (a card says itself on which SoCs its API works). Only the first MAX_QUERY_CHARS
+        characters are searched (a compiler log or a pasted file would otherwise cost minutes)."""
+        query = query[:MAX_QUERY_CHARS]
         kinds = check_kinds(kinds)
         soc_name = load_soc(soc).name if soc else None
         passages: list[Passage] = []

@@ -69,3 +69,33 @@ def test_blocks_under_their_own_cap_share_one_budget(monkeypatch):
     monkeypatch.setattr(interp_run, "MAX_TOTAL_STEPS", 80_000)
     res = interpret(parse_program(SPIN, "spin.dsl.py"), {"x": np.ones(8 * 256, np.float32)})
     assert [d.rule for d in res.errors()] == ["kernel.steps"], [d.render() for d in res.errors()]
+
+
+def test_a_huge_search_query_is_refused_at_the_tool_boundary():
+    from kernelwright.agent.plugins.langchain_tools import kernelwright_tools
+    search = {t.name: t for t in kernelwright_tools()}["search_docs"]
+    msg = search.invoke({"name": "search_docs", "id": "q", "type": "tool_call", "args": {"query": "DataCopy " * 120_000}})
+    assert msg.status == "error" and msg.content.startswith("invalid arguments:") and "2000" in msg.content
+
+
+def test_the_retriever_searches_only_the_head_of_a_long_query(monkeypatch):
+    import kernelwright.knowledge.retriever as r
+    seen = []
+
+    class Probe(r.IndexRetriever):
+        catalog = None
+
+        def __init__(self):
+            pass
+
+        def _stamp(self):
+            return ()
+
+        def _fused(self, query, *args):
+            seen.append(query)
+            return []
+
+    monkeypatch.setattr(r, "symbol_passages", lambda q, catalog, k: seen.append(q) or [])
+    monkeypatch.setattr(r, "soc_passages", lambda q: seen.append(q) or [])
+    Probe().search("x" * 1_000_000)
+    assert len(seen) == 3 and all(len(q) == r.MAX_QUERY_CHARS for q in seen)
