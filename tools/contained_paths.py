@@ -3,6 +3,8 @@ resolved root, and never through a symlink, so a link planted in `--out`, a buil
 cannot redirect a write (or a read) to somewhere else on the machine."""
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 from kernelwright.errors import UserError
@@ -34,3 +36,19 @@ def write_inside(root: str | Path, rel: str | Path, text: str) -> Path:
     check_inside(target, root)
     target.write_text(text)
     return target
+
+
+def input_problem(path: str | Path) -> str | None:
+    """Why `path` cannot be read as an input, or None: a NUL byte in it, nothing there, or a FIFO,
+    socket or device (reading one blocks or never ends)."""
+    if "\x00" in str(path):
+        return "the path holds a NUL byte"
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "no such file or directory"
+    except OSError as e:
+        return e.strerror or str(e)
+    if stat.S_ISDIR(mode) or stat.S_ISREG(mode):
+        return None
+    return "not a regular file or directory (a FIFO, socket or device would block the read)"

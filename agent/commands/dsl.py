@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from kernelwright.terminal_text import printable
+from kernelwright.tools.contained_paths import input_problem
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -55,8 +56,9 @@ def run(args: argparse.Namespace) -> int:
     from kernelwright.tools.tasks import load_task
 
     path = Path(args.file)
-    if not path.is_file():
-        return _fail(f"{args.file}: no such file")
+    problem = input_problem(path) or ("a directory" if path.is_dir() else None)
+    if problem:
+        return _fail(f"{args.file}: {problem}")
     source = path.read_text(encoding="utf-8", errors="replace")
     soc = load_soc(args.soc)
     get_tolerance(args.tolerance)

@@ -11,7 +11,7 @@ from kernelwright.tools.formats import akb, cann, mkb, mkb_direct, npukb
 from kernelwright.tools.formats.base import FormatError, Rendered, read_text
 from kernelwright.tools.formats.glue import default_glue
 from kernelwright.tools.formats.opdef import read_opdef
-from kernelwright.tools.contained_paths import write_inside
+from kernelwright.tools.contained_paths import input_problem, write_inside
 from kernelwright.tools.project import SOURCE_SUFFIXES, KernelProject, ProjectError
 
 
@@ -76,8 +76,9 @@ def load(path: str | Path, fmt: str | None = None) -> KernelProject:
     """Read a project from a directory (CANN/msopgen, kernel-launch, AscendKernelBench), a kernel
     source, or a submission file in any format above."""
     p = Path(path)
-    if not p.exists():
-        raise ProjectError(f"{p}: no such file or directory")
+    problem = input_problem(p)
+    if problem:
+        raise ProjectError(f"{p}: {problem}")
     if fmt is not None and fmt not in FORMATS:
         raise FormatError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
     if p.is_dir():
