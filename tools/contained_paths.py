@@ -29,6 +29,8 @@ def check_inside(path: Path, root: Path) -> Path:
 def write_inside(root: str | Path, rel: str | Path, text: str) -> Path:
     """Write `text` to root/rel, creating directories, refusing any step that leaves root."""
     root = Path(root)
+    if root.exists() and not root.is_dir():
+        raise OutsideRootError(f"{root}: exists and is not a directory; give a directory to write into")
     target = root / rel
     check_inside(target.parent, root)
     target.parent.mkdir(parents=True, exist_ok=True)
