@@ -1,0 +1,58 @@
+"""The bad-input table: every input here ends in one line on stderr and exit 2 from the CLI (no
+traceback, no hang, nothing silently passing). Cases are cheap: each stops before any build."""
+import os
+from pathlib import Path
+
+import pytest
+
+from kernelwright.agent.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+TASK = ROOT / "evals" / "suite" / "activation" / "relu_ragged.py"
+DSL = ROOT / "prompts" / "examples" / "elementwise" / "relu.dsl.py"
+NPUKB_DOTDOT = ("================== op_host/../../x.cpp ==================\n```cpp\nint x;\n```\n"
+                "================== op_kernel/relu.cpp ==================\n```cpp\nint y;\n```\n")
+
+
+@pytest.fixture(scope="module")
+def place(tmp_path_factory):
+    d = tmp_path_factory.mktemp("bad")
+    os.mkfifo(d / "fifo")
+    (d / "afile").write_text("x")
+    (d / "answer.txt").write_text(NPUKB_DOTDOT)
+    (d / "kw.yaml").write_text("models:\n  default:\n    name: openai/gpt-4o\n    kwargs:\n      extra_headers:\n"
+                               "        Authorization: Bearer sk-SECRET-123\n")
+    assert main(["dsl", "lower", str(DSL), "--out", str(d / "proj")]) == 0
+    return d
+
+
+# (argv with {d} for the scratch dir, a phrase the one line must hold)
+TABLE = {
+    "build a FIFO": (["build", "{d}/fifo"], "FIFO"),
+    "verify with a FIFO task": (["verify", "{d}/proj", "--task", "{d}/fifo"], "FIFO"),
+    "dsl check a FIFO": (["dsl", "check", "{d}/fifo"], "FIFO"),
+    "dsl check a directory": (["dsl", "check", "{d}"], "a directory"),
+    "build /": (["build", "/"], "not a kernel project"),
+    "npukb answer with op_host/..": (["build", "{d}/answer.txt"], "op_host/"),
+    "dsl lower --out a file": (["dsl", "lower", str(DSL), "--out", "{d}/afile"], "not a directory"),
+    "run --out a file": (["run", str(TASK), "--model", "builtin", "--out", "{d}/afile"], "not a directory"),
+    "run --tolerance bogus": (["run", str(TASK), "--model", "builtin", "--tolerance", "bogus"], "bogus"),
+    "run --soc bogus": (["run", str(TASK), "--model", "builtin", "--soc", "bogus"], "bogus"),
+    "run --model replay:/missing": (["run", str(TASK), "--model", "replay:/missing"], "/missing"),
+    "verify --trials 0": (["verify", "{d}/proj", "--task", str(TASK), "--trials", "0"], "trials 0"),
+    "verify --budget -5": (["verify", "{d}/proj", "--task", str(TASK), "--budget", "-5"], "budget -5"),
+    "verify --dtype bogus": (["verify", "{d}/proj", "--task", str(TASK), "--dtype", "bogus"], "'bogus'"),
+    "config with a header credential": (["run", str(TASK), "--model", "builtin"], "Authorization"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TABLE))
+def test_bad_input_is_one_line_and_exit_2(name, place, capsys, monkeypatch):
+    argv, phrase = TABLE[name]
+    if name.startswith("config"):
+        monkeypatch.setenv("KERNELWRIGHT_CONFIG", str(place / "kw.yaml"))
+    capsys.readouterr()
+    assert main([a.replace("{d}", str(place)) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and phrase in err, err
+    assert "Traceback" not in err and "SECRET" not in err
