@@ -4,7 +4,10 @@ dtype variant. Results (including compile errors) are cached by content."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -48,8 +51,12 @@ class Builder:
     def _compile(self, args: list[str]) -> bool:
         # debug info must name the final cache path, where the executable will be symbolized
         prefix_map = f"-fdebug-prefix-map={self.out}={self.final}"
-        r = sandbox.run([self.compiler.path, prefix_map, *args, f"-I{self.out / 'kwinc'}", *self.extra_flags], cwd=self.out,
-                        limits=COMPILE_LIMITS)
+        tmp = tempfile.mkdtemp(prefix=".tmp-", dir=self.out)   # the compiler's temporary files stay in the build
+        try:
+            r = sandbox.run([self.compiler.path, prefix_map, *args, f"-I{self.out / 'kwinc'}", *self.extra_flags],
+                            cwd=self.out, limits=COMPILE_LIMITS, env={**os.environ, "TMPDIR": tmp})
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
         text = (r.stdout + r.stderr).replace(str(self.out) + "/", "")
         if text.strip():
             self.log.append(text)

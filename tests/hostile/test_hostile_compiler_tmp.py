@@ -1,0 +1,34 @@
+"""The compiler's temporary files land in the build's own directory and are removed with it: a
+compile sees TMPDIR inside the build dir, and nothing it leaves there survives the build."""
+import os
+from pathlib import Path
+
+from kernelwright.tools.dsl.lower import lower
+from kernelwright.tools.dsl.parse_program import parse_file
+from kernelwright.tools.sim import compiler
+
+DSL = Path(__file__).resolve().parents[2] / "prompts" / "examples" / "elementwise" / "relu.dsl.py"
+
+
+def test_compiles_use_a_private_tmpdir_that_is_removed(tmp_path, monkeypatch, sim):
+    real = compiler.find_compiler()
+    log = tmp_path / "tmpdirs.log"
+    fake = tmp_path / "cxx"
+    fake.write_text(f'#!/bin/sh\necho "$TMPDIR" >> {log}\n[ -n "$TMPDIR" ] && echo x > "$TMPDIR/leftover"\n'
+                    f'exec {real.path} "$@"\n')
+    fake.chmod(0o755)
+    monkeypatch.setattr(compiler, "find_compiler", lambda: real.__class__(path=str(fake), family=real.family,
+                                                                          version=real.version, major=real.major))
+    import kernelwright.tools.sim.toolchain as toolchain
+    monkeypatch.setattr(toolchain, "find_compiler", compiler.find_compiler)
+    project = lower(parse_file(DSL))
+    kernel = next(k for k in project.files if k.startswith("op_kernel/"))
+    project.files[kernel] += f"\n// unique build {tmp_path.name}\n"      # miss the build cache
+    result = sim.build(project)
+    assert result.ok, result.errors()
+    dirs = [Path(line) for line in log.read_text().split()]
+    assert dirs, "the compiler was not called"
+    home = Path(os.environ["KERNELWRIGHT_HOME"]).resolve()
+    for d in dirs:
+        assert d.name.startswith(".tmp-") and d.resolve().is_relative_to(home), d   # in the build, not /tmp
+        assert not d.exists()
