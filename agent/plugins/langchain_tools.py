@@ -42,10 +42,11 @@ def _progress(step: float, message: str) -> None:
 
 
 def _result(call: Any) -> tuple[str, BaseModel]:
-    """Run an operation; bad input (a ValueError) becomes a ToolException, which the calling model reads."""
+    """Run an operation; bad input (a ValueError, or an OSError on a path it named) becomes a
+    ToolException, which the calling model reads, instead of an exception in the host."""
     try:
         out = call()
-    except ValueError as e:
+    except (ValueError, OSError) as e:
         raise ToolException(str(e)) from e
     return json.dumps(out.model_dump(mode="json"), ensure_ascii=False), out
 

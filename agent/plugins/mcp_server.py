@@ -58,7 +58,7 @@ def _tool(server: Any, name: str, model: type[BaseModel], returns: type[BaseMode
         await ctx.report_progress(0, None, f"{name}: started")
         try:
             out = await anyio.to_thread.run_sync(lambda: work(inp, progress), abandon_on_cancel=True)
-        except ValueError as e:        # bad input (TaskError, ProjectError, ...): the caller reads why
+        except (ValueError, OSError) as e:   # bad input (TaskError, ProjectError, a path): the caller reads why
             raise ToolError(str(e)) from e
         await ctx.report_progress(last[0] + 1, None, f"{name}: done")
         return out

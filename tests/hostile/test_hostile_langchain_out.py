@@ -26,3 +26,15 @@ def test_lower_dsl_out_inside_the_root_is_written_there(tmp_path):
     lower = {t.name: t for t in kernelwright_tools(runs=tmp_path)}["lower_dsl"]
     msg = lower.invoke({"name": "lower_dsl", "id": "x", "type": "tool_call", "args": {"dsl": DSL, "out": "p"}})
     assert msg.status != "error" and msg.artifact.project_dir == str((tmp_path / "p").resolve())
+
+
+def test_an_os_error_on_a_named_path_comes_back_to_the_model(tmp_path, monkeypatch):
+    from kernelwright.agent.plugins import ops
+
+    def broken(inp, **kwargs):
+        raise IsADirectoryError(21, "Is a directory", str(tmp_path))
+    monkeypatch.setattr(ops, "verify_kernel", broken)
+    verify = {t.name: t for t in kernelwright_tools(runs=tmp_path)}["verify_kernel"]
+    msg = verify.invoke({"name": "verify_kernel", "id": "v", "type": "tool_call",
+                         "args": {"project": str(tmp_path), "task": str(tmp_path)}})
+    assert msg.status == "error" and "Is a directory" in msg.content
