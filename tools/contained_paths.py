@@ -20,7 +20,8 @@ def inside(path: Path, root: Path) -> bool:
 
 
 def check_inside(path: Path, root: Path) -> Path:
-    if path.is_symlink() or not inside(path, root):
+    """`path` itself, when it is under root and not a link (root may be a link: the caller chose it)."""
+    if (path != root and path.is_symlink()) or not inside(path, root):
         raise OutsideRootError(f"{path}: refused, it leads outside {root} (a symlink or `..`); "
                                "remove the link or choose another directory")
     return path

@@ -58,3 +58,11 @@ def test_reading_a_project_dir_skips_links_that_leave_it(tmp_path):
     (src / "leak.h").symlink_to(secret)
     p = KernelProject.from_dir(src)
     assert "leak.h" not in p.files and all("SECRET" not in t for t in p.files.values())
+
+
+def test_an_output_root_that_is_itself_a_link_is_the_callers_choice(tmp_path):
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "alias").symlink_to(real)
+    project().write(tmp_path / "alias")
+    assert (real / "relu.cpp").read_text() == KERNEL
