@@ -75,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
             interrupted = True
             from kernelwright.evals.bench.records import read_records
             names = {t.name for t in tasks}
-            records = [r for r in read_records(opts.out / "results.jsonl") if r.task in names and r.attempt < opts.attempts]
+            records = [r for r in read_records(opts.out / "results.jsonl")
+                       if r.task in names and r.attempt < opts.attempts]
         summary = write_reports(opts.out, records, suite=opts.suite, model=model, backend=opts.backend,
                                 tolerance=opts.tolerance, attempts=opts.attempts, total_tasks=len(tasks))
     print(text_summary(summary))

@@ -41,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
         summary = {"ok": "built", "compile_error": "failed to compile", "environment_error": "could not build (environment)"}
         extra = f"; variants: {len(result.variants)}" if result.variants else ""
         cached = " (cached)" if result.cache_hits else ""
-        print(printable(f"{project.name}: {summary[result.status]} on {result.toolchain} in {result.seconds:.2f} s{cached}{extra}"))
+        print(printable(f"{project.name}: {summary[result.status]} on {result.toolchain} in {result.seconds:.2f} s"
+                        f"{cached}{extra}"))
     if result.status == "environment_error":
         return 2
     return 0 if result.ok else 1

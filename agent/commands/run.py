@@ -94,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(printable(f"{result.status.upper()}: {result.reason}"))
         if result.verdict:
-            print(printable(f"verdict: {result.verdict['status']} ({result.verdict['stage']}): {result.verdict['summary']}"))
+            v = result.verdict
+            print(printable(f"verdict: {v['status']} ({v['stage']}): {v['summary']}"))
         if result.kernel:
             print(f"kernel project: {result.kernel}")
         print(f"trajectory: {result.artifacts} (run.json, model_calls.jsonl, events.jsonl); run id {result.run_id}")

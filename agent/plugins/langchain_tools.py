@@ -7,8 +7,8 @@
 A calling model sees each operation's input fields; `out` (where files are written) is an injected
 argument the host supplies in the tool call and never appears in the model-facing schema. Since a
 tool call's arguments can still carry it, `out` is only ever a directory inside the host's `runs`
-root (default: the working directory): an absolute path, `..` or a symlink leading elsewhere is refused. Results
-are `content_and_artifact`: the model reads compact JSON, the host gets the typed result as the
+root (default: the working directory): an absolute path, `..` or a symlink leading elsewhere is
+refused. Results are `content_and_artifact`: the model reads compact JSON, the host gets the typed result as the
 ToolMessage's artifact. Steps of a long run are sent as custom callback events
 (`kernelwright_progress`) to any callback handler listening."""
 from __future__ import annotations
@@ -73,8 +73,8 @@ def kernelwright_tools(*, runs: str | Path | None = None, config: Any = None, mo
     root = Path(runs) if runs is not None else Path.cwd()
 
     def generate_kernel(out: str | None = None, **args: Any) -> tuple[str, BaseModel]:
-        return _result(lambda: ops.generate_kernel(GenerateInput(**args), out=_contained(out, root), runs=runs, config=config,
-                                                   model=model, progress=_progress))
+        return _result(lambda: ops.generate_kernel(GenerateInput(**args), out=_contained(out, root), runs=runs,
+                                                   config=config, model=model, progress=_progress))
 
     def verify_kernel(**args: Any) -> tuple[str, BaseModel]:
         return _result(lambda: ops.verify_kernel(VerifyInput(**args)))
