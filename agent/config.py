@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from kernelwright.errors import ConfigError
-from kernelwright.tools.contained_paths import input_problem
+from kernelwright.tools.contained_paths import MISSING, input_problem
 from kernelwright.tools.hardware import soc_names
 
 NODES = ("planner", "dsl_writer", "lowerer", "debugger")
@@ -186,7 +186,7 @@ def read_file(path: str | Path) -> dict[str, Any]:
 
     import yaml
     problem = input_problem(p)
-    if problem:
+    if problem and problem != MISSING:         # a missing file is reported by the read below
         raise ConfigError(f"config file {p}: {problem}")
     try:
         text = p.read_text(encoding="utf-8")

@@ -41,6 +41,9 @@ def write_inside(root: str | Path, rel: str | Path, text: str) -> Path:
     return target
 
 
+MISSING = "no such file or directory"
+
+
 def input_problem(path: str | Path) -> str | None:
     """Why `path` cannot be read as an input, or None: a NUL byte in it, nothing there, or a FIFO,
     socket or device (reading one blocks or never ends)."""
@@ -49,7 +52,7 @@ def input_problem(path: str | Path) -> str | None:
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
-        return "no such file or directory"
+        return MISSING
     except OSError as e:
         return e.strerror or str(e)
     if stat.S_ISDIR(mode) or stat.S_ISREG(mode):
