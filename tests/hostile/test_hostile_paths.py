@@ -66,3 +66,19 @@ def test_an_output_root_that_is_itself_a_link_is_the_callers_choice(tmp_path):
     (tmp_path / "alias").symlink_to(real)
     project().write(tmp_path / "alias")
     assert (real / "relu.cpp").read_text() == KERNEL
+
+
+def test_a_task_dir_whose_files_link_out_is_refused(tmp_path):
+    import shutil
+
+    from kernelwright.tools.tasks import load_task
+    src = Path(__file__).resolve().parents[1] / "tasks" / "fixtures" / "npukb" / "tasks" / "level1" / "Math" / "ScaleAdd"
+    task = tmp_path / "level1" / "Math" / "ScaleAdd"
+    shutil.copytree(src, task)
+    load_task(task)
+    secret = tmp_path / "secret.md"
+    secret.write_text("SECRET")
+    (task / "api_desc.md").unlink()
+    (task / "api_desc.md").symlink_to(secret)
+    with pytest.raises(UserError, match="api_desc.md link"):
+        load_task(task)
