@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from kernelwright.errors import UserError
+from kernelwright.terminal_text import printable
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -45,6 +46,6 @@ def run(args: argparse.Namespace) -> int:
                           "diagnostics": [d.model_dump() for d in found]}, indent=1))
     else:
         for d in found:
-            print(d.format())
+            print(printable(d.format()))
         print(f"{len(found)} finding(s) in {len(files)} file(s) (CANN {args.cann})")
     return 1 if found else 0
