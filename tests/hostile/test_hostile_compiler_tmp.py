@@ -32,3 +32,18 @@ def test_compiles_use_a_private_tmpdir_that_is_removed(tmp_path, monkeypatch, si
     for d in dirs:
         assert d.name.startswith(".tmp-") and d.resolve().is_relative_to(home), d   # in the build, not /tmp
         assert not d.exists()
+
+
+def test_a_host_code_hang_is_reported_and_not_cached(monkeypatch, sim):
+    from kernelwright.tools.buildkit import cache, sandbox
+    from kernelwright.tools.sim import build as sim_build
+    from kernelwright.tools.sim.runtime_lib import ensure_runtime
+
+    monkeypatch.setattr(sim_build, "DESCRIBE_LIMITS", sandbox.Limits(wall_s=3, cpu_s=3))
+    project = lower(parse_file(DSL))
+    host = next(k for k in project.files if k.startswith("op_host/") and k.endswith(".cpp"))
+    project.files[host] += "\nstatic int kwHang = [] { volatile long x = 0; for (;;) { x = x + 1; } return 0; }();\n"
+    result = sim.build(project)
+    assert not result.ok and any("did not finish" in d.message for d in result.diagnostics), result.diagnostics
+    key = sim_build.build_key(ensure_runtime(compiler.find_compiler(), sim.soc.cce_aicore), project)
+    assert not cache.entry(key).exists()

@@ -23,6 +23,7 @@ from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR, RuntimeLib
 from kernelwright.tools.toolchain import BuildResult, Diagnostic
 
 COMPILE_LIMITS = sandbox.Limits(wall_s=180, cpu_s=300, memory_bytes=6 << 30)
+DESCRIBE_LIMITS = sandbox.Limits(wall_s=30, cpu_s=30)
 _OP_API = re.compile(r'#include\s*["<](?:aclnn/|opdev/|aclnn_kernels/|level0/|level2/)')
 
 
@@ -43,6 +44,7 @@ class Builder:
         self.log: list[str] = []
         self.diags: list[Diagnostic] = []
         self.extra_flags = includes.flags(project)  # the project's own include dirs beyond CANN's
+        self.timed_out = False                      # a step hit its wall-clock limit: the result depends on load
 
     # the build directory is renamed into the cache when done; artefacts are recorded at their final paths
     def final_path(self, p: Path) -> str:
@@ -61,6 +63,7 @@ class Builder:
         if text.strip():
             self.log.append(text)
         if r.timed_out:
+            self.timed_out = True
             self.diags.append(Diagnostic(stage="build", message="the compiler did not finish within "
                                          f"{COMPILE_LIMITS.wall_s:.0f} s", category="other"))
             return False
@@ -162,7 +165,12 @@ class Builder:
                 result.artifacts[f"kernel_exe:{key}"] = self.final_path(self.out / f"kernel_v{i}")
 
     def _describe(self, host_exe: Path) -> dict[str, Any] | None:
-        r = sandbox.run([str(host_exe), "describe"], cwd=self.out, limits=sandbox.Limits(wall_s=30, cpu_s=30))
+        r = sandbox.run([str(host_exe), "describe"], cwd=self.out, limits=DESCRIBE_LIMITS)
+        if r.timed_out:
+            self.timed_out = True
+            self.diags.append(Diagnostic(stage="host", category="other", message="the op_host code did not finish "
+                                         f"registering the operator within {DESCRIBE_LIMITS.wall_s:.0f} s"))
+            return None
         try:
             data = json.loads(r.stdout)
         except json.JSONDecodeError:

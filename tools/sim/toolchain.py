@@ -14,6 +14,10 @@ from kernelwright.tools.sim.runtime_lib import RuntimeBuildError, ensure_runtime
 from kernelwright.tools.toolchain import BuildResult, Case, Diagnostic, RunResult
 
 
+class _NotCached(Exception):
+    """Leave the build out of the cache (its scratch directory is removed)."""
+
+
 class SimToolchain:
     name = "sim"
 
@@ -37,9 +41,15 @@ class SimToolchain:
             cached = load_cached(cache.entry(key))
             if cached:
                 return cached
-            with cache.building(key) as tmp:
-                result = Builder(rt, project, tmp, cache.entry(key)).run()
-                (tmp / "result.json").write_text(result.model_dump_json(indent=1))
+            try:
+                with cache.building(key) as tmp:
+                    builder = Builder(rt, project, tmp, cache.entry(key))
+                    result = builder.run()
+                    if builder.timed_out:       # a hang or a slow machine is not this project's verdict
+                        raise _NotCached
+                    (tmp / "result.json").write_text(result.model_dump_json(indent=1))
+            except _NotCached:
+                pass
         return result
 
     def run(self, build: BuildResult, case: Case) -> RunResult:
