@@ -55,10 +55,9 @@ def _contained(out: str | None, root: Path) -> str | None:
     """The host-only `out`, kept inside the tools' root whoever filled it in."""
     if out is None:
         return None
-    target = root / out
-    if not inside(target, root):
-        raise ToolException(f"out {out!r}: these tools write only inside {root}; give a directory name relative to it")
-    return str(target)
+    if not inside(Path(out), root):
+        raise ToolException(f"out {out!r}: these tools write only inside {root}; give a directory in it")
+    return out
 
 
 def _invalid(e: Exception) -> str:

@@ -71,12 +71,12 @@ def test_lower_dsl_tool_without_a_task(tmp_path):
     from kernelwright.agent.plugins.langchain_tools import kernelwright_tools
     tools = {t.name: t for t in kernelwright_tools(runs=tmp_path)}
     msg = tools["lower_dsl"].invoke({"name": "lower_dsl", "id": "l1", "type": "tool_call",
-                                     "args": {"dsl": dsl, "out": "p"}})
+                                     "args": {"dsl": dsl, "out": str(tmp_path / "p")}})
     assert msg.status != "error" and msg.artifact.ok and msg.artifact.project_dir == str((tmp_path / "p").resolve())
     assert json.loads(msg.content)["stage"] == "pass" and (tmp_path / "p" / "op_kernel").is_dir()
 
 
-def test_generate_tool_reports_progress_to_callbacks(tools, tmp_path):
+def test_generate_tool_reports_progress_to_callbacks(tmp_path):
     """Each step of a long run reaches the host's callback handlers as a `kernelwright_progress` event."""
     from langchain_core.callbacks import BaseCallbackHandler
 
@@ -88,9 +88,11 @@ def test_generate_tool_reports_progress_to_callbacks(tools, tmp_path):
             self.events.append((name, data))
 
     handler = Steps()
+    from kernelwright.agent.plugins.langchain_tools import kernelwright_tools
+    tools = {t.name: t for t in kernelwright_tools(runs=tmp_path)}
     msg = tools["generate_kernel"].invoke({"name": "generate_kernel", "id": "g1", "type": "tool_call",
                                            "args": {"task": str(RELU), "model": "builtin",
-                                                    "out": "run"}}, config={"callbacks": [handler]})
+                                                    "out": str(tmp_path / "run")}}, config={"callbacks": [handler]})
     assert msg.status != "error" and msg.artifact.ok, msg.content[:500]
     assert {name for name, _ in handler.events} == {"kernelwright_progress"}
     steps = [d["step"] for _, d in handler.events]

@@ -9,13 +9,15 @@ from kernelwright.agent.plugins.langchain_tools import kernelwright_tools
 DSL = (Path(__file__).resolve().parents[2] / "prompts" / "examples" / "elementwise" / "relu.dsl.py").read_text()
 
 
-@pytest.mark.parametrize("where", ["absolute", "dotdot", "symlink"])
+@pytest.mark.parametrize("where", ["absolute", "dotdot", "symlink", "relative to the working directory"])
 def test_lower_dsl_out_cannot_leave_the_runs_root(tmp_path, where):
     runs, outside = tmp_path / "runs", tmp_path / "outside"
     runs.mkdir()
     outside.mkdir()
     (runs / "link").symlink_to(outside)
-    out = {"absolute": str(outside / "p"), "dotdot": "../outside/p", "symlink": "link/p"}[where]
+    out = {"absolute": str(outside / "p"), "dotdot": str(runs / ".." / "outside" / "p"),
+           "symlink": str(runs / "link" / "p"),
+           "relative to the working directory": "p"}[where]
     lower = {t.name: t for t in kernelwright_tools(runs=runs)}["lower_dsl"]
     msg = lower.invoke({"name": "lower_dsl", "id": "x", "type": "tool_call", "args": {"dsl": DSL, "out": out}})
     assert msg.status == "error" and "write only inside" in msg.content
@@ -24,7 +26,8 @@ def test_lower_dsl_out_cannot_leave_the_runs_root(tmp_path, where):
 
 def test_lower_dsl_out_inside_the_root_is_written_there(tmp_path):
     lower = {t.name: t for t in kernelwright_tools(runs=tmp_path)}["lower_dsl"]
-    msg = lower.invoke({"name": "lower_dsl", "id": "x", "type": "tool_call", "args": {"dsl": DSL, "out": "p"}})
+    msg = lower.invoke({"name": "lower_dsl", "id": "x", "type": "tool_call",
+                        "args": {"dsl": DSL, "out": str(tmp_path / "p")}})
     assert msg.status != "error" and msg.artifact.project_dir == str((tmp_path / "p").resolve())
 
 
