@@ -3,6 +3,7 @@ traceback, no hang, nothing silently passing). Cases are cheap: each stops befor
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from kernelwright.agent.cli import main
@@ -56,3 +57,20 @@ def test_bad_input_is_one_line_and_exit_2(name, place, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and phrase in err, err
     assert "Traceback" not in err and "SECRET" not in err
+
+
+@pytest.mark.parametrize("block_dim,phrase", [
+    ("cdiv(x, 2)", "cdiv() cannot take"), ("min()", "min() cannot take"), ("abs(x)", "abs() cannot take"),
+    ("x + 1", "unsupported operand"), ("10**20", "1 to 65535 blocks"), ("-1", "1 to 65535 blocks"),
+])
+def test_bad_launch_expressions_are_a_named_problem(block_dim, phrase):
+    from kernelwright.tools.project import LaunchArg, LaunchSpec
+    from kernelwright.tools.referee.bind_launch import bind_launch
+    from kernelwright.tools.referee.binding import TaskValue
+    from kernelwright.tools.tasks.reference import RefValue
+
+    spec = LaunchSpec(kernel="k", block_dim=block_dim, args=[LaunchArg(kind="input", name="x")])
+    x = TaskValue("x", "input", 0, RefValue(kind="tensor", shape=[4], dtype="float32",
+                                             array=np.zeros(4, np.float32)))
+    bound = bind_launch(spec, [x], [], cores=48, ub_bytes=196608)
+    assert bound.case is None and phrase in bound.problem, bound.problem
