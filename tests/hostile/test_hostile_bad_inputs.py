@@ -50,6 +50,7 @@ TABLE = {
 @pytest.mark.parametrize("name", sorted(TABLE))
 def test_bad_input_is_one_line_and_exit_2(name, place, capsys, monkeypatch):
     argv, phrase = TABLE[name]
+    monkeypatch.chdir(place)                     # `run` opens ./runs before it reads its flags
     if name.startswith("config"):
         monkeypatch.setenv("KERNELWRIGHT_CONFIG", str(place / "kw.yaml"))
     capsys.readouterr()
