@@ -51,37 +51,32 @@ def run(args: argparse.Namespace) -> int:
 
     from kernelwright.agent.config import load_config
     from kernelwright.evals.bench.reports import text_summary, write_reports
-    from kernelwright.evals.bench.runner import BenchError, BenchOptions, check_settings, run_bench, select
-    from kernelwright.tools.referee.tolerance import UnknownTolerance, get_tolerance
+    from kernelwright.evals.bench.runner import BenchOptions, check_settings, run_bench, select
 
     import os
     model = args.model or os.environ.get("KERNELWRIGHT_MODEL") or "builtin"
     try:
-        cfg = load_config(args.config).bench
-    except (ValueError, OSError) as e:     # pydantic's ValidationError is a ValueError
-        return _fail(f"config: {e}")
-    try:
-        get_tolerance(args.tolerance)
         opts = BenchOptions(suite=args.suite, out=Path(args.out), model=model, backend=args.backend, jobs=args.jobs,
                             attempts=args.attempts, filters=args.filter, tolerance=args.tolerance, soc=args.soc,
-                            config=args.config, timeout_s=args.timeout, max_steps=args.max_steps,
-                            executor=args.executor or cfg.executor, address=args.address or cfg.address,
-                            artifacts=cfg.artifacts, retries=cfg.retries, cpus=cfg.cpus, memory_gb=cfg.memory_gb)
-        tasks = select(opts)
-        if args.list:
-            for t in tasks:
-                print(f"{t.name}\t{t.category or ''}\t{t.level or ''}\t{t.source}")
-            return 0
-        check_settings(opts)
+                            config=args.config, timeout_s=args.timeout, max_steps=args.max_steps)
     except ValidationError as e:
         return _fail("; ".join(f"--{'-'.join(str(x) for x in err['loc'])}: {err['msg']}" for err in e.errors()))
-    except (BenchError, UnknownTolerance) as e:
-        return _fail(str(e))
+    tasks = select(opts)
+    if args.list:
+        for t in tasks:
+            print(f"{t.name}\t{t.category or ''}\t{t.level or ''}\t{t.source}")
+        return 0
+    # every try loads this configuration: a bad value stops the bench here, not once per task
+    model_name = None if "{task}" in model else model            # per-task transcripts are checked by each try
+    cfg = load_config(opts.config, overrides={"models.default.name": model_name, "toolchain.backend": opts.backend,
+                                              "toolchain.tolerance": opts.tolerance, "toolchain.soc": opts.soc,
+                                              "agent.max_steps": opts.max_steps, "bench.executor": args.executor,
+                                              "bench.address": args.address})
+    opts = opts.model_copy(update=cfg.bench.model_dump())
+    check_settings(opts)
     interrupted = False
     try:
         records = run_bench(opts, tasks)
-    except BenchError as e:            # the executor could not start (no Ray, no cluster, no room for a try)
-        return _fail(str(e))
     except KeyboardInterrupt:
         interrupted = True
         from kernelwright.evals.bench.records import latest, read_records

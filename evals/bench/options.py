@@ -7,11 +7,12 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from kernelwright.errors import UserError
 from kernelwright.evals.bench.worker import WorkSpec
 from kernelwright.tools.task import Task
 
 
-class BenchError(ValueError):
+class BenchError(UserError):
     """Bad input (unknown suite, nothing selected, an --out holding another run's results, an executor
     that cannot start)."""
 
