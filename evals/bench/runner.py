@@ -6,6 +6,7 @@ written at the end."""
 from __future__ import annotations
 
 from collections import deque
+from typing import Protocol
 
 from kernelwright.evals.bench.options import BenchError, BenchOptions
 from kernelwright.evals.bench.records import RETRIED, TaskRecord, append_record, latest, read_records, write_json_atomic
@@ -45,7 +46,17 @@ def check_settings(opts: BenchOptions) -> None:
     write_json_atomic(path, mine)
 
 
-def make_executor(opts: BenchOptions, note):
+class Executor(Protocol):
+    """Runs tries; the driver asks for room, submits, and collects each try's record once."""
+
+    def room(self) -> int: ...                               # tries it would take now
+    def busy(self) -> bool: ...                              # tries in flight
+    def submit(self, task: Task, attempt: int) -> None: ...
+    def wait(self, timeout: float) -> list[TaskRecord]: ...  # records of tries that ended (at most ~timeout s)
+    def close(self) -> None: ...                             # stop what is in flight (not recorded)
+
+
+def make_executor(opts: BenchOptions, note) -> Executor:
     if opts.executor == "ray":
         from kernelwright.evals.bench.ray_driver import RayExecutor
         return RayExecutor(opts, note)
@@ -53,8 +64,9 @@ def make_executor(opts: BenchOptions, note):
     return LocalExecutor(opts)
 
 
-def run_bench(opts: BenchOptions, tasks: list[Task], progress=None) -> list[TaskRecord]:
-    """Run what is not recorded yet; returns the records of the selection (old and new)."""
+def run_bench(opts: BenchOptions, tasks: list[Task], progress=None, executor: Executor | None = None) -> list[TaskRecord]:
+    """Run what is not recorded yet (on `executor`, default: the one `opts` names); returns the records of
+    the selection (old and new)."""
     results = opts.out / RESULTS
     done = {k: r for k, r in latest(read_records(results)).items() if r.status not in RETRIED}
     todo = deque((t, a) for a in range(opts.attempts) for t in tasks if (t.name, a) not in done)
@@ -62,9 +74,8 @@ def run_bench(opts: BenchOptions, tasks: list[Task], progress=None) -> list[Task
     if progress is None:
         from kernelwright.evals.bench.progress import make_progress
         progress = make_progress(total, total - len(todo))
-    executor = None
     try:
-        executor = make_executor(opts, progress.note)
+        executor = executor or make_executor(opts, progress.note)
         while todo or executor.busy():
             while todo and executor.room() > 0:
                 task, attempt = todo.popleft()
