@@ -80,6 +80,16 @@ def test_driver_records_one_row_per_try_and_reruns_only_infrastructure_failures(
     assert sorted((r.task, r.attempt, r.status) for r in records) == sorted((*k, r.status) for k, r in final.items())
 
 
+def test_infrastructure_failures_stay_out_of_the_rates():
+    from kernelwright.evals.bench.metrics import summarize
+    records = [TaskRecord(task="a", status="passed", compiled=True, correct=True),
+               TaskRecord(task="b", status="infrastructure", reason="lost")]
+    s = summarize(records, suite="s", model="builtin", backend="sim", tolerance="default", attempts=1, total_tasks=2)
+    assert (s.overall.runs, s.overall.correct_rate, s.finished_tasks) == (1, 1.0, 1)
+    assert "1 run(s) lost to infrastructure (a node or Ray worker died) are left out of the rates; rerun the same " \
+           "command to run them again" in s.notes
+
+
 def test_progress_names_nodes_and_counts_per_node(bench):
     import io
     stream = io.StringIO()

@@ -1,0 +1,80 @@
+"""`kernelwright bench --executor ray` on a local Ray instance (loopback, 1 CPU), end to end through the
+CLI: a task that kills its bench worker is recorded as `crashed`, as the local executor records it
+(tests/frontdoors/test_bench_run.py); a task that kills the Ray worker running it is lost, run again
+`bench.retries` times, and then recorded once as an `infrastructure` failure, not as a verdict. Every
+task ends with exactly one row, and no worker outlives the bench."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from frontdoor_env import KERNELWRIGHT, child_env  # noqa: E402
+from hostile_tasks import TEMPLATE  # noqa: E402
+
+pytestmark = pytest.mark.ray
+
+# Kills the first ancestor that is a Ray worker (its process title is `ray::<task>`); harmless elsewhere.
+KILL_RAY_WORKER = """pid = os.getpid()
+    for _ in range(8):
+        pid = int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+        if pid <= 1:
+            break
+        if open(f"/proc/{pid}/cmdline", "rb").read().startswith(b"ray::"):
+            os.kill(pid, signal.SIGKILL)
+            break"""
+
+
+def _workers_alive(out: Path) -> list[int]:
+    pids = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                cmd = (proc / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"kernelwright.evals.bench.worker" in cmd and str(out).encode() in cmd:
+                pids.append(int(proc.name))
+    return pids
+
+
+def test_ray_bench_records_worker_crashes_as_verdicts_and_lost_tries_as_infrastructure(tmp_path):
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    (tasks / "crash_worker.py").write_text(TEMPLATE.format(
+        doc="Kills the bench worker that runs it.", action="os.kill(_bench_worker(), signal.SIGKILL)",
+        forward="return torch.relu(x)"))
+    (tasks / "kill_ray_worker.py").write_text(TEMPLATE.format(
+        doc="Kills the Ray worker that runs it.", action=KILL_RAY_WORKER, forward="return torch.relu(x)"))
+    (tasks / "tasks.txt").write_text("crash_worker.py\nkill_ray_worker.py\n")
+    config = tmp_path / "kw.yaml"
+    config.write_text("bench:\n  retries: 1\n  memory_gb: 0\n")
+    out = tmp_path / "out"
+    proc = subprocess.run([str(KERNELWRIGHT), "bench", str(tasks / "tasks.txt"), "--executor", "ray", "--jobs", "1",
+                           "--timeout", "120", "--config", str(config), "--out", str(out)],
+                          capture_output=True, text=True, env=child_env(), timeout=540)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert sorted(r["task"] for r in rows) == ["crash_worker", "kill_ray_worker"], rows      # one row each
+    crash, lost = sorted(rows, key=lambda r: r["task"])
+    assert crash["status"] == "crashed" and "signal 9 (SIGKILL)" in crash["reason"], crash
+    assert crash["node"].startswith("127.0.0.1/") and crash["artifacts"] == str(out.resolve() / "runs" / "crash_worker.a0")
+    assert (out / "runs" / "crash_worker.a0" / "spec.json").exists()        # the node's artifacts came back
+    assert lost["status"] == "infrastructure" and lost["reason"].startswith("lost 2 time(s)"), lost
+    assert "not a kernel verdict" in lost["reason"] and "2. " in lost["reason"]
+    assert "kill_ray_worker#0: lost" in proc.stderr and "running it again (1 of 1)" in proc.stderr
+    assert "per node: 127.0.0.1/" in proc.stderr
+
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["overall"]["runs"] == 1 and summary["overall"]["statuses"] == {"crashed": 1}, summary
+    assert any("1 run(s) lost to infrastructure" in n for n in summary["notes"]), summary["notes"]
+    deadline = time.monotonic() + 10
+    while _workers_alive(out) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not _workers_alive(out)
