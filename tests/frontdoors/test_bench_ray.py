@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from frontdoor_env import KERNELWRIGHT, child_env  # noqa: E402
+from frontdoor_env import KERNELWRIGHT, bench_workers, child_env  # noqa: E402
 from hostile_tasks import TEMPLATE  # noqa: E402
 
 pytestmark = pytest.mark.ray
@@ -28,19 +28,6 @@ KILL_RAY_WORKER = """pid = os.getpid()
         if open(f"/proc/{pid}/cmdline", "rb").read().startswith(b"ray::"):
             os.kill(pid, signal.SIGKILL)
             break"""
-
-
-def _workers_alive(out: Path) -> list[int]:
-    pids = []
-    for proc in Path("/proc").iterdir():
-        if proc.name.isdigit():
-            try:
-                cmd = (proc / "cmdline").read_bytes()
-            except OSError:
-                continue
-            if b"kernelwright.evals.bench.worker" in cmd and str(out).encode() in cmd:
-                pids.append(int(proc.name))
-    return pids
 
 
 def test_ray_bench_records_worker_crashes_as_verdicts_and_lost_tries_as_infrastructure(tmp_path):
@@ -75,6 +62,6 @@ def test_ray_bench_records_worker_crashes_as_verdicts_and_lost_tries_as_infrastr
     assert summary["overall"]["runs"] == 1 and summary["overall"]["statuses"] == {"crashed": 1}, summary
     assert any("1 run(s) lost to infrastructure" in n for n in summary["notes"]), summary["notes"]
     deadline = time.monotonic() + 10
-    while _workers_alive(out) and time.monotonic() < deadline:
+    while bench_workers(out) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert not _workers_alive(out)
+    assert not bench_workers(out)
