@@ -10,7 +10,7 @@ from kernelwright.tools.task import Task
 
 
 class LocalExecutor:
-    def __init__(self, opts: BenchOptions, note=None):
+    def __init__(self, opts: BenchOptions):
         self.opts = opts
         self.slots = opts.jobs or 1
         self.running: list[TryProcess] = []

@@ -82,14 +82,13 @@ def _loss(e: Exception) -> str:
 class RayExecutor:
     def __init__(self, opts: BenchOptions, note):
         self.opts, self.note = opts, note
-        self.ray = connect(opts)
+        self.prep = {"backend": opts.backend, "soc": opts.soc, "retrieval": _retrieval(opts)}
         self.ask = request(opts)
-        self.remote = self.ray.remote(run_try).options(**self.ask)
         self.pending: dict[Any, Pending] = {}
         self._slots: int | None = opts.jobs
         self._checked = 0.0
-        self.prep = {"backend": opts.backend, "soc": opts.soc,
-                     "retrieval": _retrieval(opts)}
+        self.ray = connect(opts)
+        self.remote = self.ray.remote(run_try).options(**self.ask)
         try:
             self._check_capacity(force=True)
         except BenchError:
