@@ -87,6 +87,7 @@ class RayExecutor:
         self.pending: dict[Any, Pending] = {}
         self._slots: int | None = opts.jobs
         self._checked = 0.0
+        start = time.monotonic()
         self.ray = connect(opts)
         self.remote = self.ray.remote(run_try).options(**self.ask)
         try:
@@ -95,7 +96,8 @@ class RayExecutor:
             self.ray.shutdown()
             raise
         alive = sum(n.get("Alive", False) for n in self.ray.nodes())
-        self.note(f"ray: {alive} node(s), {self._describe_resources()}; each try asks for {self._describe_ask()}")
+        self.note(f"ray: {alive} node(s), {self._describe_resources()}; each try asks for {self._describe_ask()} "
+                  f"(ready in {time.monotonic() - start:.1f} s)")
 
     # -- capacity ------------------------------------------------------------------------------------
     def _describe_resources(self) -> str:
