@@ -21,6 +21,11 @@ from typing import Any
 
 from kernelwright.evals.bench.tries import TryProcess
 from kernelwright.evals.bench.worker import WorkSpec
+from kernelwright.knowledge.retriever import IndexRetriever
+from kernelwright.tools.buildkit.cache import entry, home
+from kernelwright.tools.hardware import load_soc
+from kernelwright.tools.sim.compiler import find_compiler
+from kernelwright.tools.sim.runtime_lib import RuntimeLib, ensure_runtime, runtime_key
 
 NPU = "NPU"                            # the custom resource NPU hosts advertise (Ray also detects it)
 TEXT_SUFFIXES = {".json", ".jsonl", ".log", ".txt", ".py", ".md", ".yaml", ".cpp", ".h", ".hpp", ".asc", ".cmake"}
@@ -53,11 +58,6 @@ def missing_paths(job: dict[str, Any]) -> list[str]:
     return [p for p in paths if p and not Path(p).exists()]
 
 
-def _home() -> Path:
-    from kernelwright.tools.buildkit.cache import home
-    return home()
-
-
 def prepare_node(prep: dict[str, Any], node_id: str) -> dict[str, Any] | None:
     """Build what every try on this node reads (the emulation runtime for `sim`, the knowledge index when
     retrieval is on) once per node: the first task to get here builds under a lock in the node's
@@ -65,7 +65,7 @@ def prepare_node(prep: dict[str, Any], node_id: str) -> dict[str, Any] | None:
     key = (node_id, prep["backend"], prep["soc"], prep["retrieval"])
     if key in _READY:
         return None
-    folder = _home() / "bench-nodes"
+    folder = home() / "bench-nodes"
     folder.mkdir(parents=True, exist_ok=True)
     marker = folder / (hashlib.sha256(repr(key).encode()).hexdigest()[:24] + ".json")
     with open(folder / "lock", "w") as handle:
@@ -90,16 +90,11 @@ def prepare_node(prep: dict[str, Any], node_id: str) -> dict[str, Any] | None:
 def _prepare(prep: dict[str, Any]) -> list[str]:
     done = []
     if prep["backend"] == "sim":
-        from kernelwright.tools.buildkit.cache import entry
-        from kernelwright.tools.hardware import load_soc
-        from kernelwright.tools.sim.compiler import find_compiler
-        from kernelwright.tools.sim.runtime_lib import RuntimeLib, ensure_runtime, runtime_key
         compiler, cce = find_compiler(), load_soc(prep["soc"]).cce_aicore
         cached = RuntimeLib(entry(runtime_key(compiler, cce)), compiler, cce).kernel_archive.exists()
         ensure_runtime(compiler, cce)
         done.append("emulation runtime " + ("cached" if cached else "built"))
     if prep["retrieval"]:
-        from kernelwright.knowledge.retriever import IndexRetriever
         r = IndexRetriever().build()
         done.append(f"knowledge index ({r.chunks} chunks, {r.added} embedded)")
     return done

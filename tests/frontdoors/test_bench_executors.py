@@ -155,3 +155,17 @@ def test_a_node_without_the_suite_files_says_which(tmp_path):
     job = {"spec": {"task": {"source": str(here), "golden": str(tmp_path / "gone.py")},
                     "config": None, "model": f"replay:{tmp_path / 'missing.yaml'}"}}
     assert missing_paths(job) == [str(tmp_path / "gone.py"), str(tmp_path / "missing.yaml")]
+
+
+def test_a_node_is_prepared_once_not_per_try():
+    import uuid
+
+    from kernelwright.evals.bench import ray_node
+    node = uuid.uuid4().hex                     # a node this cache has never seen
+    prep = {"backend": "cann-syntax", "soc": None, "retrieval": False}      # nothing to build: only the bookkeeping
+    first = ray_node.prepare_node(prep, node)
+    assert first is not None and first["done"] == []
+    assert ray_node.prepare_node(prep, node) is None                         # this Ray worker saw it done
+    ray_node._READY.clear()                                                  # another Ray worker on the same node
+    assert ray_node.prepare_node(prep, node) is None
+    assert ray_node.prepare_node(prep, "other-" + node) is not None                # another node prepares itself
