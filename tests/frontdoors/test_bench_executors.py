@@ -169,3 +169,16 @@ def test_a_node_is_prepared_once_not_per_try():
     ray_node._READY.clear()                                                  # another Ray worker on the same node
     assert ray_node.prepare_node(prep, node) is None
     assert ray_node.prepare_node(prep, "other-" + node) is not None                # another node prepares itself
+
+
+def test_bench_settings_come_from_the_config_and_flags_override_them(tmp_path):
+    from kernelwright.agent.config import load_config
+    from kernelwright.errors import ConfigError
+    config = tmp_path / "kw.yaml"
+    config.write_text("bench:\n  executor: ray\n  address: 10.0.0.1:6379\n  retries: 0\n")
+    bench = load_config(config, env={}, overrides={"bench.executor": None}).bench
+    assert (bench.executor, bench.address, bench.retries, bench.cpus) == ("ray", "10.0.0.1:6379", 0, 1.0)
+    assert load_config(config, env={}, overrides={"bench.executor": "local"}).bench.executor == "local"
+    config.write_text("bench:\n  executor: dask\n")
+    with pytest.raises(ConfigError, match="executor"):
+        load_config(config, env={})
