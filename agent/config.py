@@ -156,8 +156,8 @@ class BenchConfig(_Strict):
     """Shared storage every node mounts at this path: tries write their artifacts there instead of
     shipping them back to <--out>/runs."""
     retries: int = Field(2, ge=0)
-    """Ray: how often a try lost with its node or Ray worker is run again before it is recorded as an
-    `infrastructure` failure."""
+    """Ray: how often a try lost with its node or Ray worker is run again (the n-th time after 10·n s)
+    before it is recorded as an `infrastructure` failure."""
     cpus: float = Field(1.0, gt=0)
     """Ray: CPUs each try asks for."""
     memory_gb: float = Field(2.0, ge=0)

@@ -21,6 +21,9 @@ from kernelwright.tools.task import Task
 # overriding of device variables for tasks that ask for no device.
 QUIET = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_enable_metrics_collection": "0", "RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO": "0"}
 LOCAL_OBJECT_STORE = 256 << 20         # artifacts are small; a local instance need not reserve a third of RAM
+# A lost try waits this long per loss before it is submitted again: a killed node still looks alive to
+# Ray until its health checks fail (~15 s by default), and a try sent there at once is lost again.
+RETRY_DELAY_S = 10.0
 
 
 @dataclass
@@ -28,6 +31,7 @@ class Pending:
     task: Task
     attempt: int
     losses: list[str] = field(default_factory=list)
+    due: float = 0.0                   # a lost try: when it is submitted again (time.monotonic())
 
 
 def _import_ray():
@@ -72,8 +76,8 @@ def request(opts: BenchOptions) -> dict[str, Any]:
 def _loss(e: Exception) -> str:
     """One line on a lost try, with the node when Ray names it."""
     text = str(e)
-    node = re.search(r"(?:Node ID|node_id)[:=]\s*([0-9a-f]{8})", text)
-    ip = re.search(r"(?:Worker IP address|IP address|node IP)[:=]?\s*([0-9.]+)", text)
+    node = re.search(r"(?:node ID|node_id)[:=]\s*([0-9a-f]{8})", text, re.I)
+    ip = re.search(r"(?:IP address|node IP)[:=]?\s*([0-9.]+)", text, re.I)
     where = f" on {ip.group(1) if ip else '?'}/{node.group(1)}" if node else ""
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
     return f"{type(e).__name__}{where}: {first[:240]}"
@@ -85,6 +89,7 @@ class RayExecutor:
         self.prep = {"backend": opts.backend, "soc": opts.soc, "retrieval": _retrieval(opts)}
         self.ask = request(opts)
         self.pending: dict[Any, Pending] = {}
+        self.delayed: list[Pending] = []        # lost tries waiting to be submitted again
         self._slots: int | None = opts.jobs
         self._checked = 0.0
         start = time.monotonic()
@@ -137,10 +142,10 @@ class RayExecutor:
 
     def room(self) -> int:
         self._check_capacity()
-        return (self._slots or 1) - len(self.pending)
+        return (self._slots or 1) - len(self.pending) - len(self.delayed)
 
     def busy(self) -> bool:
-        return bool(self.pending)
+        return bool(self.pending or self.delayed)
 
     # -- tries ---------------------------------------------------------------------------------------
     def submit(self, task: Task, attempt: int, losses: list[str] | None = None) -> None:
@@ -150,8 +155,13 @@ class RayExecutor:
         self.pending[self.remote.remote(job)] = Pending(task, attempt, list(losses or []))
 
     def wait(self, timeout: float) -> list[TaskRecord]:
+        now = time.monotonic()
+        for p in [p for p in self.delayed if p.due <= now]:
+            self.delayed.remove(p)
+            self.submit(p.task, p.attempt, p.losses)
         refs = list(self.pending)
         if not refs:
+            time.sleep(min(timeout, max(0.0, min((p.due for p in self.delayed), default=now) - now)))
             return []
         ready, _ = self.ray.wait(refs, num_returns=1, timeout=timeout)
         if ready:
@@ -186,8 +196,10 @@ class RayExecutor:
         p.losses.append(why)
         label = f"{p.task.name}#{p.attempt}"
         if len(p.losses) <= self.opts.retries:
-            self.note(f"{label}: lost ({why}); running it again ({len(p.losses)} of {self.opts.retries})")
-            self.submit(p.task, p.attempt, p.losses)
+            delay = RETRY_DELAY_S * len(p.losses)
+            self.note(f"{label}: lost ({why}); running it again in {delay:g} s ({len(p.losses)} of {self.opts.retries})")
+            p.due = time.monotonic() + delay
+            self.delayed.append(p)
             return None
         history = "\n".join(f"{i + 1}. {w}" for i, w in enumerate(p.losses))
         return self._record(p, "infrastructure", f"lost {len(p.losses)} time(s) with its Ray worker or node "
@@ -207,6 +219,7 @@ class RayExecutor:
             except Exception:          # already finished or its node is gone: nothing to stop
                 pass
         self.pending.clear()
+        self.delayed.clear()
         self.ray.shutdown()
 
 

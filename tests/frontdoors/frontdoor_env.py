@@ -25,8 +25,9 @@ def child_env(**extra: str) -> dict[str, str]:
     return env | extra
 
 
-def bench_workers(out: Path) -> list[int]:
-    """Bench worker processes still alive for this output directory."""
+def bench_workers(out: Path | str) -> list[int]:
+    """Bench worker processes still alive whose command line names `out` (a local bench's output
+    directory; on Ray, where tries run in a node's scratch directory, a try's `TASK.aN`)."""
     pids = []
     for proc in Path("/proc").iterdir():
         if proc.name.isdigit():

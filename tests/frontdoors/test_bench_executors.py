@@ -128,6 +128,9 @@ def test_a_loss_names_the_node_when_ray_does():
             "\tNode ID: 5e1f3c2a9b8d7e6f\n\tWorker IP address: 10.0.0.7")
     assert _loss(NodeDiedError(text)) == ("NodeDiedError on 10.0.0.7/5e1f3c2a: Task failed due to the node "
                                           "(where this task was running) dying.")
+    ray_2_52 = ("Task failed because the node it was running on is dead or unavailable. Node IP: 192.0.2.2, node ID: "
+                "54c2b64b4ae1aca3eccdedab075562afe078ba2579f6806b2f3c933a. This can happen if ...")
+    assert _loss(NodeDiedError(ray_2_52)).startswith("NodeDiedError on 192.0.2.2/54c2b64b: Task failed because")
     assert _loss(NodeDiedError("")) == "NodeDiedError: "
 
 
