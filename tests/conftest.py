@@ -24,8 +24,11 @@ def _npu_available() -> bool:
 
 
 def _ray_installed() -> bool:
-    import importlib.util
-    return importlib.util.find_spec("ray") is not None
+    from importlib.metadata import PackageNotFoundError, version
+    try:                               # the distribution, not find_spec: a checkout in a folder named `ray` is no Ray
+        return bool(version("ray"))
+    except PackageNotFoundError:
+        return False
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
