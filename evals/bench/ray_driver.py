@@ -44,9 +44,25 @@ def _import_ray():
     return ray
 
 
+def check_reachable(address: str, timeout_s: float = 10.0) -> None:
+    """A HOST:PORT address must accept a connection: Ray itself retries an address where nothing listens
+    for minutes. Other forms (`auto`, `ray://...`) are left to Ray."""
+    import socket
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "/" in host:
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout_s).close()
+    except OSError as e:
+        raise BenchError(f"nothing answers at the Ray address {address} ({e.strerror or e}); start the head there "
+                         "with `ray start --head --port PORT`, or leave out --address for a local Ray instance") from None
+
+
 def connect(opts: BenchOptions):
     """Join the cluster at --address, or start a local instance on loopback (no dashboard)."""
     import logging
+    if opts.address:
+        check_reachable(opts.address)
     ray = _import_ray()
     try:
         if opts.address:

@@ -12,7 +12,7 @@ import pytest
 
 from kernelwright.evals.bench.options import BenchOptions
 from kernelwright.evals.bench.progress import PlainProgress, describe
-from kernelwright.evals.bench.ray_driver import _loss, request
+from kernelwright.evals.bench.ray_driver import _loss, check_reachable, request
 from kernelwright.evals.bench.ray_node import NPU, missing_paths, pack, relocate, unpack
 from kernelwright.evals.bench.records import TaskRecord, latest, read_records
 from kernelwright.evals.bench.runner import RESULTS, run_bench, select
@@ -185,3 +185,19 @@ def test_bench_settings_come_from_the_config_and_flags_override_them(tmp_path):
     config.write_text("bench:\n  executor: dask\n")
     with pytest.raises(ConfigError, match="executor"):
         load_config(config, env={})
+
+
+def test_an_address_where_nothing_listens_is_one_clear_error_not_a_wait():
+    import socket
+
+    from kernelwright.evals.bench.options import BenchError
+    with socket.socket() as s:                  # a port that was free a moment ago
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(BenchError, match=f"nothing answers at the Ray address 127.0.0.1:{port}"):
+        check_reachable(f"127.0.0.1:{port}", timeout_s=2)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        check_reachable(f"127.0.0.1:{s.getsockname()[1]}")
+    check_reachable("ray://head:10001")          # Ray Client addresses are Ray's to judge
