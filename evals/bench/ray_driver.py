@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from kernelwright.agent.config import load_config
 from kernelwright.evals.bench.options import BenchError, BenchOptions
 from kernelwright.evals.bench.ray_node import NPU, run_try, unpack
 from kernelwright.evals.bench.records import TaskRecord
@@ -191,7 +192,7 @@ class RayExecutor:
         return out
 
     def _settle(self, ref, p: Pending) -> TaskRecord | None:
-        """The try's record; None when it was lost and submitted again."""
+        """The try's record; None when it was lost and will be submitted again."""
         exceptions = self.ray.exceptions
         try:
             result = self.ray.get(ref)
@@ -241,6 +242,5 @@ class RayExecutor:
 
 def _retrieval(opts: BenchOptions) -> bool:
     """Whether the tries read the knowledge index: the config says, else on when a model writes."""
-    from kernelwright.agent.config import load_config
     enabled = load_config(opts.config).retriever.enabled
     return enabled if enabled is not None else (opts.model or "builtin") != "builtin"
