@@ -7,8 +7,10 @@
 //
 // File: "KWTR", u32 version, u32 records, u32 names, u32 flags (bit 0: truncated), u32 sub_block_num,
 // then the records (struct TraceRecord, 40 bytes each), then the interned names, NUL-separated.
-#include <unistd.h>
 #include <fcntl.h>
+#include <unistd.h>
+#include <cstdlib>
+#include <cstring>
 #include <unordered_map>
 #include <vector>
 #include "internal.h"
@@ -30,6 +32,15 @@ struct State {
 State& st() {
     static State s;
     return s;
+}
+
+// KW_SIM_TRACE=0 turns recording off (the overhead benchmark, evals/perf_overhead.py, compares both).
+bool enabled() {
+    static const bool on = [] {
+        const char* v = std::getenv("KW_SIM_TRACE");
+        return !(v && std::strcmp(v, "0") == 0);
+    }();
+    return on;
 }
 
 bool same(const TraceRecord& a, const TraceRecord& b) {
@@ -60,6 +71,7 @@ uint16_t trace_name(const char* s) {
 }
 
 void trace_add(const TraceRecord& r) {
+    if (!enabled()) return;
     State& t = st();
     if (!t.recs.empty() && r.kind != uint8_t(TraceKind::REL) && r.kind != uint8_t(TraceKind::ACQ) && same(t.recs.back(), r)) {
         t.recs.back().count += r.count;
@@ -77,6 +89,7 @@ uint32_t trace_token() { return ++st().tokens; }
 void trace_reset() { st() = State(); }
 
 void trace_flush() {
+    if (!enabled()) return;
     State& t = st();
     BlockState& b = bs();
     std::string path = config().out_dir + "/trace_" + std::to_string(b.launch) + "_" + std::to_string(b.block_idx) + ".bin";
