@@ -136,3 +136,12 @@ def test_equal_blocks_are_timed_once_and_unequal_ones_each():
     assert est.blocks == 4 and est.status == "ok"
     longest = estimate(kernel([elementwise_block(6, 4096, 2)]), SOC)
     assert est.device_us >= longest.device_us * 0.99
+
+
+def test_estimate_run_says_when_there_is_nothing_to_estimate():
+    from kernelwright.tools.perf import estimate_run
+    from kernelwright.tools.toolchain import RunResult
+    failed = estimate_run(RunResult(toolchain="sim", status="crash"), SOC)
+    assert failed.status == "unsupported" and "crash" in failed.notes[0]
+    ok = estimate_run(RunResult(toolchain="sim", status="ok", trace=elementwise_kernel(2, 2, 4096)), SOC)
+    assert ok.status == "ok" and ok.blocks == 2

@@ -4,9 +4,10 @@
 tools/perf/pipes.py); `estimate_eager(ops, soc)` times the reference's ATen ops as eager PyTorch would
 launch them (tools/perf/eager.py). Every constant is a published fact with its source
 (tools/perf/calibration.py). Both are estimates, and say so; the `cann` backend measures instead.
-A search over tiling knobs calls `estimate` on the trace of each candidate's run (`RunResult.trace`)."""
+A search over tiling knobs runs each candidate on the emulation and calls `estimate_run(run, soc)`
+(milliseconds: equal blocks are timed once)."""
 from kernelwright.tools.perf.eager import EagerEstimate, estimate_eager
-from kernelwright.tools.perf.estimate import Estimate, estimate
+from kernelwright.tools.perf.estimate import Estimate, estimate, estimate_run
 from kernelwright.tools.perf.trace import KernelTrace, TraceBuilder
 
-__all__ = ["EagerEstimate", "Estimate", "KernelTrace", "TraceBuilder", "estimate", "estimate_eager"]
+__all__ = ["EagerEstimate", "Estimate", "KernelTrace", "TraceBuilder", "estimate", "estimate_eager", "estimate_run"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import heapq
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -140,3 +140,14 @@ def estimate(trace: KernelTrace, soc: SocProfile | str | None = None) -> Estimat
         est.status = "partial"
         est.notes.append("some blocks left no complete trace: the estimate covers what was recorded")
     return est
+
+
+def estimate_run(run: Any, soc: SocProfile | str | None = None) -> Estimate:
+    """The estimate of a finished run (a toolchain's RunResult): what a search over tiling knobs calls
+    after each candidate's emulated run. Unsupported when the run failed or recorded no trace."""
+    if getattr(run, "status", None) != "ok" or getattr(run, "trace", None) is None:
+        prof = soc if isinstance(soc, SocProfile) else load_soc(soc)
+        return Estimate(soc=prof.name, status="unsupported",
+                        notes=[f"no instruction trace to estimate (run status: {getattr(run, 'status', '?')})"])
+    return estimate(run.trace, soc)
+
