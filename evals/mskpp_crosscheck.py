@@ -67,7 +67,8 @@ def _copy_db_case():
     from kernelwright.tools.toolchain import ArgSpec, Case, OutputSpec
     x = np.arange(2 * 8 * 4096, dtype=np.float32)
     case = Case(inputs={"x": x}, outputs={"y": OutputSpec(shape=x.shape, dtype="float32")}, block_dim=2,
-                args=[ArgSpec(kind="tensor", name="x"), ArgSpec(kind="tensor", name="y"), ArgSpec(kind="int", value=4096),
+                args=[ArgSpec(kind="tensor", name="x"), ArgSpec(kind="tensor", name="y"),
+                      ArgSpec(kind="int", value=4096),
                       ArgSpec(kind="int", value=8)])
     return KernelProject(name="copy_db", kind="kernel_launch", files={"copy_db.cpp": COPY_DB}), case
 
@@ -145,7 +146,8 @@ def _replay(block: Any, mk: Any) -> tuple[int, list[str]]:
         out_dir = chip.output_dir
     with open(Path(out_dir) / "Pipe_statistic.csv") as f:
         # the Total row's Duration is the makespan (its Cycle column sums the pipes)
-        total = next(round(float(row["Duration(us)"]) * MSKPP_MHZ) for row in csv.DictReader(f) if row["Pipe"] == "Total")
+        total = next(round(float(row["Duration(us)"]) * MSKPP_MHZ) for row in csv.DictReader(f)
+                     if row["Pipe"] == "Total")
     return total, [f"{k} x{v}" for k, v in sorted(skipped.items())]
 
 
@@ -214,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
                 cycles = ours.device_us * cal.CLOCK_MHZ
                 os.chdir(tempfile.mkdtemp(dir=tmp))     # one directory per kernel: msKPP names it by the second
                 theirs, skipped = _replay(block, mk)
-                rows.append({"kernel": name, "family": family, "records": len(block.records), "ours_cycles": round(cycles),
+                rows.append({"kernel": name, "family": family, "records": len(block.records),
+                             "ours_cycles": round(cycles),
                              "mskpp_cycles": theirs, "ratio": round(cycles / theirs, 3) if theirs else None,
                              "not_replayed": skipped})
         finally:

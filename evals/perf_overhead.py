@@ -75,14 +75,16 @@ def main(argv: list[str] | None = None) -> int:
                 if r["status"] != "ok":
                     print(f"{r['kernel']:26} {r['case']:4d}  {r['status']}")
                     continue
-                print(f"{r['kernel']:26} {r['case']:4d} {r['run_s']:7.3f} {r['traced_run_s']:7.3f} {r['estimate_s']:8.4f} "
+                print(f"{r['kernel']:26} {r['case']:4d} {r['run_s']:7.3f} {r['traced_run_s']:7.3f} "
+                      f"{r['estimate_s']:8.4f} "
                       f"{r['records']:8d} {100 * r['overhead']:7.1f}%")
     ok = [r for r in rows if r["status"] == "ok"]
     if not ok:
         print("nothing measured")
         return 1
     over = sorted(r["overhead"] for r in ok)
-    summary = {"runs": len(ok), "median_overhead": statistics.median(over), "p90_overhead": over[int(0.9 * (len(over) - 1))],
+    summary = {"runs": len(ok), "median_overhead": statistics.median(over),
+               "p90_overhead": over[int(0.9 * (len(over) - 1))],
                "max_overhead": over[-1], "median_estimate_s": statistics.median(r["estimate_s"] for r in ok),
                "switch_worked": all(r["untraced_off"] for r in ok)}
     print(f"{len(ok)} runs: median overhead {100 * summary['median_overhead']:.1f}% (goal < 20%), "

@@ -57,8 +57,10 @@ def _estimated(ran: RanCase, worker: ReferenceWorker, soc: SocProfile) -> dict[s
         if isinstance(ops, RefFailure):
             entry["eager_error"] = ops.render()
         else:
-            e = estimate_eager(ops, prof)
+            e = estimate_eager(ops["ops"], prof)
             entry |= {"eager_us": e.total_us, "eager_kernels": e.kernels}
+            if ops.get("dropped"):
+                entry["notes"] = k.notes + [f"eager: {ops['dropped']} ATen ops past the recorder's limit are not counted"]
             if k.kernel_us and e.kernels:
                 entry["speedup"] = e.total_us / k.kernel_us
         per_soc[prof.name] = entry
@@ -91,6 +93,8 @@ def judge_speed(report: StageReport, ran: list[RanCase], *, toolchain: Toolchain
             report.metrics["speedup"] = t.speedup_median
             report.summary += f"; measured {t.kernel.median_ms:.4g} ms vs eager " \
                               f"{t.reference.median_ms:.4g} ms ({t.speedup_median:.2f}x)"  # type: ignore[union-attr]
+        else:                                # a kernel that passed but could not be timed is still correct
+            report.summary += f"; not timed ({t.status}{': ' + t.detail[:160] if t.detail else ''})"
         return
     if first.result.trace is None:
         report.metrics["speed"] = {"kind": "none", "reason": f"the {toolchain.name} backend neither times kernels nor "

@@ -4,8 +4,9 @@ with a seed, optionally at shrunk sizes, and runs the PyTorch reference on the C
 Protocol: one JSON request per line on stdin, one JSON response per line on the original stdout
 (the task's own prints go to stderr). Requests: `load` {task}, `count` {}, `describe` {case} (shapes
 only, under FakeTensorMode: nothing is allocated), `run` {case, seed, mapping, out} (tensors are
-written to the `out` .npz), `check` {case, data, dtypes, seq} (the task's custom_check_precision), `aten_ops` {case, mapping} (the
-ATen ops one forward runs, for the eager baseline). A task error is a response with `ok: false`, never a crash.
+written to the `out` .npz), `check` {case, data, dtypes, seq} (the task's custom_check_precision),
+`aten_ops` {case, mapping} (the ATen ops one forward runs, for the eager baseline). A task error is a
+response with `ok: false`, never a crash.
 """
 from __future__ import annotations
 
