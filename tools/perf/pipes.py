@@ -79,21 +79,26 @@ def _costs(block: BlockTrace, gm_share: float) -> tuple[np.ndarray, np.ndarray, 
             # the core's share of HBM: moving the traffic at that share instead of the core's own peak rate
             t = t + np.maximum(0.0, traffic / gm_share - nbytes / peak_bytes_per_cycle(path))
         dur[sel] = t
-    for i in np.nonzero(kind == VEC)[0]:
-        first, rate, latency = cal.vector_cost(block.names[r["name"][i]], block.names[r["dtype"][i]])
-        reps = float(r["x"][i])
-        dur[i] = max(first, reps * 256.0 / rate) if reps else 0.0
-        lat[i] = latency
-        info.vector_floor += reps * 256.0 / rate * float(r["count"][i])
-    for i in np.nonzero(kind == CUBE)[0]:
-        dtype = block.names[r["dtype"][i]]
+    vec = np.nonzero(kind == VEC)[0]
+    for key in np.unique(r["name"][vec].astype(np.uint32) << 16 | r["dtype"][vec]):
+        sel = vec[(r["name"][vec] == key >> 16) & (r["dtype"][vec] == key & 0xFFFF)]
+        first, rate, latency = cal.vector_cost(block.names[key >> 16], block.names[key & 0xFFFF])
+        reps = r["x"][sel].astype(np.float64)
+        dur[sel] = np.where(reps > 0, np.maximum(first, reps * 256.0 / rate), 0.0)
+        lat[sel] = latency
+        info.vector_floor += float((reps * 256.0 / rate * r["count"][sel]).sum())
+    cube = np.nonzero(kind == CUBE)[0]
+    for d in np.unique(r["dtype"][cube]):
+        sel = cube[r["dtype"][cube] == d]
+        dtype = block.names[d]
         steps = 32 / {"half": 2, "bfloat16_t": 2, "float": 4}.get(dtype, 1) / cal.CUBE_KSTEP.get(dtype, 16)
-        work = float(r["x"][i]) * steps
-        dur[i] = max(work, cal.CUBE_MIN_CYCLES)
-        lat[i] = cal.CUBE_STATE_LATENCY
-        info.cube_floor += work * float(r["count"][i])
-    for i in np.nonzero(kind == SCALAR)[0]:
-        dur[i] = cal.SCALAR_CYCLES.get(block.names[r["name"][i]], cal.SCALAR_DEFAULT)
+        work = r["x"][sel].astype(np.float64) * steps
+        dur[sel] = np.maximum(work, cal.CUBE_MIN_CYCLES)
+        lat[sel] = cal.CUBE_STATE_LATENCY
+        info.cube_floor += float((work * r["count"][sel]).sum())
+    scalar = np.nonzero(kind == SCALAR)[0]
+    for n in np.unique(r["name"][scalar]):
+        dur[scalar[r["name"][scalar] == n]] = cal.SCALAR_CYCLES.get(block.names[n], cal.SCALAR_DEFAULT)
     return dur, lat, info
 
 

@@ -40,10 +40,6 @@ class BlockTrace:
     names: list[str]               # the string table `name` and `dtype` index into
     truncated: bool = False        # the emulator stopped recording (too many records): the estimate is partial
 
-    def fingerprint(self) -> bytes:
-        """Equal for blocks that did exactly the same (the cost model times such blocks once)."""
-        return self.records.tobytes() + "\0".join(self.names).encode()
-
 
 @dataclass
 class LaunchTrace:
