@@ -19,21 +19,36 @@ from synth import elementwise_block, elementwise_kernel, kernel  # noqa: E402
 SOC = load_soc("Ascend910B2")
 
 
-def _bounds(trace) -> tuple[float, float]:
+def _bounds(trace) -> tuple[float, float, float]:
     """The SoC's floors computed here, independently of the model: every GM byte at the full HBM
-    bandwidth, every vector repeat at the fastest measured rate on every vector core."""
-    gm = vec = 0.0
+    bandwidth, every vector repeat at the fastest measured rate on every vector core, every fp16
+    multiply-add at 16x16x16 per cycle on every cube core."""
+    gm = vec = macs = 0.0
     for lt in trace.launches:
         for b in lt.blocks:
-            r = b.records
-            for rec in r:
+            for rec in b.records:
+                n = float(rec["count"])
                 if rec["kind"] == 1 and 0 in (rec["src"], rec["dst"]):
-                    gm += float(rec["y"]) * float(rec["count"])
+                    gm += float(rec["y"]) * n
                 if rec["kind"] == 2:
-                    vec += float(rec["x"]) * 256 * float(rec["count"])
+                    vec += float(rec["x"]) * 256 * n
+                if rec["kind"] == 3:
+                    macs += float(rec["y"]) * n
     fastest = max(rate for _, rate in cal.VECTOR.values())
     hz = cal.CLOCK_MHZ * 1e6
-    return gm / cal.HBM_BYTES_PER_S * 1e6, vec / fastest / SOC.aiv_cores / hz * 1e6
+    return (gm / cal.HBM_BYTES_PER_S * 1e6, vec / fastest / SOC.aiv_cores / hz * 1e6,
+            macs / 4096 / SOC.aic_cores / hz * 1e6)
+
+
+def matmul_block(tiles: int, m: int = 128, n: int = 256, k: int = 256) -> TraceBuilder:
+    """GM -> L1 -> L0A/L0B -> MMAD -> L0C -> GM per tile, each stage handing over by flags."""
+    t = TraceBuilder()
+    for _ in range(tiles):
+        t.copy("GM", "L1", (m + n) * k * 2).flag("MTE2", "MTE1")
+        t.copy("L1", "L0A", m * k * 2).copy("L1", "L0B", k * n * 2).flag("MTE1", "M")
+        t.cube("half", m, n, k).flag("M", "FIX")
+        t.copy("L0C", "GM", m * n * 4).flag("FIX", "MTE2")
+    return t
 
 
 KERNELS = {
@@ -42,6 +57,8 @@ KERNELS = {
     "vector-heavy exp": lambda: elementwise_kernel(48, 4, 65536, op="Exp", inputs=1),
     "divide, single buffer": lambda: elementwise_kernel(40, 8, 16384, buffers=1, op="Div"),
     "96 blocks in two waves": lambda: elementwise_kernel(96, 2, 8192),
+    "matmul tiles on 24 blocks": lambda: kernel([matmul_block(8).build() for _ in range(24)]),
+    "big matmul tiles on 48 blocks": lambda: kernel([matmul_block(2, 256, 512, 2048).build() for _ in range(48)]),
 }
 
 
@@ -49,10 +66,11 @@ KERNELS = {
 def test_no_estimate_beats_the_socs_bounds(name):
     trace = KERNELS[name]()
     est = estimate(trace, SOC)
-    gm_floor, vec_floor = _bounds(trace)
+    gm_floor, vec_floor, cube_floor = _bounds(trace)
     assert est.status == "ok"
     assert est.device_us >= gm_floor * 0.999, (est.device_us, gm_floor)
     assert est.device_us >= vec_floor * 0.999, (est.device_us, vec_floor)
+    assert est.device_us >= cube_floor * 0.999, (est.device_us, cube_floor)
     assert est.device_us >= est.bound_us * 0.999
     assert est.kernel_us == pytest.approx(est.device_us + cal.LAUNCH_US)
 

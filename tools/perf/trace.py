@@ -11,7 +11,8 @@ A record is one row of `RECORD` (numpy structured dtype, the layout of the emula
   x      COPY bursts | VEC repeats | CUBE fractals | REL/ACQ token
   w      COPY: the first GM byte's offset modulo 512
   y      COPY bytes | VEC elements | CUBE multiply-adds
-  z      COPY: burst bytes | GM-side gap << 32 ; VEC: strides (bit 63 set: mask/repeat form)
+  z      COPY: burst bytes | GM-side gap << 32 ; VEC: strides (bit 63 set: mask/repeat form) ;
+         CUBE: m | n << 21 | k << 42
 A REL says "every op issued so far on this pipe is done" and names it with a token; an ACQ makes its
 pipe wait for a token (flags, queue EnQue/DeQue and AllocTensor/FreeTensor, unit flags, the scalar
 unit's automatic syncs all become such pairs)."""
@@ -92,8 +93,11 @@ class TraceBuilder:
         return self._row(VEC, PIPES.index("V"), name=api, dtype=dtype, count=count, x=repeats,
                          y=elements if elements is not None else repeats * 256 // dtype_bytes(dtype))
 
-    def cube(self, dtype: str, fractals: int, macs: int, count: int = 1) -> "TraceBuilder":
-        return self._row(CUBE, PIPES.index("M"), name="Mmad", dtype=dtype, count=count, x=fractals, y=macs)
+    def cube(self, dtype: str, m: int, n: int, k: int, count: int = 1) -> "TraceBuilder":
+        c0 = 32 // dtype_bytes(dtype)
+        fractals = -(-m // 16) * -(-n // 16) * -(-k // c0)
+        return self._row(CUBE, PIPES.index("M"), name="Mmad", dtype=dtype, count=count, x=fractals, y=m * n * k,
+                         z=m | n << 21 | k << 42)
 
     def scalar(self, what: str, count: int = 1) -> "TraceBuilder":
         return self._row(SCALAR, PIPES.index("S"), name=what, count=count)

@@ -64,7 +64,7 @@ void install_crash_handlers();
 enum class TraceKind : uint8_t {
     COPY = 1,     // pipe; src/dst: Hardware; x: bursts; y: bytes; z: burst bytes | GM-side gap << 32; w: GM address % 512
     VEC = 2,      // pipe V; x: repeats; y: elements; z: strides (see count_vec)
-    CUBE = 3,     // pipe M; x: fractals; y: multiply-adds
+    CUBE = 3,     // pipe M; x: fractals; y: multiply-adds; z: m | n << 21 | k << 42
     SCALAR = 4,   // pipe S; name: what (local_read, gm_read, ...)
     REL = 5,      // pipe: the releasing pipe; x: token (all its ops issued so far are done)
     ACQ = 6,      // pipe: the waiting pipe; x: token it waits for

@@ -174,7 +174,7 @@ void count_copy(AscendC::Hardware from, AscendC::Hardware to, uint64_t bytes, ui
     r.w = uint32_t(reinterpret_cast<uintptr_t>(gm) % 512);
     trace_add(r);
 }
-void count_cube(const char* api, const char* dtype, uint64_t fractals, uint64_t macs) {
+void count_cube(const char* api, const char* dtype, uint64_t fractals, uint64_t macs, uint32_t m, uint32_t n, uint32_t k) {
     VecCount& c = counters().cube[{api, dtype}];
     c.instructions += 1;
     c.repeats += fractals;
@@ -187,6 +187,7 @@ void count_cube(const char* api, const char* dtype, uint64_t fractals, uint64_t 
     r.count = 1;
     r.x = uint32_t(fractals);
     r.y = macs;
+    r.z = uint64_t(m & 0x1fffff) | uint64_t(n & 0x1fffff) << 21 | uint64_t(k & 0x1fffff) << 42;
     trace_add(r);
 }
 void count_scalar(const char* what) {

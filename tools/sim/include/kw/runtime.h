@@ -82,8 +82,9 @@ void count_copy(AscendC::Hardware from, AscendC::Hardware to, uint64_t bytes, ui
                 uint64_t gm_gap = 0, const void* gm = nullptr);
 void count_scalar(const char* what);
 void count_sync(const char* what);
-// cube work: one instruction of `api` covering `fractals` fractal operations and `macs` multiply-adds
-void count_cube(const char* api, const char* dtype, uint64_t fractals, uint64_t macs);
+// cube work: one instruction of `api` covering `fractals` fractal operations and `macs` multiply-adds (an m x k by k x n MMAD)
+void count_cube(const char* api, const char* dtype, uint64_t fractals, uint64_t macs, uint32_t m = 0, uint32_t n = 0,
+                uint32_t k = 0);
 
 // ---- pipe hazards on on-chip memory ----
 // `api` names the instruction; `pos` the logical position of the tensor (for messages).
