@@ -1,17 +1,19 @@
 """The eager baseline: the reference's ATen ops (tools/tasks/aten_ops.py), each launched as its own
 kernel that runs at the SoC's bound under the same cost model (its bytes at the full HBM bandwidth,
 its vector work at the measured peak rates on every vector core, its matmuls at the cube rate on
-every cube core) plus one launch overhead. An optimistic eager, so an estimated speed-up over it
+every cube core, and never faster than one copy in and one copy out per core) plus one launch overhead. An optimistic eager, so an estimated speed-up over it
 is not flattered: a kernel only wins by moving fewer bytes, launching fewer kernels, or both."""
 from __future__ import annotations
 
 import math
 from typing import Any
 
+import numpy as np
 from pydantic import BaseModel, Field
 
 from kernelwright.tools.hardware import SocProfile, load_soc
 from kernelwright.tools.perf import calibration as cal
+from kernelwright.tools.perf.pipes import copy_cycles
 from kernelwright.tools.perf.trace import dtype_bytes
 
 EAGER_SOURCE = "estimate: each ATen op of the reference as one kernel at the SoC's bound plus a launch (tools/perf)"
@@ -47,7 +49,7 @@ PASSES: dict[str, list[str]] = {
 class EagerOp(BaseModel):
     op: str
     us: float                        # launch + max of the three floors
-    bound: str                       # GM | vector | cube | launch (no work to speak of)
+    bound: str                       # GM | vector | cube | latency (one copy in and out per core)
     bytes: int = 0
 
 
@@ -110,9 +112,13 @@ def eager_op(o: dict[str, Any], soc: SocProfile) -> EagerOp | None:
     else:
         elements = max([_numel(t) for t in ins + outs] or [0])
         floors["vector"] = _vector_cycles(op, elements, dtype) / soc.aiv_cores / hz
+    # however well tiled, each core reads its share into UB and writes its results back at least once,
+    # and a copy pays its latency (the same copy costs as our kernels)
+    cores = soc.aiv_cores
+    floors["latency"] = float(copy_cycles("GM_TO_UB", np.array([max(1.0, _bytes(ins) / cores)]))[0]
+                              + copy_cycles("UB_TO_GM", np.array([max(1.0, _bytes(outs) / cores)]))[0]) / hz
     bound = max(floors, key=floors.get)  # type: ignore[arg-type]
-    us = floors[bound] * 1e6
-    return EagerOp(op=op, us=cal.LAUNCH_US + us, bound=bound if us > 0.01 else "launch", bytes=nbytes)
+    return EagerOp(op=op, us=cal.LAUNCH_US + floors[bound] * 1e6, bound=bound, bytes=nbytes)
 
 
 def estimate_eager(ops: list[dict[str, Any]], soc: SocProfile | str | None = None) -> EagerEstimate:
