@@ -10,13 +10,13 @@ import re
 import time
 from pathlib import Path
 
+from kernelwright.tools.buildkit.sources import strip_asc_host
 from kernelwright.tools.cann import cmake_gen, launch_gen
 from kernelwright.tools.cann.detect import CannInstall
 from kernelwright.tools.cann.signatures import KernelSignature, kernel_signatures
 from kernelwright.tools.cann.steps import CONFIGURE_LIMITS, CannPathMapper, StagedBuild, Steps
 from kernelwright.tools.hardware import SocProfile
 from kernelwright.tools.project import KernelProject
-from kernelwright.tools.sim.sources import strip_asc_host
 from kernelwright.tools.toolchain import BuildResult
 
 _MAIN = re.compile(r"\bint\s+main\s*\(")

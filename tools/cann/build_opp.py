@@ -13,8 +13,9 @@ from kernelwright.tools.cann import cmake_gen
 from kernelwright.tools.cann.aclnn_gen import UnsupportedOp, aclnn_source
 from kernelwright.tools.cann.detect import CannInstall
 from kernelwright.tools.cann.steps import CONFIGURE_LIMITS, CannPathMapper, StagedBuild, Steps
+from kernelwright.tools.dtypes import BY_NAME
 from kernelwright.tools.hardware import SocProfile
-from kernelwright.tools.opspec import DTYPE_TO_GE, OpSpec
+from kernelwright.tools.opspec import OpSpec
 from kernelwright.tools.project import KernelProject, ProjectError
 from kernelwright.tools.toolchain import BuildResult
 
@@ -25,7 +26,7 @@ PACKAGE_HINT = ("the operator package did not build: check that `source <CANN>/s
 def op_description(op_type: str, spec: OpSpec, units: list[str]) -> dict[str, Any]:
     """The operator definition in the shape the sim's build reads from OpDef (BuildResult.op)."""
     def param(p) -> dict[str, Any]:
-        return {"name": p.name, "param_type": p.param_type, "dtypes": [DTYPE_TO_GE.get(d, d) for d in p.dtypes],
+        return {"name": p.name, "param_type": p.param_type, "dtypes": [BY_NAME[d].ge if d in BY_NAME else d for d in p.dtypes],
                 "formats": p.formats or ["ND"] * len(p.dtypes), "value_depend": False, "scalar": False, "follow": ""}
     return {"type": op_type, "inputs": [param(p) for p in spec.inputs], "outputs": [param(p) for p in spec.outputs],
             "attrs": [{"name": a.name, "type": a.type, "required": a.param_type == "required",

@@ -1,6 +1,6 @@
 """Run one build step of the real toolchain (cmake, build.sh, an installer, a syntax check) in the
-sandbox and turn its output into diagnostics: compiler messages through the sim's clang/gcc parser
-(bisheng is clang-based), CMake errors as environment findings with a hint."""
+sandbox and turn its output into diagnostics: compiler messages through the shared clang/gcc parser
+(buildkit.diagnostics; bisheng is clang-based), CMake errors as environment findings with a hint."""
 from __future__ import annotations
 
 import re
@@ -8,8 +8,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kernelwright.tools.sim import sandbox
-from kernelwright.tools.sim.diagnostics import PathMapper, parse
+from kernelwright.tools.buildkit import sandbox
+from kernelwright.tools.buildkit.diagnostics import PathMapper, parse
 from kernelwright.tools.toolchain import BuildResult, Diagnostic
 
 BUILD_LIMITS = sandbox.Limits(wall_s=1200, cpu_s=None, memory_bytes=None, file_bytes=4 << 30)

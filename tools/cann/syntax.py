@@ -14,6 +14,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from kernelwright.tools.buildkit import cache
+from kernelwright.tools.buildkit.diagnostics import dedupe
+from kernelwright.tools.buildkit.sources import drop_launches, dtype_variants, variant_key
 from kernelwright.tools.cann.build_launch import prepare_sources
 from kernelwright.tools.cann.build_opp import op_description
 from kernelwright.tools.cann.detect import CannInstall, cpu_debug_include_dirs, detect_cann, host_include_dirs
@@ -23,9 +26,6 @@ from kernelwright.tools.cann.tiling_text import kernel_tiling_header
 from kernelwright.tools.cann.toolchain import NO_CANN, environment_error
 from kernelwright.tools.hardware import SocProfile, load_soc
 from kernelwright.tools.project import KernelProject
-from kernelwright.tools.sim import cache
-from kernelwright.tools.sim.build import _dedupe
-from kernelwright.tools.sim.sources import drop_launches, dtype_variants, variant_key
 from kernelwright.tools.toolchain import BuildResult, Case, Diagnostic, RunResult
 
 NO_HEADERS = "no AscendC headers (kernel_operator.h) under {root}'s CPU-debug include dirs ({dirs})"
@@ -120,7 +120,7 @@ class _Check(StagedBuild):
                 unit = self.src / rel
                 self.check(unit, f"the compile check of {rel}", twin_defines(self.soc), [unit.parent, self.src,
                                                                                             *self.kernel_dirs])
-        self.steps.diagnostics = _dedupe(self.steps.diagnostics)   # dtype variants repeat findings
+        self.steps.diagnostics = dedupe(self.steps.diagnostics)   # dtype variants repeat findings
         return self.finish(result, start)
 
     def _msopgen(self, result: BuildResult) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from kernelwright.tools.buildkit import cache
+from kernelwright.tools.buildkit.cache import load_cached
 from kernelwright.tools.cann.build_launch import LaunchBuild
 from kernelwright.tools.cann.build_opp import OppBuild
 from kernelwright.tools.cann.client import NpuWorker
@@ -17,8 +19,6 @@ from kernelwright.tools.cann.env import EnvError, cann_env, opp_env
 from kernelwright.tools.cann.run import run_case, time_case
 from kernelwright.tools.hardware import SocProfile, load_soc
 from kernelwright.tools.project import KernelProject
-from kernelwright.tools.sim import cache
-from kernelwright.tools.sim.build import load_cached
 from kernelwright.tools.timing import ReferenceSpec, TimingConfig, TimingResult, flush_bytes
 from kernelwright.tools.toolchain import BuildResult, Case, Diagnostic, RunResult
 
