@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, Field
 
+from kernelwright.tools.dtypes import BY_NAME
 from kernelwright.tools.hardware import SocProfile, load_soc
 from kernelwright.tools.perf import calibration as cal
 from kernelwright.tools.perf.pipes import copy_cycles
@@ -82,14 +83,18 @@ def _macs(op: str, ins: list[dict[str, Any]], outs: list[dict[str, Any]]) -> int
     return 0
 
 
+def _ctype(dtype: str) -> str:
+    d = BY_NAME.get(dtype)
+    return d.ctype if d and d.ctype else dtype
+
+
 def _cube_cycles(macs: int, dtype: str) -> float:
     """A 16x16x16 fp16 fractal per cycle; fp32 at its k-step [pypto]."""
-    kstep = cal.CUBE_KSTEP.get({"float32": "float", "float16": "half", "bfloat16": "bfloat16_t"}.get(dtype, dtype), 16)
-    return macs / (16 * 16 * kstep)
+    return macs / (16 * 16 * cal.CUBE_KSTEP.get(_ctype(dtype), 16))
 
 
 def _vector_cycles(op: str, elements: int, dtype: str) -> float:
-    name = {"float32": "float", "float16": "half", "bfloat16": "bfloat16_t"}.get(dtype, dtype)
+    name = _ctype(dtype)
     repeats = elements * dtype_bytes(dtype) / 256
     total = 0.0
     for instr in PASSES.get(op, ["VADD"]):

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from kernelwright.tools.dtypes import TABLE
 PIPES = ("S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX")
 ALL_PIPES = len(PIPES)
 MEMORIES = ("GM", "UB", "L1", "L0A", "L0B", "L0C", "BIAS", "FIXBUF")
@@ -139,10 +140,8 @@ def copy_pipe(src: str, dst: str) -> int:
     return PIPES.index(name)
 
 
-_BYTES = {"half": 2, "float16": 2, "bfloat16_t": 2, "bfloat16": 2, "float": 4, "float32": 4, "double": 8, "float64": 8,
-          "int8_t": 1, "int8": 1, "uint8_t": 1, "uint8": 1, "bool": 1, "int16_t": 2, "int16": 2, "uint16_t": 2,
-          "uint16": 2, "int32_t": 4, "int32": 4, "uint32_t": 4, "uint32": 4, "int64_t": 8, "int64": 8, "uint64_t": 8,
-          "uint64": 8}
+# element sizes by NumPy-style name (the eager baseline's ops) and by AscendC type (the emulator's records)
+_BYTES = {d.name: d.size for d in TABLE if d.size} | {d.ctype: d.size for d in TABLE if d.ctype and d.size}
 
 
 def dtype_bytes(name: str) -> int:
