@@ -114,12 +114,7 @@ void access_local(Pipe p, AscendC::Hardware hw, uint32_t offset, uint64_t bytes,
 namespace {
 // The trace's record of a release (a token) or of a wait for one.
 uint32_t trace_sync(TraceKind kind, Pipe p, uint32_t token, const char* api) {
-    TraceRecord r{};
-    r.kind = uint8_t(kind);
-    r.pipe = uint8_t(p);
-    r.name = trace_name(api);
-    r.count = 1;
-    r.x = token ? token : trace_token();
+    TraceRecord r = trace_record(kind, p, api, nullptr, token ? token : trace_token());
     trace_add(r);
     return r.x;
 }
@@ -203,11 +198,7 @@ void wait_flag(Pipe src, Pipe dst, int id, const char* api) {
 
 void pipe_barrier(Pipe p) {
     PipeState& s = ps();
-    TraceRecord r{};
-    r.kind = uint8_t(TraceKind::BARRIER);
-    r.pipe = uint8_t(p);
-    r.count = 1;
-    trace_add(r);
+    trace_op(TraceKind::BARRIER, p);
     if (p == Pipe::COUNT) {
         for (int a = 0; a < kPipes; ++a)
             for (int q = 0; q < kPipes; ++q) s.vc[a].c[q] = s.issued[q];

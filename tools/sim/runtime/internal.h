@@ -81,7 +81,13 @@ struct TraceRecord {
 };
 static_assert(sizeof(TraceRecord) == 40, "the trace file layout is fixed (tools/sim/trace.py)");
 uint16_t trace_name(const char* s);
+TraceRecord trace_record(TraceKind kind, Pipe pipe, const char* name = nullptr, const char* dtype = nullptr, uint32_t x = 0,
+                         uint64_t y = 0, uint64_t z = 0);
 void trace_add(const TraceRecord& r);
+inline void trace_op(TraceKind kind, Pipe pipe, const char* name = nullptr, const char* dtype = nullptr, uint32_t x = 0,
+                     uint64_t y = 0, uint64_t z = 0) {
+    trace_add(trace_record(kind, pipe, name, dtype, x, y, z));
+}
 uint32_t trace_token();
 void trace_reset();
 void trace_flush();

@@ -135,12 +135,7 @@ void sync_all(const char* api) {
             .fatal();
     count_sync("SyncAll");
     pipe_barrier(Pipe::COUNT);  // SyncAll drains every pipe of this core
-    TraceRecord r{};
-    r.kind = uint8_t(TraceKind::SYNCALL);
-    r.pipe = uint8_t(Pipe::COUNT);
-    r.name = trace_name(api);
-    r.count = 1;
-    trace_add(r);
+    trace_op(TraceKind::SYNCALL, Pipe::COUNT, api);
     // where this block waits: a SyncAll mismatch found by the parent is reported at this call
     void* frames[32];
     int n = backtrace(frames, 32);

@@ -146,31 +146,17 @@ void count_vec(const char* api, const char* dtype, uint64_t repeats, uint64_t el
     c.instructions += 1;
     c.repeats += repeats;
     c.elements += elems;
-    TraceRecord r{};
-    r.kind = uint8_t(TraceKind::VEC);
-    r.pipe = uint8_t(Pipe::V);
-    r.name = trace_name(api);
-    r.dtype = trace_name(dtype);
-    r.count = 1;
-    r.x = uint32_t(repeats);
-    r.y = elems;
-    r.z = strides;
-    trace_add(r);
+    trace_op(TraceKind::VEC, Pipe::V, api, dtype, uint32_t(repeats), elems, strides);
 }
 void count_copy(AscendC::Hardware from, AscendC::Hardware to, uint64_t bytes, uint64_t bursts, uint64_t burst, uint64_t gm_gap,
                 const void* gm) {
     std::string k = std::string(hardware_name(from)) + "->" + hardware_name(to);
     counters().copy_bytes[k] += bytes;
     counters().copy_ops[k] += 1;
-    TraceRecord r{};
-    r.kind = uint8_t(TraceKind::COPY);
-    r.pipe = uint8_t(copy_pipe(from, to));
+    TraceRecord r = trace_record(TraceKind::COPY, copy_pipe(from, to), nullptr, nullptr, uint32_t(bursts ? bursts : 1), bytes,
+                                 (burst ? burst : bytes) | (gm_gap < 0xffffffffu ? gm_gap : 0xffffffffu) << 32);
     r.src = uint8_t(from);
     r.dst = uint8_t(to);
-    r.count = 1;
-    r.x = uint32_t(bursts ? bursts : 1);
-    r.y = bytes;
-    r.z = (burst ? burst : bytes) | (gm_gap < 0xffffffffu ? gm_gap : 0xffffffffu) << 32;
     r.w = uint32_t(reinterpret_cast<uintptr_t>(gm) % 512);
     trace_add(r);
 }
@@ -179,25 +165,12 @@ void count_cube(const char* api, const char* dtype, uint64_t fractals, uint64_t 
     c.instructions += 1;
     c.repeats += fractals;
     c.elements += macs;
-    TraceRecord r{};
-    r.kind = uint8_t(TraceKind::CUBE);
-    r.pipe = uint8_t(Pipe::M);
-    r.name = trace_name(api);
-    r.dtype = trace_name(dtype);
-    r.count = 1;
-    r.x = uint32_t(fractals);
-    r.y = macs;
-    r.z = uint64_t(m & 0x1fffff) | uint64_t(n & 0x1fffff) << 21 | uint64_t(k & 0x1fffff) << 42;
-    trace_add(r);
+    trace_op(TraceKind::CUBE, Pipe::M, api, dtype, uint32_t(fractals), macs,
+             uint64_t(m & 0x1fffff) | uint64_t(n & 0x1fffff) << 21 | uint64_t(k & 0x1fffff) << 42);
 }
 void count_scalar(const char* what) {
     counters().scalar[what] += 1;
-    TraceRecord r{};
-    r.kind = uint8_t(TraceKind::SCALAR);
-    r.pipe = uint8_t(Pipe::S);
-    r.name = trace_name(what);
-    r.count = 1;
-    trace_add(r);
+    trace_op(TraceKind::SCALAR, Pipe::S, what);
 }
 void count_sync(const char* what) { counters().sync[what] += 1; }
 

@@ -70,6 +70,19 @@ uint16_t trace_name(const char* s) {
     return id;
 }
 
+TraceRecord trace_record(TraceKind kind, Pipe pipe, const char* name, const char* dtype, uint32_t x, uint64_t y, uint64_t z) {
+    TraceRecord r{};
+    r.kind = uint8_t(kind);
+    r.pipe = uint8_t(pipe);
+    r.name = trace_name(name);
+    r.dtype = trace_name(dtype);
+    r.count = 1;
+    r.x = x;
+    r.y = y;
+    r.z = z;
+    return r;
+}
+
 void trace_add(const TraceRecord& r) {
     if (!enabled()) return;
     State& t = st();
