@@ -10,7 +10,7 @@ import numpy as np
 
 from kernelwright.tools.perf import calibration as cal
 from kernelwright.tools.perf.trace import (ACQ, ALL_PIPES, BARRIER, COPY, CUBE, MEMORIES, PIPES, REL, SCALAR, SYNCALL,
-                                           VEC, BlockTrace)
+                                           VEC, BlockTrace, dtype_bytes)
 
 S = PIPES.index("S")
 BYTES_PER_CYCLE = 2 ** 30 / (cal.CLOCK_MHZ * 1e6)     # GB/s of the [mskpp] tables (2^30 bytes) -> bytes per cycle
@@ -33,8 +33,7 @@ class BlockTime:
 
 
 def _curve(path: str) -> tuple[np.ndarray, np.ndarray]:
-    pts = cal.COPY_CURVES[cal.COPY_ALIASES.get(path, path)] if path in cal.COPY_CURVES or path in cal.COPY_ALIASES \
-        else cal.COPY_CURVES["GM_TO_UB"]
+    pts = cal.COPY_CURVES.get(cal.COPY_ALIASES.get(path, path), cal.COPY_CURVES["GM_TO_UB"])
     kib = np.array([p[0] for p in pts]) * 1024
     return kib, np.array([p[1] for p in pts]) * BYTES_PER_CYCLE
 
@@ -59,8 +58,7 @@ def peak_bytes_per_cycle(path: str) -> float:
 def _costs(block: BlockTrace, gm_share: float) -> tuple[np.ndarray, np.ndarray, BlockTime]:
     """Per record: cycles it occupies its pipe (per repetition) and its extra result latency."""
     r = block.records
-    n = len(r)
-    dur, lat = np.zeros(n), np.zeros(n)
+    dur, lat = np.zeros(len(r)), np.zeros(len(r))
     kind = r["kind"]
     info = BlockTime(phases=[], busy=[0.0] * len(PIPES))
     copies = np.nonzero(kind == COPY)[0]
@@ -91,7 +89,7 @@ def _costs(block: BlockTrace, gm_share: float) -> tuple[np.ndarray, np.ndarray, 
     for d in np.unique(r["dtype"][cube]):
         sel = cube[r["dtype"][cube] == d]
         dtype = block.names[d]
-        steps = 32 / {"half": 2, "bfloat16_t": 2, "float": 4}.get(dtype, 1) / cal.CUBE_KSTEP.get(dtype, 16)
+        steps = 32 / dtype_bytes(dtype) / cal.CUBE_KSTEP.get(dtype, 16)   # a fractal spans 32 bytes of k
         work = r["x"][sel].astype(np.float64) * steps
         dur[sel] = np.maximum(work, cal.CUBE_MIN_CYCLES)
         lat[sel] = cal.CUBE_STATE_LATENCY
