@@ -1,8 +1,9 @@
 """The eager baseline: the reference's ATen ops (tools/tasks/aten_ops.py), each launched as its own
 kernel that runs at the SoC's bound under the same cost model (its bytes at the full HBM bandwidth,
-its vector work at the measured peak rates on every vector core, its matmuls at the cube rate on
-every cube core, and never faster than one copy in and one copy out per core) plus one launch overhead. An optimistic eager, so an estimated speed-up over it
-is not flattered: a kernel only wins by moving fewer bytes, launching fewer kernels, or both."""
+its vector work at the measured peak rates on every vector core, its matmuls at the cube rate on every
+cube core, and never faster than one copy in and one copy out per core) plus one launch overhead. An
+optimistic eager, so an estimated speed-up over it is not flattered: a kernel only wins by moving
+fewer bytes, launching fewer kernels, or both."""
 from __future__ import annotations
 
 import math
