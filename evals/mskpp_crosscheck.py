@@ -9,7 +9,11 @@ as the msKPP instruction of the same name and size, MMADs with the same m*k*n, r
 between pipes as set_flag/wait_flag pairs) and compares msKPP's cycles with our single-core estimate of
 that block. msKPP runs with cache_hit_ratio = 1 (its measured tables as they are, as ours use them).
 Not replayed: scalar work and barriers (msKPP has no scalar pipe model); the syncs that involve the
-scalar unit. Every comparison is printed, misses included. Target: within 30 %.
+scalar unit. Each kernel is compared twice: our estimate of the whole block, and of the same instruction
+stream msKPP replayed (the block without what it could not replay, its VADD stand-ins costed as Add); the
+30 % target is judged on the second. Every comparison is printed, misses included, with the number of
+copies under 1 KiB: msKPP has no measurement below 1 KiB and scales those copies' time down with their
+size, while ours keeps a DMA's fixed latency, so kernels moving small tiles differ there by construction.
 
     python -m kernelwright.evals.mskpp_crosscheck --mskpp /path/to/mskpp [--out crosscheck.json] [NAME ...]
 """
@@ -24,6 +28,8 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 KERNELS = {  # corpus kernel -> family
     "add_custom": "elementwise", "sigmoid_custom": "elementwise", "gelu_tanh_f32": "elementwise",
@@ -101,13 +107,15 @@ def _copy(mk: Any, src: str, dst: str, nbytes: int, skipped: Counter) -> None:
     mk.Tensor(MEM.get(dst, dst), "UINT8", [nbytes], format="ND").load(data)
 
 
-def _replay(block: Any, mk: Any) -> tuple[int, list[str]]:
-    """Block 0's records through msKPP; returns its makespan in cycles and what was not replayed as such."""
+def _replay(block: Any, mk: Any) -> tuple[int, list[str], set[tuple[str, str]]]:
+    """Block 0's records through msKPP; returns its makespan in cycles, what was not replayed as such, and
+    the (API, dtype) pairs replayed as VADD."""
     from kernelwright.tools.perf import calibration as cal
     from kernelwright.tools.perf.trace import ACQ, COPY, CUBE, KINDS, MEMORIES, PIPES, REL, VEC, dtype_bytes
     r, names = block.records, block.names
     pairs, set_flags = _flag_pairs(r), {}
     skipped: Counter = Counter()
+    as_vadd: set[tuple[str, str]] = set()
     with mk.Chip("Ascend910B1") as chip:
         mk.Chip.set_cache_hit_ratio({"cache_hit_ratio": 1.0})
         chip.enable_metrics()
@@ -133,6 +141,7 @@ def _replay(block: Any, mk: Any) -> tuple[int, list[str]]:
                 for _ in range(n):
                     if not _vector(mk, instr, dtype, elems):
                         skipped[f"{api} ({instr} {dtype}) as VADD"] += 1
+                        as_vadd.add((api, names[x["dtype"]]))
                         _vector(mk, "VADD", dtype, elems)
             elif kind == CUBE:                  # msKPP costs an MMAD by m*k*n only: any shape of that product
                 k = max(16, int(x["y"]) // 256)
@@ -148,7 +157,32 @@ def _replay(block: Any, mk: Any) -> tuple[int, list[str]]:
         # the Total row's Duration is the makespan (its Cycle column sums the pipes)
         total = next(round(float(row["Duration(us)"]) * MSKPP_MHZ) for row in csv.DictReader(f)
                      if row["Pipe"] == "Total")
-    return total, [f"{k} x{v}" for k, v in sorted(skipped.items())]
+    return total, [f"{k} x{v}" for k, v in sorted(skipped.items())], as_vadd
+
+
+def _same_stream(block: Any, as_vadd: set[tuple[str, str]]) -> Any:
+    """Block 0 as msKPP saw it: without scalar accesses, barriers, SyncAll and the waits msKPP has no pair
+    for (those involving the scalar unit), and with the vector instructions it replayed as VADD costed as Add."""
+    from kernelwright.tools.perf.trace import ACQ, BARRIER, PIPES, REL, SCALAR, SYNCALL, VEC, BlockTrace
+    r, names = block.records.copy(), list(block.names) + ["Add"]
+    releases = {int(x["x"]): PIPES[x["pipe"]] for x in r if x["kind"] == REL}
+    keep = ~np.isin(r["kind"], (SCALAR, BARRIER, SYNCALL))
+    for i, x in enumerate(r):
+        if x["kind"] == ACQ:
+            dst = PIPES[x["pipe"]] if x["pipe"] < len(PIPES) else ""
+            keep[i] = releases.get(int(x["x"])) in MSKPP_PIPE and dst in MSKPP_PIPE
+        elif x["kind"] == VEC and (names[x["name"]], names[x["dtype"]]) in as_vadd:
+            r["name"][i] = len(names) - 1
+    return BlockTrace(block=block.block, records=r[keep], names=names)
+
+
+def _cycles(block: Any) -> float:
+    """Our estimate of one block alone on one core of the SoC msKPP measured, in its cycles."""
+    from kernelwright.tools.perf import calibration as cal
+    from kernelwright.tools.perf.estimate import estimate
+    from kernelwright.tools.perf.trace import KernelTrace, LaunchTrace
+    return estimate(KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[block])]), "Ascend910B1").device_us \
+        * cal.CLOCK_MHZ
 
 
 def _vector(mk: Any, instr: str, dtype: str, elems: int) -> bool:
@@ -191,9 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     from mskpp._C import arch
     mk.arch = arch
 
-    from kernelwright.tools.perf import calibration as cal
-    from kernelwright.tools.perf.estimate import estimate
-    from kernelwright.tools.perf.trace import KernelTrace, LaunchTrace
+    from kernelwright.tools.perf.trace import COPY
     from kernelwright.tools.sim import corpus
     from kernelwright.tools.sim.toolchain import SimToolchain
     tc = SimToolchain()
@@ -212,28 +244,35 @@ def main(argv: list[str] | None = None) -> int:
                     rows.append({"kernel": name, "family": family, "error": f"emulation: {run.status} {run.detail}"})
                     continue
                 block = run.trace.launches[0].blocks[0]
-                ours = estimate(KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[block])]), "Ascend910B1")
-                cycles = ours.device_us * cal.CLOCK_MHZ
                 os.chdir(tempfile.mkdtemp(dir=tmp))     # one directory per kernel: msKPP names it by the second
-                theirs, skipped = _replay(block, mk)
+                theirs, skipped, as_vadd = _replay(block, mk)
+                cycles = _cycles(block)
+                same = _cycles(_same_stream(block, as_vadd))
+                copies = block.records[block.records["kind"] == COPY]
                 rows.append({"kernel": name, "family": family, "records": len(block.records),
-                             "ours_cycles": round(cycles),
+                             "copies_under_1k": int(copies["count"][copies["y"] < 1024].sum()),
+                             "ours_cycles": round(cycles), "same_stream_cycles": round(same),
                              "mskpp_cycles": theirs, "ratio": round(cycles / theirs, 3) if theirs else None,
+                             "same_stream_ratio": round(same / theirs, 3) if theirs else None,
                              "not_replayed": skipped})
         finally:
             os.chdir(cwd)
-    hits = 0
-    print(f"{'kernel':20} {'family':22} {'ours':>9} {'msKPP':>9} {'ratio':>6}  within 30%  not replayed")
+    hits = whole = 0
+    print(f"{'kernel':20} {'family':22} {'ours':>7} {'same':>7} {'msKPP':>7} {'ratio':>6} {'same':>6}  within 30%"
+          "  <1KiB  not replayed")
     for row in rows:
         if "error" in row:
             print(f"{row['kernel']:20} {row['family']:22} {row['error']}")
             continue
-        ok = row["ratio"] is not None and abs(row["ratio"] - 1) <= 0.3
+        ok = row["same_stream_ratio"] is not None and abs(row["same_stream_ratio"] - 1) <= 0.3
         hits += ok
-        print(f"{row['kernel']:20} {row['family']:22} {row['ours_cycles']:9d} {row['mskpp_cycles']:9d} "
-              f"{row['ratio']:6.2f}  {'yes' if ok else 'MISS':10}  {', '.join(row['not_replayed'])[:90]}")
+        whole += row["ratio"] is not None and abs(row["ratio"] - 1) <= 0.3
+        print(f"{row['kernel']:20} {row['family']:22} {row['ours_cycles']:7d} {row['same_stream_cycles']:7d} "
+              f"{row['mskpp_cycles']:7d} {row['ratio']:6.2f} {row['same_stream_ratio']:6.2f}  "
+              f"{'yes' if ok else 'MISS':10}  {row['copies_under_1k']:5d}  {', '.join(row['not_replayed'])[:80]}")
     done = [r for r in rows if "error" not in r]
-    print(f"{hits} of {len(done)} kernels within 30 % of msKPP")
+    print(f"{hits} of {len(done)} kernels within 30 % of msKPP on the same instruction stream "
+          f"({whole} of {len(done)} with our whole block, which includes what msKPP does not model)")
     if args.out:
         args.out.write_text(json.dumps(rows, indent=1))
     return 0 if done and hits == len(done) else 1
