@@ -213,7 +213,6 @@ class TaskRunner:
         response["seconds"] = time.monotonic() - start
         return response
 
-
     def aten_ops(self, case: dict[str, Any], mapping: dict[int, int]) -> dict[str, Any]:
         """The ATen ops of one forward at the (shrunk) shapes: traced on fake tensors (nothing computed),
         or on real ones when the reference needs data (nonzero, item, ...)."""
