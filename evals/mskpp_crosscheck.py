@@ -138,11 +138,14 @@ def _replay(block: Any, mk: Any) -> tuple[int, list[str], set[tuple[str, str]]]:
                 api, dtype = names[x["name"]], DTYPE.get(names[x["dtype"]], "FP32")
                 instr = cal.API_INSTRUCTION.get(api, "VADD")
                 elems = max(1, int(x["x"]) * 256 // dtype_bytes(names[x["dtype"]]))
+                # a conversion from the source dtype our cost model assumes (the trace has its destination only)
+                src = cal.conversion_into(cal.DTYPE_CLASS.get(names[x["dtype"]], "FP32")).split(">")[0] \
+                    if instr == "VCONV" else dtype
                 for _ in range(n):
-                    if not _vector(mk, instr, dtype, elems):
+                    if not _vector(mk, instr, dtype, elems, src or dtype):
                         skipped[f"{api} ({instr} {dtype}) as VADD"] += 1
                         as_vadd.add((api, names[x["dtype"]]))
-                        _vector(mk, "VADD", dtype, elems)
+                        _vector(mk, "VADD", dtype, elems, dtype)
             elif kind == CUBE:                  # msKPP costs an MMAD by m*k*n only: any shape of that product
                 k = max(16, int(x["y"]) // 256)
                 for _ in range(n):
@@ -185,7 +188,7 @@ def _cycles(block: Any) -> float:
         * cal.CLOCK_MHZ
 
 
-def _vector(mk: Any, instr: str, dtype: str, elems: int) -> bool:
+def _vector(mk: Any, instr: str, dtype: str, elems: int, src_dtype: str) -> bool:
     import inspect
 
     from mskpp.core.api_register import InstrApiRegister
@@ -198,7 +201,7 @@ def _vector(mk: Any, instr: str, dtype: str, elems: int) -> bool:
     for p in params:
         if p in ("x", "y", "z"):             # the last tensor is the result; the others are read
             args.append(mk.Tensor("UB") if p == tensors[-1] else
-                        mk.Tensor("UB", dtype, [elems], format="ND", is_inited=True))
+                        mk.Tensor("UB", src_dtype, [elems], format="ND", is_inited=True))
         elif p == "dtype":
             args.append(dtype)
         elif p == "fill_shape":

@@ -163,3 +163,10 @@ def test_estimate_run_says_when_there_is_nothing_to_estimate():
     assert failed.status == "unsupported" and "crash" in failed.notes[0]
     ok = estimate_run(RunResult(toolchain="sim", status="ok", trace=elementwise_kernel(2, 2, 4096)), SOC)
     assert ok.status == "ok" and ok.blocks == 2
+
+
+def test_a_cast_is_costed_as_a_measured_conversion_into_its_destination_dtype():
+    # the trace names a Cast's destination dtype; msKPP's VCONV pairs are SRC>DST
+    assert cal.vector_cost("Cast", "half")[:2] == cal.VECTOR[("VCONV", "FP32>FP16")]
+    assert cal.vector_cost("Cast", "float")[:2] in [v for (i, c), v in cal.VECTOR.items() if c.endswith(">FP32")]
+    assert cal.vector_cost("Cast", "int8_t")[:2] == cal.VECTOR[("VCONV", "FP16>INT8")]

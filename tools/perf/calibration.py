@@ -138,13 +138,20 @@ DTYPE_CLASS = {"half": "FP16", "float": "FP32", "bfloat16_t": "FP16", "int16_t":
 BITWISE_CLASS = {"FP16": "UINT16", "FP32": "UINT32", "INT16": "UINT16", "INT32": "UINT32"}
 
 
+def conversion_into(dtype_class: str) -> str:
+    """The measured VCONV pair ("SRC>DST") that converts into a dtype class: the trace records only a
+    Cast's destination dtype, so the first measured conversion into it stands for all of them."""
+    return next((c for (i, c) in VECTOR if i == "VCONV" and c.endswith(">" + dtype_class)), "")
+
+
 def vector_cost(api: str, dtype: str) -> tuple[float, float, float]:
-    """(cycles of one repeat, bytes per cycle, result latency) of an AscendC vector API on a dtype."""
+    """(cycles of one repeat, bytes per cycle, result latency) of an AscendC vector API on a dtype (a
+    conversion's destination dtype)."""
     instr = API_INSTRUCTION.get(api, "")
     if instr == "VBITSORT":
         return VBITSORT_CYCLES, 256.0 / VBITSORT_CYCLES, VEC_LATENCY["VBITSORT"] + VEC_RESULT_DELAY
     cls = DTYPE_CLASS.get(dtype, "FP32")
     first, rate = (VECTOR.get((instr, cls)) or VECTOR.get((instr, BITWISE_CLASS.get(cls, cls)))
-                   or next((v for (i, c), v in VECTOR.items() if i == instr and c.startswith(cls)), None)
+                   or (VECTOR.get((instr, conversion_into(cls))) if instr == "VCONV" else None)
                    or VECTOR_DEFAULT)
     return first, rate, VEC_LATENCY.get(instr, VEC_LATENCY_DEFAULT) + VEC_RESULT_DELAY
