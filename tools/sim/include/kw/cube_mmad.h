@@ -60,7 +60,7 @@ void mmad(const LocalTensor<D>& c, const LocalTensor<A>& a, const LocalTensor<B>
             out = bias ? D(bias[col] + sum) : accumulate ? D(out + sum) : D(sum);
         }
     }
-    rt::count_cube(api, dtype_name<A>(), uint64_t(s.mb) * s.nb * std::max(s.kba, s.kbb), uint64_t(p.m) * p.n * p.k);
+    rt::count_cube(api, dtype_name<A>(), uint64_t(s.mb) * s.nb * std::max(s.kba, s.kbb), uint64_t(p.m) * p.n * p.k, p.m, p.n, p.k);
 }
 
 // One accumulator value through the fixpipe: optional ReLU, then the quantisation mode's conversion.

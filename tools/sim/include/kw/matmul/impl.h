@@ -282,7 +282,7 @@ private:
                     for (uint32_t j = 0; j < b.cols; ++j) out[j] += x * brow[j];
                 }
             kw::rt::count_cube("Mmad", kw::dtype_name<SrcAT>(), uint64_t(ceil_div(b.rows, 16)) * ceil_div(b.cols, 16) * ceil_div(kn, 32 / sizeof(SrcAT)),
-                           uint64_t(b.rows) * b.cols * kn);
+                           uint64_t(b.rows) * b.cols * kn, b.rows, b.cols, kn);
         }
         kw::rt::count_copy(Hardware::GM, Hardware::L1, (uint64_t(b.rows) * sizeof(SrcAT) + uint64_t(b.cols) * sizeof(SrcBT)) * k_);
         if (biasOn_ && !partial) add_bias();
