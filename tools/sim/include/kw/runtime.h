@@ -76,6 +76,13 @@ void count_sync(const char* what);
 // cube work: one instruction of `api` covering `fractals` fractal operations and `macs` multiply-adds
 void count_cube(const char* api, const char* dtype, uint64_t fractals, uint64_t macs);
 
+// ---- cube arithmetic (runtime/gemm.cpp) ----
+// c[m x n] += a[m x k] * b[k x n], row-major, each element summing its products in increasing k.
+void gemm_f32(float* c, const float* a, const float* b, uint32_t m, uint32_t n, uint32_t k);
+void gemm_i32(int32_t* c, const int32_t* a, const int32_t* b, uint32_t m, uint32_t n, uint32_t k);
+// float value of every half bit pattern (a table lookup instead of a soft-float call per element)
+const float* half_to_float_table();
+
 // ---- pipe hazards on on-chip memory ----
 // `api` names the instruction; `pos` the logical position of the tensor (for messages).
 void access_local(Pipe p, AscendC::Hardware hw, uint32_t offset, uint64_t bytes, bool write, const char* api,
