@@ -12,7 +12,7 @@ class DType:
     name: str          # DSL spelling: f32, f16, bf16, i32, ...
     size: int          # bytes
     np_name: str       # numpy dtype name ("bfloat16" via ml_dtypes)
-    ctype: str         # AscendC element type
+    ctype: str         # AscendC element type (bool data is handled as its bytes, uint8_t)
     ge: str            # ge::DataType enumerator
     is_float: bool
 
@@ -47,6 +47,7 @@ DTYPES: dict[str, DType] = {d.name: d for d in (
     DType("u8", 1, "uint8", "uint8_t", "DT_UINT8", False),
     DType("u32", 4, "uint32", "uint32_t", "DT_UINT32", False),
     DType("i64", 8, "int64", "int64_t", "DT_INT64", False),
+    DType("bool", 1, "bool", "uint8_t", "DT_BOOL", False),     # torch.bool: one byte, 0 or 1; handled as uint8_t
 )}
 F32 = DTYPES["f32"]
 BY_NUMPY = {d.np_name: d for d in DTYPES.values()}

@@ -228,6 +228,70 @@ class ScalarCall(Stmt):
     fn: str                         # reduce_sum reduce_max reduce_min reduce_prod get sqrt exp ln
     src: TileRef | None
     args: list[Expr]
+    bound: Expr | None = None       # A.get(t, i, bound=B): an index checked to lie in [0, B)
+
+
+@dataclass
+class GmView:
+    """A GM tensor (or workspace) from element `offset` (`x[off:]`)."""
+    name: str
+    offset: Expr
+    line: int
+
+
+@dataclass
+class CubeDecl(Stmt):
+    """`mm = A.cube(a, b, c, tile=(m, n, k), shape=(M, N, K), ...)`: one Matmul API object."""
+    name: str
+    a: str                          # GM tensors or workspaces
+    b: str
+    c: str                          # a GM tensor / workspace, or a UB tile (vector epilogue)
+    tile: list[Expr]                # the largest m, n, k of one A.matmul
+    shape: list[Expr]               # M, N, K of the whole matrices: the row strides
+    trans_a: bool = False
+    trans_b: bool = False
+    bias: str | None = None
+
+
+@dataclass
+class Matmul(Stmt):
+    unit: str
+    out: TileRef | GmView
+    a: GmView
+    b: GmView
+    m: Expr
+    n: Expr
+    k: Expr
+    bias: GmView | None = None
+    atomic: str | None = None
+
+
+@dataclass
+class Gather(Stmt):
+    dst: TileRef
+    src: TileRef
+    idx: TileRef
+    n: Expr
+    bound: Expr
+
+
+@dataclass
+class Scatter(Stmt):
+    dst: TileRef
+    idx: TileRef
+    src: TileRef
+    n: Expr
+    bound: Expr
+    add: bool = False
+
+
+@dataclass
+class Where(Stmt):
+    dst: TileRef
+    cond: TileRef
+    a: TileRef | Expr               # one of a and b may be a number
+    b: TileRef | Expr
+    n: Expr
 
 
 @dataclass
@@ -316,6 +380,7 @@ class Program:
     kernel_types: dict[str, str] = field(default_factory=dict)   # kernel variable -> index | scalar
     tiles: dict[str, TileDecl] = field(default_factory=dict)
     workspaces: dict[str, WorkspaceDecl] = field(default_factory=dict)
+    cubes: dict[str, CubeDecl] = field(default_factory=dict)
     field_types: dict[str, str] = field(default_factory=dict)    # tiling field -> int | float
     host_types: dict[str, dict[str, str]] = field(default_factory=dict)  # host function -> variable -> type
 
@@ -353,6 +418,8 @@ def exprs_of(node: Any):
             if isinstance(item, Expr):
                 yield item
             elif isinstance(item, TileRef) and item.offset is not None:
+                yield item.offset
+            elif isinstance(item, GmView):
                 yield item.offset
 
 

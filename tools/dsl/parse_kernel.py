@@ -8,6 +8,7 @@ from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.errors import DslError
 from kernelwright.tools.dsl.optable import ROUND_MODES, ops
 from kernelwright.tools.dsl.parse_expr import dotted, reject
+from kernelwright.tools.dsl.parse_prims import TABLE_STATEMENTS, PrimParser
 from kernelwright.tools.dsl.parse_stmt import StmtParser, call_name
 
 ARGS = {  # positional operands after dst, by form
@@ -18,17 +19,19 @@ ARGS = {  # positional operands after dst, by form
 SCALAR_FNS = {"reduce_sum": "tile", "reduce_max": "tile", "reduce_min": "tile", "reduce_prod": "tile", "get": "get",
               "sqrt": "scalar", "exp": "scalar", "ln": "scalar"}
 STATEMENTS = ("A.load, A.store, A.<Instruction>(...) (Add, Muls, Exp, Cast, Duplicate, ReduceSum, ...), A.copy, "
-              "A.set, A.sync_all, A.extern")
+              "A.set, A.gather, A.scatter, A.scatter_add, A.where, A.matmul, A.sync_all, A.extern")
 
 
-class KernelParser(StmtParser):
+class KernelParser(PrimParser, StmtParser):
     loops = "A.range(start, stop[, step], stages=1|2) and A.tiles(start, stop, tile, stages=1|2)"
     extra = f"; calls: {STATEMENTS}"
 
-    def __init__(self, gm: set[str], tiling_param: str, constants: dict, tiles: set[str], workspaces: set[str]):
+    def __init__(self, gm: set[str], tiling_param: str, constants: dict, tiles: set[str], workspaces: set[str],
+                 cubes: set[str] = frozenset()):
         super().__init__("kernel", gm, constants, tiling_param=tiling_param)
         self.tile_names = tiles
         self.gm_names = gm | workspaces
+        self.cube_names = set(cubes)
         self.n_tiles_loops = 0
 
     # ---- operands
@@ -129,6 +132,10 @@ class KernelParser(StmtParser):
             if name == "A.ub":
                 return ir.TileDecl(line, targets[0], dtype, size)
             return ir.WorkspaceDecl(line, targets[0], dtype, size)
+        if name == "A.cube":
+            return self.cube_decl(line, targets, value)
+        if name == "A.get" and len(targets) == 1:
+            return self.get_call(line, targets[0], value)
         if name and name.startswith("A.") and name[2:] in SCALAR_FNS:
             fn = name[2:]
             if len(targets) != 1:
@@ -154,7 +161,8 @@ class KernelParser(StmtParser):
                 raise DslError("call.args", "use: lo, hi = A.block_span(total[, align])", line,
                                hint="this block's share [lo, hi) of `total` elements, split in units of `align`")
             return ir.Assign(line, targets, ir.Call(line, "block_span", [self.expr(a) for a in value.args]))
-        if isinstance(value, ast.Call) and name and name.startswith("A.") and name[2:] in ops() | {"load": 0, "store": 0}:
+        if isinstance(value, ast.Call) and name and name.startswith("A.") and \
+                (name[2:] in ops() or name[2:] in ("load", "store") + TABLE_STATEMENTS):
             raise DslError("call.result", f"{name} returns nothing; call it as a statement", line,
                            hint=f"{name}(dst, ...) writes its destination operand")
         if len(targets) != 1:
@@ -201,6 +209,8 @@ class KernelParser(StmtParser):
             return ir.SyncAll(line)
         if prim == "extern":
             return self.extern(call)
+        if prim in TABLE_STATEMENTS:
+            return self.table_statement(call, prim)
         if prim in SCALAR_FNS:
             raise DslError("call.result", f"{name} returns a scalar; assign it: s = {name}(...)", line)
         info = ops().get(prim)
@@ -291,5 +301,6 @@ def parse_kernel_function(fn: ast.FunctionDef, gm: list[str], constants: dict) -
     if params[:-1] != gm or len(params) != len(gm) + 1:
         raise DslError("program.params", f"the kernel's parameters must be the inputs and outputs in order, then the "
                                          f"tiling data: ({', '.join(gm + ['t'])}); got ({', '.join(params)})", fn.lineno)
-    parser = KernelParser(set(gm), params[-1], constants, declared(fn, "A.ub"), declared(fn, "A.workspace"))
+    parser = KernelParser(set(gm), params[-1], constants, declared(fn, "A.ub"), declared(fn, "A.workspace"),
+                          declared(fn, "A.cube"))
     return ir.KernelFunc(fn.name, gm, params[-1], parser.block(fn.body), fn.lineno)

@@ -6,6 +6,7 @@ import numpy as np
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.errors import DslError
 from kernelwright.tools.dsl.interp import numerics
+from kernelwright.tools.dsl.interp.index import checked_index
 from kernelwright.tools.dsl.interp.operands import check_overlap, operand, require_defined, values
 from kernelwright.tools.dsl.interp.values import F32
 from kernelwright.tools.dsl.optable import auto_mode, cast_modes, ops
@@ -134,6 +135,8 @@ def scalar_call(m, s: ir.ScalarCall):
         op = operand(m, _shifted(s.src, i, m), 1, "the element", align=1)
         require_defined(m, op, "A.get", s.line)
         v = values(m, op)[0]
+        if s.bound is not None:
+            return checked_index(m, s, i, int(v))
         return F32(v) if op.dtype.is_float else int(v)
     n = count(m, s, s.args[0])
     src = operand(m, s.src, n, "the source")
