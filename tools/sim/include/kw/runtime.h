@@ -128,6 +128,7 @@ void register_queue(void* q);
 void unregister_queue(void* q);
 void end_of_kernel_checks();
 void printf_impl(const char* fmt, ...);
+const char* last_printf();  // this block's last AscendC::printf line ("" when none): what a Trap() stops on
 
 }  // namespace rt
 }  // namespace kw
