@@ -3,10 +3,12 @@ with ND->NZ, LoadData into L0A/L0B, Mmad accumulating in L0C over K, Fixpipe bac
 fp32 out, on the `sim` backend. Prints the build and run times and the multiply-adds per second,
 and checks the result against NumPy.
 
-    python -m kernelwright.evals.cube_speed [--m 1024 --n 1024 --k 8192] [--blocks 8]
+    python -m kernelwright.evals.cube_speed [--m 1024 --n 1024 --k 8192] [--blocks 8] [--dsl]
 
 The default is the issue's yardstick: a 1024 x 1024 x 8192 fp16 MMAD sequence (4096 Mmad
-instructions of 128 x 256 x 64). Runs in a temporary KERNELWRIGHT_HOME.
+instructions of 128 x 256 x 64). With --dsl the same product runs as the DSL's matmul example
+(prompts/examples/matmul/matmul.dsl.py, the Matmul API on the cube cores) lowered to an msopgen
+project. Runs in a temporary KERNELWRIGHT_HOME.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import os
 import resource
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -90,9 +93,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=1024)
     ap.add_argument("--k", type=int, default=8192)
     ap.add_argument("--blocks", type=int, default=8)
+    ap.add_argument("--dsl", action="store_true", help="run the DSL matmul example instead of raw instructions")
     args = ap.parse_args(argv)
     m, n, k = args.m, args.n, args.k
-    if m % 128 or n % 256 or k % 64:
+    if not args.dsl and (m % 128 or n % 256 or k % 64):
         ap.error("m must be a multiple of 128, n of 256 and k of 64")
     with tempfile.TemporaryDirectory(prefix="kw-cube-speed-") as home:
         os.environ["KERNELWRIGHT_HOME"] = home
@@ -102,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
 
         tc = SimToolchain()
         t0 = time.perf_counter()
+        if args.dsl:
+            return _dsl(tc, m, n, k)
         build = tc.build(KernelProject(name="gemm", kind="kernel_launch", files={"gemm.cpp": GEMM}))
         built = time.perf_counter()
         if not build.ok:
@@ -129,6 +135,35 @@ def main(argv: list[str] | None = None) -> int:
               f"run {t2 - t1:.1f} s wall, {cpu2 - cpu1:.1f} s CPU ({macs / (cpu2 - cpu1) / 1e9:.2f} G multiply-adds per CPU second); "
               f"max |error| on 32 rows {err:.2e}")
         return 0 if err < 1e-2 * np.sqrt(k) else 1
+
+
+def _dsl(tc, m: int, n: int, k: int) -> int:
+    from kernelwright.tools.dsl.lower import lower
+    from kernelwright.tools.dsl.parse_program import parse_file
+    from kernelwright.tools.toolchain import Case
+    program = Path(__file__).resolve().parents[1] / "prompts" / "examples" / "matmul" / "matmul.dsl.py"
+    t0 = time.perf_counter()
+    build = tc.build(lower(parse_file(program), "CubeMatmul"))
+    built = time.perf_counter()
+    if not build.ok:
+        print("\n".join(d.render() for d in build.diagnostics))
+        return 1
+    rng = np.random.default_rng(0)
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+    t1, cpu1 = time.perf_counter(), _children_cpu()
+    run = tc.run(build, Case(inputs={"a": a, "b": b}, timeout_s=3600))
+    t2, cpu2 = time.perf_counter(), _children_cpu()
+    if run.status != "ok":
+        print(run.status, "\n".join(d.render() for d in run.diagnostics))
+        return 1
+    rows = rng.choice(m, size=min(m, 32), replace=False)
+    err = float(np.max(np.abs(run.outputs["c"][rows].astype(np.float64) - a[rows].astype(np.float64) @ b.astype(np.float64))))
+    macs = sum(c["macs"] for blk in run.counters for c in blk.get("cube", []) if c["api"] == "Mmad")
+    print(f"DSL matmul {m} x {n} x {k} fp16 (Matmul API, {run.block_dim} cube blocks, {macs} multiply-adds counted): "
+          f"build {built - t0:.1f} s, run {t2 - t1:.1f} s wall, {cpu2 - cpu1:.1f} s CPU; max |error| on 32 rows {err:.2e} "
+          "(fp16 output)")
+    return 0
 
 
 if __name__ == "__main__":
