@@ -14,7 +14,7 @@ def tiling(x, idx, src, hw):
     return A.Tiling(block_dim=nb, R=R, W=W, J=J, chunk=chunk)
 
 
-@A.kernel(inputs={"x": (A.f32, A.f16, A.bf16), "idx": (A.i64, A.i64, A.i64), "src": (A.f32, A.f16, A.bf16)}, outputs={"y": "x"})
+@A.kernel(inputs={"x": (A.f32, A.bf16), "idx": (A.i64, A.i64), "src": (A.f32, A.bf16)}, outputs={"y": "x"})
 def scatter_rows(x, idx, src, y, t):
     xin = A.ub(x.dtype, t.W)
     yout = A.ub(y.dtype, t.W)

@@ -14,7 +14,7 @@ def shapes(cond, a, b):
     return {"y": a.shape}
 
 
-@A.kernel(inputs={"cond": (A.bool, A.bool), "a": (A.f32, A.f16), "b": (A.f32, A.f16)}, outputs={"y": "a"})
+@A.kernel(inputs={"cond": (A.bool,), "a": (A.f32,), "b": (A.f32,)}, outputs={"y": "a"})
 def where(cond, a, b, y, t):
     cin = A.ub(A.bool, t.tile)
     ain = A.ub(a.dtype, t.tile)

@@ -17,7 +17,7 @@ def shapes(a, v):
     return {"y": (a.shape[0],)}
 
 
-@A.kernel(inputs={"a": (A.f32, A.f16), "v": (A.f32, A.f16)}, outputs={"y": "a"})
+@A.kernel(inputs={"a": (A.f32,), "v": (A.f32,)}, outputs={"y": "a"})
 def matvec(a, v, y, t):
     mm = A.cube(a, v, y, tile=(t.bm, 1, t.K), shape=(t.M, 1, t.K))
     lo, hi = A.block_span(t.rows)
