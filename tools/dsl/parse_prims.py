@@ -60,9 +60,7 @@ class PrimParser:
                 raise DslError("call.operand", f"the first argument of A.matmul must be a unit declared with A.cube, got "
                                                f"`{ast.unparse(unit)}`", line, hint=f"use: {prims()['cube'].usage()}")
             out = a["c"]
-            is_tile = (isinstance(out, ast.Name) and out.id in self.tile_names) or (
-                isinstance(out, ast.Subscript) and isinstance(out.value, ast.Name) and out.value.id in self.tile_names)
-            dst = self.tile(out, "the result") if is_tile else self.gm_ref(out, "the result")
+            dst = self.tile(out, "the result") if self.names_tile(out) else self.gm_ref(out, "the result")
             bias = self.gm_ref(a["bias"], "bias") if a["bias"] is not None else None
             atomic = a["atomic"].value if a["atomic"] is not None else None
             return ir.Matmul(line, unit.id, dst, self.gm_ref(a["a"], "a"), self.gm_ref(a["b"], "b"), self.expr(a["m"]),
@@ -81,7 +79,10 @@ class PrimParser:
         return ir.Where(line, self.tile(a["dst"], "the destination"), self.tile(a["cond"], "the condition"),
                         branches[0], branches[1], self.expr(a["n"]))
 
+    def names_tile(self, node: ast.AST) -> bool:
+        """`t` or `t[k:]` of a declared tile."""
+        base = node.value if isinstance(node, ast.Subscript) else node
+        return isinstance(base, ast.Name) and base.id in self.tile_names
+
     def tile_or_number(self, node: ast.AST, role: str) -> ir.TileRef | ir.Expr:
-        is_tile = (isinstance(node, ast.Name) and node.id in self.tile_names) or (
-            isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in self.tile_names)
-        return self.tile(node, role) if is_tile else self.expr(node)
+        return self.tile(node, role) if self.names_tile(node) else self.expr(node)

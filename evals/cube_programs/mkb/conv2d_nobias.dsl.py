@@ -1,17 +1,21 @@
-"""nn.Conv2d without bias (stride, padding, dilation; groups 1) by im2col + GEMM, a MIX kernel in two phases.
+"""nn.Conv2d without bias, stride 1, no padding (module constants; groups 1) by im2col + GEMM, a MIX kernel.
 Phase 1, vector cores: the im2col matrices col[n] (Cin*KH*KW rows x OH*OW columns) go to a workspace, one row
 segment at a time: an input row is copied behind 8 zero lanes and gathered through a per-kernel-column index
 table (a padding position reads a zero lane). Phase 2, after a barrier: y[n] = weight (Cout x Cin*KH*KW) @ col[n]
 on the cube, block by block straight into y (NCHW)."""
 import adsl as A
 
+STRIDE = 1
+PADDING = 0
+DILATION = 1
+
 
 @A.tiling
-def tiling(x, weight, hw, stride, padding, dilation):
+def tiling(x, weight, hw):
     N, C, H, W = x.shape
     CO, CI, KH, KW = weight.shape
-    OH = (H + 2 * padding - dilation * (KH - 1) - 1) // stride + 1
-    OW = (W + 2 * padding - dilation * (KW - 1) - 1) // stride + 1
+    OH = (H + 2 * PADDING - DILATION * (KH - 1) - 1) // STRIDE + 1
+    OW = (W + 2 * PADDING - DILATION * (KW - 1) - 1) // STRIDE + 1
     ohw = OH * OW
     bm = min(64, CO)
     bn = min(128, ohw)
@@ -19,19 +23,18 @@ def tiling(x, weight, hw, stride, padding, dilation):
     mt = A.ceil_div(CO, bm)
     nb = max(1, min(hw.vector_cores, N * C * KH * OH))
     return A.Tiling(block_dim=nb, C=C, H=H, W=W, CO=CO, KH=KH, KW=KW, OH=OH, OW=OW, OWA=A.align_up(OW, 8),
-                    CKK=C * KH * KW, ohw=ohw, S=stride, P=padding, D=dilation, bm=bm, bn=bn, tn=tn, mt=mt,
+                    CKK=C * KH * KW, ohw=ohw, S=STRIDE, P=PADDING, D=DILATION, bm=bm, bn=bn, tn=tn, mt=mt,
                     tiles=N * mt * tn, rows=N * C * KH * OH, cols=N * C * KH * KW * ohw)
 
 
 @A.shapes
-def shapes(x, weight, stride, padding, dilation):
-    OH = (x.shape[2] + 2 * padding - dilation * (weight.shape[2] - 1) - 1) // stride + 1
-    OW = (x.shape[3] + 2 * padding - dilation * (weight.shape[3] - 1) - 1) // stride + 1
+def shapes(x, weight):
+    OH = (x.shape[2] + 2 * PADDING - DILATION * (weight.shape[2] - 1) - 1) // STRIDE + 1
+    OW = (x.shape[3] + 2 * PADDING - DILATION * (weight.shape[3] - 1) - 1) // STRIDE + 1
     return {"y": (x.shape[0], weight.shape[0], OH, OW)}
 
 
-@A.kernel(inputs={"x": (A.f32,), "weight": (A.f32,)}, outputs={"y": (A.f32,)},
-          attrs={"stride": 1, "padding": 0, "dilation": 1})
+@A.kernel(inputs={"x": (A.f32,), "weight": (A.f32,)}, outputs={"y": (A.f32,)})
 def conv2d(x, weight, y, t):
     col = A.workspace(A.f32, t.cols)
     xin = A.ub(A.f32, t.W)
@@ -58,7 +61,7 @@ def conv2d(x, weight, y, t):
                 A.gather(seg, xz, pos[kw * t.OWA:], t.OW, t.W + 8)
                 A.store(col[crow + kw * t.ohw:], seg, t.OW)
         else:
-            for kw in A.range(0, t.KW):        # a padding row of the input: zeros
+            for kw in A.range(0, t.KW):        # a PADDING row of the input: zeros
                 A.Duplicate(seg, 0.0, t.OW)
                 A.store(col[crow + kw * t.ohw:], seg, t.OW)
     A.sync_all()
