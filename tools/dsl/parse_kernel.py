@@ -10,6 +10,7 @@ from kernelwright.tools.dsl.optable import ROUND_MODES, ops
 from kernelwright.tools.dsl.parse_expr import dotted, reject
 from kernelwright.tools.dsl.parse_prims import TABLE_STATEMENTS, PrimParser
 from kernelwright.tools.dsl.parse_stmt import StmtParser, call_name
+from kernelwright.tools.dsl.primitives import bind, prims
 
 ARGS = {  # positional operands after dst, by form
     "binary": ("dst", "src0", "src1", "n"), "scalar": ("dst", "src", "scalar", "n"), "unary": ("dst", "src", "n"),
@@ -78,9 +79,6 @@ class KernelParser(PrimParser, StmtParser):
             out[kw.arg] = kw.value
         return out
 
-    def opt(self, kws: dict, key: str) -> ir.Expr | None:
-        return self.expr(kws[key]) if key in kws else None
-
     # ---- statements
     def for_loop(self, node: ast.For) -> ir.Stmt:
         name = call_name(node.iter)
@@ -126,9 +124,10 @@ class KernelParser(PrimParser, StmtParser):
         line = node.lineno
         name = call_name(value)
         if name in ("A.ub", "A.workspace"):
-            if len(targets) != 1 or len(value.args) != 2 or value.keywords:
-                raise DslError("call.args", f"use: name = {name}(dtype, elements)", line)
-            dtype, size = self.expr(value.args[0]), self.expr(value.args[1])
+            a = bind(value, prims()[name[2:]])
+            if len(targets) != 1:
+                raise DslError("call.args", f"use: {prims()[name[2:]].usage()}", line)
+            dtype, size = self.expr(a["dtype"]), self.expr(a["elements"])
             if name == "A.ub":
                 return ir.TileDecl(line, targets[0], dtype, size)
             return ir.WorkspaceDecl(line, targets[0], dtype, size)
@@ -176,37 +175,8 @@ class KernelParser(PrimParser, StmtParser):
             raise DslError("subset.call", f"`{ast.unparse(call.func)}` cannot be called here", line,
                            hint=f"kernel statements call {STATEMENTS}")
         prim = name[2:]
-        if prim == "load":
-            kws = self.keywords(call, {"rows", "src_stride", "dst_stride", "pad"})
-            if len(call.args) != 3:
-                raise DslError("call.args", "use: A.load(tile, x[offset:], n[, rows=, src_stride=, dst_stride=, pad=])",
-                               line)
-            gm, off = self.gm_view(call.args[1], "the source")
-            return ir.Load(line, self.tile(call.args[0], "the destination"), gm, off, self.expr(call.args[2]),
-                           self.opt(kws, "rows"), self.opt(kws, "src_stride"), self.opt(kws, "dst_stride"),
-                           self.opt(kws, "pad"))
-        if prim == "store":
-            kws = self.keywords(call, {"rows", "src_stride", "dst_stride", "atomic"})
-            if len(call.args) != 3:
-                raise DslError("call.args", "use: A.store(y[offset:], tile, n[, rows=, src_stride=, dst_stride=])", line)
-            gm, off = self.gm_view(call.args[0], "the destination")
-            atomic = None
-            if "atomic" in kws:
-                a = kws["atomic"]
-                if not (isinstance(a, ast.Constant) and a.value == "add"):
-                    raise DslError("call.args", 'atomic must be "add"', line)
-                atomic = "add"
-            return ir.Store(line, gm, off, self.tile(call.args[1], "the source"), self.expr(call.args[2]),
-                            self.opt(kws, "rows"), self.opt(kws, "src_stride"), self.opt(kws, "dst_stride"), atomic)
-        if prim == "set":
-            if len(call.args) != 3 or call.keywords:
-                raise DslError("call.args", "use: A.set(tile, index, value)", line)
-            return ir.SetValue(line, self.tile(call.args[0], "the tile"), self.expr(call.args[1]),
-                               self.expr(call.args[2]))
-        if prim == "sync_all":
-            if call.args or call.keywords:
-                raise DslError("call.args", "A.sync_all() takes no arguments", line)
-            return ir.SyncAll(line)
+        if prim in ("load", "store", "set", "sync_all"):
+            return self.copy_statement(call, prim)
         if prim == "extern":
             return self.extern(call)
         if prim in TABLE_STATEMENTS:

@@ -1,6 +1,6 @@
-"""Kernel primitives bound through the primitive table (primitives.py): the cube unit (A.cube,
-A.matmul), indexing (A.gather, A.scatter, A.scatter_add, A.where) and A.get with a bound. Mixed
-into KernelParser, which provides tile(), gm_view() and expr()."""
+"""Kernel primitives bound through the primitive table (primitives.py): copies (A.load, A.store),
+A.set, A.sync_all, the cube unit (A.cube, A.matmul), indexing (A.gather, A.scatter, A.scatter_add,
+A.where) and A.get with a bound. Mixed into KernelParser, which provides tile(), gm_view() and expr()."""
 from __future__ import annotations
 
 import ast
@@ -50,6 +50,23 @@ class PrimParser:
         a = bind(value, prims()["get"])
         bound = self.expr(a["bound"]) if a["bound"] is not None else None
         return ir.ScalarCall(line, target, "get", self.tile(a["tile"], "the tile"), [self.expr(a["i"])], bound)
+
+    def copy_statement(self, call: ast.Call, name: str) -> ir.Stmt:
+        """A.load, A.store, A.set and A.sync_all."""
+        line = call.lineno
+        a = bind(call, prims()[name])
+        if name == "sync_all":
+            return ir.SyncAll(line)
+        if name == "set":
+            return ir.SetValue(line, self.tile(a["tile"], "the tile"), self.expr(a["i"]), self.expr(a["value"]))
+        strides = [self.expr(a[k]) if a[k] is not None else None for k in ("rows", "src_stride", "dst_stride")]
+        if name == "load":
+            gm, off = self.gm_view(a["src"], "the source")
+            pad = self.expr(a["pad"]) if a["pad"] is not None else None
+            return ir.Load(line, self.tile(a["tile"], "the destination"), gm, off, self.expr(a["n"]), *strides, pad)
+        gm, off = self.gm_view(a["dst"], "the destination")
+        atomic = a["atomic"].value if a["atomic"] is not None else None
+        return ir.Store(line, gm, off, self.tile(a["tile"], "the source"), self.expr(a["n"]), *strides, atomic)
 
     def table_statement(self, call: ast.Call, name: str) -> ir.Stmt:
         line = call.lineno

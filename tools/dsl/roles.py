@@ -32,7 +32,6 @@ class Roles:
     uses_api_tmp: list[ir.Stmt] = field(default_factory=list)   # advanced APIs (Tanh, Sigmoid, Erf)
     uses_gather: list[ir.Gather] = field(default_factory=list)  # need the int32 byte-offset scratch
     uses_select: list[ir.Where] = field(default_factory=list)   # need the half copy and bit mask of the condition
-    uses_index_check: bool = False                               # A.get(bound=) / A.scatter: the KwIndex helper
     matmuls: list[ir.Matmul] = field(default_factory=list)
     sync_all: list[ir.SyncAll] = field(default_factory=list)
     gm_loaded: set[str] = field(default_factory=set)
@@ -94,16 +93,12 @@ def analyse(program: ir.Program) -> Roles:
                     r.uses_reduce.append(s)
                 if s.fn in ("reduce_sum", "reduce_max", "reduce_min", "sqrt", "exp", "ln"):
                     r.uses_scalar.append(s)
-                if s.bound is not None:
-                    r.uses_index_check = True
             elif isinstance(s, ir.SyncAll):
                 r.sync_all.append(s)
             elif isinstance(s, ir.Gather):
                 r.uses_gather.append(s)
             elif isinstance(s, ir.Where):
                 r.uses_select.append(s)
-            elif isinstance(s, ir.Scatter):
-                r.uses_index_check = True
             elif isinstance(s, ir.Matmul):
                 r.matmuls.append(s)
                 r.gm_loaded.update(v.name for v in (s.a, s.b, s.bias) if v is not None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.codegen.cpp_expr import safe
+from kernelwright.tools.dsl.dtypes import DTYPES
 from kernelwright.tools.dsl.layout import SELECT_LANES
 from kernelwright.tools.dsl.typecheck import dtype_in_column
 
@@ -71,7 +72,6 @@ def scatter(e, s: ir.Scatter, out: list[str], ind: str) -> None:
 
 
 def _float_everywhere(e, tile: str) -> bool:
-    from kernelwright.tools.dsl.dtypes import DTYPES
     decl = e.p.tiles[tile]
     return all(DTYPES[dtype_in_column(e.p, decl.dtype, c)].is_float for c in range(e.p.sig.columns))
 
@@ -107,8 +107,7 @@ def checked_get(e, s: ir.ScalarCall, out: list[str], ind: str) -> None:
 
 def matmul_member(e, unit: ir.CubeDecl) -> str:
     """The Matmul object of a unit: A and B from GM (ND, transposes fixed at compile time), C to GM or UB."""
-    def gm_type(name: str) -> str:
-        return e.gm_ctype(name)
+    gm_type = e.gm_ctype
     c_pos = "TPosition::VECIN" if unit.c in e.p.tiles else "TPosition::GM"
     c_type = e.tt[unit.c] if unit.c in e.p.tiles else gm_type(unit.c)
     types = [f"MatmulType<TPosition::GM, CubeFormat::ND, {gm_type(unit.a)}, {'true' if unit.trans_a else 'false'}>",
