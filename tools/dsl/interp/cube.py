@@ -9,7 +9,7 @@ import numpy as np
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.errors import DslError
 from kernelwright.tools.dsl.interp import dma
-from kernelwright.tools.dsl.interp.memory import ATOMIC, GmTensor
+from kernelwright.tools.dsl.interp.memory import GmTensor
 from kernelwright.tools.dsl.interp.operands import operand
 
 FLOAT_INPUTS = ("f16", "bf16", "f32")
@@ -113,21 +113,7 @@ def _store_gm(m, s: ir.Matmul, gm: GmTensor, result: np.ndarray, ldc: int) -> No
         raise DslError("gm.bounds", f"A.matmul writes {gm.name}[{int(idx.min())}..{int(idx.max())}], outside the tensor "
                                     f"({gm.size} elements)", s.line, hint="check the result offset and N of shape=(...)",
                        tensor=gm.name, size=gm.size)
-    dma._check_write(m, gm, idx, s)
-    data = result.reshape(-1)
-    if s.atomic == "add":
-        if not gm.defined[idx].all():
-            bad = int(idx[np.argmin(gm.defined[idx])])
-            raise DslError("gm.uninit", f"atomic add onto {gm.name}{list(gm.index_of(bad))}, which nobody initialised",
-                           s.line, hint="write zeros to the output first (one block, then A.sync_all), then add")
-        with np.errstate(all="ignore"):
-            wide = np.float32 if gm.dtype.is_float else np.int64
-            gm.data[idx] = (gm.data[idx].astype(wide) + data.astype(wide)).astype(gm.dtype.np)
-    else:
-        gm.data[idx] = data
-    gm.defined[idx] = True
-    gm.written[idx] = True
-    gm.writer[idx] = ATOMIC if s.atomic else m.block
+    dma.write_gm(m, gm, idx, result.reshape(-1), s)
 
 
 def _store_ub(m, s: ir.Matmul, result: np.ndarray) -> None:
