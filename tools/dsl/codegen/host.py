@@ -10,8 +10,8 @@ from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.codegen.cpp_expr import KernelExpr, float_lit, int_lit, safe
 from kernelwright.tools.dsl.codegen.host_cube import cube_tiling
 from kernelwright.tools.dsl.codegen.host_expr import HOST_HELPERS, HW_LOCALS, MEMORIES, HostCpp
-from kernelwright.tools.dsl.dtypes import DTYPES
 from kernelwright.tools.dsl.codegen.kernel import cube_field
+from kernelwright.tools.dsl.dtypes import DTYPES
 from kernelwright.tools.dsl.roles import Roles, kernel_kind
 from kernelwright.tools.project import snake_case
 

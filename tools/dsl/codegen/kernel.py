@@ -7,8 +7,8 @@ from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.codegen.cpp_expr import KERNEL_HELPERS, KernelExpr, safe
 from kernelwright.tools.dsl.codegen.kernel_prims import INDEX_HELPER, matmul_member
 from kernelwright.tools.dsl.codegen.kernel_stmts import Emitter
-from kernelwright.tools.dsl.layout import SELECT_LANES
 from kernelwright.tools.dsl.holes import hole_signature
+from kernelwright.tools.dsl.layout import SELECT_LANES
 from kernelwright.tools.dsl.roles import Roles, kernel_kind
 from kernelwright.tools.project import snake_case
 
