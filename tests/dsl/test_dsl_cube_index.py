@@ -138,3 +138,42 @@ def test_mix_kernels_run_vector_cores_in_pairs():
     kernel = lower(program, "LinearGelu").files["op_kernel/linear_gelu.cpp"]
     assert "KERNEL_TYPE_MIX_AIC_1_2" in kernel and "REGIST_MATMUL_OBJ(&op.pipe" in kernel
     assert "mm.IterateAll(acc);" in kernel and "GetBlockNum() * GetTaskRation()" in kernel
+
+
+SPLIT_K = '''"""C = A @ B with K in two halves: the second adds into C (atomic) after the first wrote it."""
+import adsl as A
+
+
+@A.tiling
+def tiling(a, b, hw):
+    M, K = a.shape
+    N = b.shape[1]
+    return A.Tiling(block_dim=1, M=M, N=N, K=K, half=K // 2)
+
+
+@A.shapes
+def shapes(a, b):
+    return {"c": (a.shape[0], b.shape[1])}
+
+
+@A.kernel(inputs={"a": (A.f32,), "b": (A.f32,)}, outputs={"c": "a"})
+def split_k(a, b, c, t):
+    mm = A.cube(a, b, c, tile=(t.M, t.N, t.K - t.half), shape=(t.M, t.N, t.K))
+    A.matmul(mm, c, a, b, t.M, t.N, t.half)
+    A.matmul(mm, c, a[t.half:], b[t.half * t.N:], t.M, t.N, t.K - t.half, atomic="add")
+'''
+
+
+def test_split_k_accumulates_with_atomic_adds(sim):
+    program = _program(SPLIT_K, "split_k.dsl.py")
+    rng = np.random.default_rng(5)
+    a, b = rng.standard_normal((20, 90)).astype(np.float32), rng.standard_normal((90, 30)).astype(np.float32)
+    res = interpret(program, {"a": a, "b": b})
+    assert res.ok, [d.render() for d in res.diagnostics]
+    run = sim.run(sim.build(lower(program, "SplitK")), Case(inputs={"a": a, "b": b}))
+    assert run.status == "ok", [d.render() for d in run.diagnostics]
+    assert np.array_equal(run.outputs["c"], res.outputs["c"])
+    assert np.allclose(res.outputs["c"], a.astype(np.float64) @ b, rtol=1e-4, atol=1e-4)
+    unordered = _program(SPLIT_K.replace(", t.half)\n    A.matmul(", ", t.half, atomic=\"add\")\n    A.matmul("), "s.dsl.py")
+    (d,) = interpret(unordered, {"a": a, "b": b}).errors()
+    assert d.rule == "gm.uninit" and "atomic add" in d.message          # adding into an output nobody wrote
