@@ -1,6 +1,6 @@
 """Hand-written DSL programs for the cube and index tasks, refereed on the emulation: our own tasks
-(evals/suite: matmul, convolution, index) and, with --mkb, MultiKernelBench's matmul, index and
-convolution references at their own shapes (shrunk as the referee shrinks them). Prints, per task, the
+(evals/suite: matmul, convolution, index, resize) and, with --mkb, MultiKernelBench's matmul, index,
+convolution and resize references at their own shapes (shrunk as the referee shrinks them). Prints, per task, the
 verdict, the case shapes the referee ran (and the task's own when shrunk), the build and verify wall times,
 and each emulated run's time.
 
@@ -31,6 +31,7 @@ OWN = {   # evals/suite task -> program
     "index/take_along_dim": "ex:index/gather", "index/embedding": "ex:index/embedding",
     "index/index_select_rows": "index_select_rows", "index/scatter_add_last": "ex:index/scatter_add",
     "index/masked_fill": "masked_fill_zero", "index/where_tensors": "ex:index/where",
+    "resize/bilinear_upsample": "ex:resize/bilinear",
 }
 MKB = {   # MultiKernelBench reference (category/name) -> program
     "matmul/standard_matrix_multiplication": "ex:matmul/matmul", "matmul/square_matrix_multiplication": "ex:matmul/matmul",
@@ -42,6 +43,8 @@ MKB = {   # MultiKernelBench reference (category/name) -> program
     "index/gather": "ex:index/gather", "index/take_along_dim": "ex:index/gather", "index/embedding": "ex:index/embedding",
     "index/index_select": "mkb/index_select_cols", "index/scatter_add": "ex:index/scatter_add", "index/scatter": "ex:index/scatter",
     "index/masked_fill": "ex:index/masked_fill",
+    "resize/bilinear_upsample": "ex:resize/bilinear", "resize/downsample_bilinear": "mkb/bilinear_size",
+    "resize/nearest_neighbor_upsample": "mkb/nearest_x4",
     "convolution/conv_standard_2d_square_input_square_kernel": "mkb/conv2d_s4p2",
     "convolution/conv_standard_2d_asymmetric_input_square_kernel": "mkb/conv2d_nobias",
     "convolution/conv_standard_2d_square_input_asymmetric_kernel": "mkb/conv2d_nobias",
