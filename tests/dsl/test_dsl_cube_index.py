@@ -177,3 +177,13 @@ def test_split_k_accumulates_with_atomic_adds(sim):
     unordered = _program(SPLIT_K.replace(", t.half)\n    A.matmul(", ", t.half, atomic=\"add\")\n    A.matmul("), "s.dsl.py")
     (d,) = interpret(unordered, {"a": a, "b": b}).errors()
     assert d.rule == "gm.uninit" and "atomic add" in d.message          # adding into an output nobody wrote
+
+
+def test_every_primitive_has_an_example_and_a_reference_entry():
+    from kernelwright.tools.dsl.examples import examples
+    from kernelwright.tools.dsl.primitives import prims
+    sources = "\n".join(e.program_path().read_text() for e in examples())
+    reference = (ROOT.parents[1] / "knowledge" / "corpus" / "dsl" / "reference.md").read_text()
+    for name in prims():
+        assert f"A.{name}(" in sources, f"no example program calls A.{name}"
+        assert f"A.{name}(" in reference, f"the DSL reference does not show A.{name}"
