@@ -187,3 +187,15 @@ def test_every_primitive_has_an_example_and_a_reference_entry():
     for name in prims():
         assert f"A.{name}(" in sources, f"no example program calls A.{name}"
         assert f"A.{name}(" in reference, f"the DSL reference does not show A.{name}"
+
+
+@pytest.mark.parametrize("shape", [(1, 2, 131, 173), (2, 1, 45, 50)])
+def test_bilinear_taps_in_integers_match_pytorch_at_uneven_ratios(shape):
+    import torch
+    import torch.nn.functional as F
+    program = parse_file(ROOT.parents[1] / "evals" / "cube_programs" / "mkb" / "bilinear_size.dsl.py")   # 60 x 80 out
+    x = np.random.default_rng(2).random(shape, dtype=np.float32)
+    res = interpret(program, {"x": x})
+    assert res.ok, [d.render() for d in res.diagnostics]
+    want = F.interpolate(torch.from_numpy(x), size=(60, 80), mode="bilinear", align_corners=False).numpy()
+    assert np.allclose(res.outputs["y"], want, rtol=1e-5, atol=1e-5)

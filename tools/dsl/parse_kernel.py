@@ -50,7 +50,8 @@ class KernelParser(PrimParser, StmtParser):
                 raise reject(node, f"the view {ast.unparse(node)}",
                              "t[k:] (a view from element k; the element count is the instruction's n)")
             return ir.TileRef(node.value.id, self.expr(sl.lower), line)
-        raise DslError("call.operand", f"{role} must be a tile or a tile view t[k:], got `{ast.unparse(node)}`", line)
+        raise DslError("call.operand", f"{role} must be a tile or a tile view t[k:], got `{ast.unparse(node)}`", line,
+                       hint="a number or an expression is not an operand here: fill a tile with A.Duplicate(t, value, n)")
 
     def not_a_tile(self, name: str, role: str, line: int) -> DslError:
         if name in self.tensors:
