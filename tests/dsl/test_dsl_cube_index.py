@@ -199,3 +199,10 @@ def test_bilinear_taps_in_integers_match_pytorch_at_uneven_ratios(shape):
     assert res.ok, [d.render() for d in res.diagnostics]
     want = F.interpolate(torch.from_numpy(x), size=(60, 80), mode="bilinear", align_corners=False).numpy()
     assert np.allclose(res.outputs["y"], want, rtol=1e-5, atol=1e-5)
+
+
+def test_a_value_an_integer_tile_cannot_hold_is_a_finding():
+    src = (ROOT / "resize" / "bilinear.dsl.py").read_text().replace("A.set(x0, ox, c0)", "A.set(x0, ox, c0 + 3000000000)")
+    x = np.zeros((1, 1, 4, 4), np.float32)
+    (d,) = interpret(_program(src, "b.dsl.py"), {"x": x}).errors()
+    assert d.rule == "value.range" and "3000000000 does not fit the i32 tile x0" in d.message

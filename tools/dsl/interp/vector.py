@@ -1,6 +1,8 @@
 """Vector instructions and scalar reads/writes of the interpreter."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from kernelwright.tools.dsl import ir
@@ -161,5 +163,11 @@ def set_value(m, s: ir.SetValue) -> None:
     i = m.ev.index(s.index)
     op = operand(m, _shifted(s.tile, i, m), 1, "the element", align=1)
     v = m.ev.eval(s.value)
+    if not op.dtype.is_float:
+        info = np.iinfo(op.dtype.np)
+        if not (math.isfinite(v) and info.min <= int(v) <= info.max):
+            raise DslError("value.range", f"A.set: {v} does not fit the {op.dtype.name} tile {s.tile.name} "
+                                          f"([{info.min}, {info.max}])", s.line,
+                           hint="the kernel would store a wrapped or undefined value: check the index arithmetic")
     arr = np.array([v]).astype(op.dtype.np) if op.dtype.is_float else np.array([int(v)], op.dtype.np)
     m.arena.write(op.byte_off, arr)
