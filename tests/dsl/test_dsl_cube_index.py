@@ -205,4 +205,8 @@ def test_a_value_an_integer_tile_cannot_hold_is_a_finding():
     src = (ROOT / "resize" / "bilinear.dsl.py").read_text().replace("A.set(x0, ox, c0)", "A.set(x0, ox, c0 + 3000000000)")
     x = np.zeros((1, 1, 4, 4), np.float32)
     (d,) = interpret(_program(src, "b.dsl.py"), {"x": x}).errors()
-    assert d.rule == "value.range" and "3000000000 does not fit the i32 tile x0" in d.message
+    assert d.rule == "value.range" and "A.set into the tile x0: 3000000000 does not fit i32" in d.message
+    src = INDEX.replace("A.Duplicate(acc, 0, t.V)", "A.Duplicate(acc, 3e9, t.V)")
+    ids = np.zeros((1, 4), np.int32)
+    (d,) = interpret(_program(src, "i.dsl.py"), {"table": np.zeros(8, np.int32), "ids": ids}).errors()
+    assert d.rule == "value.range" and "A.Duplicate: 3000000000.0 does not fit i32" in d.message

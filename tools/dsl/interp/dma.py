@@ -7,7 +7,7 @@ import numpy as np
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.errors import DslError
 from kernelwright.tools.dsl.interp.memory import ATOMIC, MANY, NONE, GmTensor
-from kernelwright.tools.dsl.interp.operands import lifetime_error, require_defined, Operand
+from kernelwright.tools.dsl.interp.operands import lifetime_error, require_defined, scalar_for, Operand
 
 MAX_ROWS = 4095            # DataCopyExtParams.blockCount
 MAX_ROW_BYTES = 2097151    # DataCopyExtParams.blockLen limit of DataCopyPad
@@ -72,7 +72,7 @@ def load(m, s: ir.Load) -> None:
     data = gm.data[gm_idx].reshape(len(ub_rows), n)
     pad = None
     if s.pad is not None:
-        pad = np.array([m.ev.eval(s.pad)]).astype(dt.np) if dt.is_float else np.array([int(m.ev.eval(s.pad))], dt.np)
+        pad = np.array([scalar_for(m.ev.eval(s.pad), dt, "A.load pad=", s.line)]).astype(dt.np)
     for r, base in enumerate(ub_rows):
         m.arena.write(base, data[r])
         if nal > n:
