@@ -36,7 +36,9 @@ def _plan(shapes: RefShapes | None, sim: bool, budget: int, cores: int, ub: int)
     if not sim:
         total = sum(math.prod(t.dims) for t in tensors)
         return ShrinkPlan(elements_before=total, elements_after=total, budget=budget)
-    return plan_shrink(tensors, budget=budget, cores=cores, ub_bytes=ub)
+    outputs = [] if shapes is None else [Shape(dims=list(o.shape or []), dtype=o.dtype or "float32")
+                                         for o in shapes.outputs or [] if o.kind == "tensor"]
+    return plan_shrink(tensors, budget=budget, cores=cores, ub_bytes=ub, outputs=outputs)
 
 
 def _cases(task: Task, worker: ReferenceWorker, only: list[str] | None) -> list[TaskCase] | RefFailure:

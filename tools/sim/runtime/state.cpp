@@ -197,14 +197,27 @@ void counters_flush() {
                 ",\"scalar\":" + map_json(c.scalar) + ",\"sync\":" + map_json(c.sync) + "}");
 }
 
+static std::string& last_printed() {
+    static std::string s;
+    return s;
+}
+
 void printf_impl(const char* fmt, ...) {
     std::printf("[block %lld] ", static_cast<long long>(bs().block_idx));
-    va_list ap;
+    char buf[512];
+    va_list ap, copy;
     va_start(ap, fmt);
+    va_copy(copy, ap);
+    std::vsnprintf(buf, sizeof buf, fmt, copy);
+    va_end(copy);
     std::vprintf(fmt, ap);
     va_end(ap);
     std::fflush(stdout);
+    last_printed() = buf;
+    while (!last_printed().empty() && last_printed().back() == '\n') last_printed().pop_back();
 }
+
+const char* last_printf() { return last_printed().c_str(); }
 
 }  // namespace rt
 }  // namespace kw

@@ -86,6 +86,13 @@ void count_sync(const char* what);
 void count_cube(const char* api, const char* dtype, uint64_t fractals, uint64_t macs, uint32_t m = 0, uint32_t n = 0,
                 uint32_t k = 0);
 
+// ---- cube arithmetic (runtime/gemm.cpp) ----
+// c[m x n] += a[m x k] * b[k x n], row-major, each element summing its products in increasing k.
+void gemm_f32(float* c, const float* a, const float* b, uint32_t m, uint32_t n, uint32_t k);
+void gemm_i32(int32_t* c, const int32_t* a, const int32_t* b, uint32_t m, uint32_t n, uint32_t k);
+// float value of every half bit pattern (a table lookup instead of a soft-float call per element)
+const float* half_to_float_table();
+
 // ---- pipe hazards on on-chip memory ----
 // `api` names the instruction; `pos` the logical position of the tensor (for messages).
 void access_local(Pipe p, AscendC::Hardware hw, uint32_t offset, uint64_t bytes, bool write, const char* api,
@@ -131,6 +138,7 @@ void register_queue(void* q);
 void unregister_queue(void* q);
 void end_of_kernel_checks();
 void printf_impl(const char* fmt, ...);
+const char* last_printf();  // this block's last AscendC::printf line ("" when none): what a Trap() stops on
 
 }  // namespace rt
 }  // namespace kw
