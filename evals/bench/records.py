@@ -30,6 +30,7 @@ class TaskRecord(BaseModel):
     repairs: int = 0                   # debugger rounds the run used
     verifies: int = 0                  # referee verdicts the run got
     speedup: float | None = None       # eager time / kernel time, when the backend timed it
+    est_speedup: float | None = None   # the same from the cost model's estimates (the sim backend; tools/perf)
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0

@@ -85,11 +85,11 @@ def _stage(verdict: dict[str, Any], name: str) -> dict[str, Any]:
     return next((s for s in verdict.get("stages", []) if s.get("name") == name), {})
 
 
-def speedup_of(verdict: dict[str, Any]) -> float | None:
+def speedup_of(verdict: dict[str, Any], keys: tuple[str, ...] = ("speedup", "speedup_median")) -> float | None:
     """Eager time / kernel time from the measure stage, when the backend timed the kernel (the sim
-    counts work but does not time, so there is none there)."""
+    does not time; its estimate is `est_speedup`)."""
     metrics = _stage(verdict, "measure").get("metrics") or {}
-    for key in ("speedup", "speedup_median"):
+    for key in keys:
         if isinstance(metrics.get(key), (int, float)):
             return float(metrics[key])
     return None
@@ -107,6 +107,7 @@ def record_of(spec: WorkSpec, result: Any, seconds: float) -> TaskRecord:
         reason=result.reason[:2000], compiled=any(_stage(v, "build").get("status") == "pass" for v in verdicts),
         correct=passed, repairs=result.path.count("debugger"), verifies=len(verdicts),
         speedup=speedup_of(verdicts[-1]) if passed and verdicts else None,
+        est_speedup=speedup_of(verdicts[-1], ("est_speedup",)) if passed and verdicts else None,
         prompt_tokens=int(usage.get("prompt_tokens", 0)), completion_tokens=int(usage.get("completion_tokens", 0)),
         cost_usd=float(usage.get("cost_usd", 0.0)), model_calls=int(usage.get("calls", 0)), seconds=round(seconds, 2),
         model=spec.model or "builtin", backend=spec.backend or "sim", artifacts=str(art), path=result.path)
