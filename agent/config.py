@@ -145,12 +145,32 @@ class PathsConfig(_Strict):
         return self.checkpoints or self.runs / "checkpoints.sqlite"
 
 
+class BenchConfig(_Strict):
+    """How `kernelwright bench` runs its tries (its flags override these)."""
+
+    executor: Literal["local", "ray"] = "local"
+    """local: worker processes on this machine; ray: Ray tasks on a cluster (`pip install 'kernelwright[ray]'`)."""
+    address: str | None = None
+    """The Ray cluster to join (`ray start --head` prints it); None: a local Ray instance."""
+    artifacts: Path | None = None
+    """Shared storage every node mounts at this path: tries write their artifacts there instead of
+    shipping them back to <--out>/runs."""
+    retries: int = Field(2, ge=0)
+    """Ray: how often a try lost with its node or Ray worker is run again (the n-th time after 10·n s)
+    before it is recorded as an `infrastructure` failure."""
+    cpus: float = Field(1.0, gt=0)
+    """Ray: CPUs each try asks for."""
+    memory_gb: float = Field(2.0, ge=0)
+    """Ray: memory each try asks for (0: none)."""
+
+
 class Config(_Strict):
     agent: AgentConfig = Field(default_factory=AgentConfig)
     models: ModelsConfig = Field(default_factory=ModelsConfig)
     toolchain: ToolchainConfig = Field(default_factory=ToolchainConfig)
     retriever: RetrieverConfig = Field(default_factory=RetrieverConfig)
     paths: PathsConfig = Field(default_factory=PathsConfig)
+    bench: BenchConfig = Field(default_factory=BenchConfig)
 
 
 def read_file(path: str | Path) -> dict[str, Any]:
@@ -168,7 +188,7 @@ def read_file(path: str | Path) -> dict[str, Any]:
     except (ValueError, yaml.YAMLError) as e:
         raise ConfigError(f"config file {p}: {' '.join(str(e).split())}") from None
     if not isinstance(data, dict):
-        raise ConfigError(f"{p}: the config must be a mapping of sections (agent, models, toolchain, retriever, paths)")
+        raise ConfigError(f"{p}: the config must be a mapping of sections (agent, models, toolchain, retriever, paths, bench)")
     return data
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from kernelwright.evals.bench.records import TaskRecord
+from kernelwright.evals.bench.records import RETRIED, TaskRecord
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -116,6 +116,8 @@ class Summary(BaseModel):
 
 def summarize(records: list[TaskRecord], *, suite: str, model: str, backend: str, tolerance: str, attempts: int,
               total_tasks: int) -> Summary:
+    lost = sum(r.status in RETRIED for r in records)       # no verdict: left out of every rate, and noted
+    records = [r for r in records if r.status not in RETRIED]
     cats: dict[str, list[TaskRecord]] = defaultdict(list)
     levels: dict[str, list[TaskRecord]] = defaultdict(list)
     for r in records:
@@ -128,6 +130,9 @@ def summarize(records: list[TaskRecord], *, suite: str, model: str, backend: str
     if overall.est_faster_rate is not None:
         notes.append("est. faster than eager and fast_p: estimates of the cost model over the emulation's instruction "
                      "trace against the reference's ATen ops at the same shapes, not measurements")
+    if lost:
+        notes.append(f"{lost} run(s) lost to infrastructure (a node or Ray worker died) are left out of the rates; "
+                     "rerun the same command to run them again")
     unfinished = total_tasks - overall.tasks
     if unfinished:
         notes.append(f"{unfinished} selected task(s) have no result yet; rerun the same command to finish them")

@@ -11,9 +11,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-# The agent's exit statuses, plus what the bench itself observes about a worker.
+# The agent's exit statuses, plus what the bench itself observes about a worker; `infrastructure`: the
+# try was lost with its node or Ray worker (not a kernel verdict; a rerun tries it again).
 Status = Literal["passed", "failed", "budget_exhausted", "environment_error", "interrupted",
-                 "timeout", "crashed", "error"]
+                 "timeout", "crashed", "error", "infrastructure"]
+RETRIED = ("infrastructure",)          # statuses a rerun does not count as finished
 
 
 class TaskRecord(BaseModel):
@@ -37,6 +39,7 @@ class TaskRecord(BaseModel):
     model: str = ""
     backend: str = ""
     artifacts: str = ""
+    node: str = ""                     # the Ray node that ran it (ip/node id); "" on the local executor
     path: list[str] = Field(default_factory=list)
 
     @property
@@ -74,7 +77,7 @@ def append_record(path: Path, record: TaskRecord) -> None:
 
 
 def latest(records: list[TaskRecord]) -> dict[tuple[str, int], TaskRecord]:
-    """One record per (task, attempt): the last written wins."""
+    """One record per (task, attempt): the last written wins (a rerun of an infrastructure failure)."""
     return {r.key: r for r in records}
 
 

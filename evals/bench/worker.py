@@ -2,7 +2,9 @@
 
 It runs the agent (`kernelwright.generate`) with its own artifact directory, checkpoint file and temp
 directory, then writes `record.json` there. The parent decides what a missing record means (a crash,
-or a hang it killed). If the parent dies, the worker stops too: a killed bench leaves no orphans."""
+or a hang it killed). If the parent dies, the worker stops too, and if the worker itself is killed
+(a Ray worker kills its direct children when it exits), a sentinel in its process group kills what the
+worker started: a killed bench leaves no orphans."""
 from __future__ import annotations
 
 import json
@@ -34,7 +36,23 @@ class WorkSpec(BaseModel):
     max_steps: int | None = None
 
 
-PARENT_ENV = "KERNELWRIGHT_BENCH_PARENT"     # the bench's pid, set by the runner
+PARENT_ENV = "KERNELWRIGHT_BENCH_PARENT"     # the bench's pid (or the Ray worker's), set by the runner
+# Runs while both the worker (its parent) and the bench are alive, then kills the worker's process group.
+SENTINEL = """
+import os, sys, time
+worker, bench = os.getppid(), int(sys.argv[1])
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
+while os.getppid() == worker and alive(bench):
+    time.sleep(0.5)
+os.killpg(0, 9)
+"""
 
 
 def _watch_parent(parent: int) -> None:
@@ -45,6 +63,12 @@ def _watch_parent(parent: int) -> None:
         if os.getppid() != parent:
             os.killpg(os.getpgrp(), signal.SIGKILL)
         time.sleep(0.5)
+
+
+def _start_sentinel(parent: int) -> None:
+    import subprocess
+    subprocess.Popen([sys.executable, "-S", "-c", SENTINEL, str(parent)], stdin=subprocess.DEVNULL,
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, close_fds=True)
 
 
 def _verdicts(art: Path) -> list[dict[str, Any]]:
@@ -115,6 +139,7 @@ def run(spec: WorkSpec) -> TaskRecord:
 def main(argv: list[str]) -> int:
     parent = int(os.environ.get(PARENT_ENV) or os.getppid())
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    _start_sentinel(parent)
     spec = WorkSpec.model_validate_json(Path(argv[0]).read_text(encoding="utf-8"))
     record = run(spec)
     write_json_atomic(Path(spec.out) / RECORD, record.model_dump())
