@@ -28,7 +28,7 @@ class ApiCatalog:
         self._by_lower: dict[str, list[str]] = {}
         self._member_owners: dict[str, list[ApiCard]] = {}
         for card in cards:
-            for name in [*card.names, *card.covers]:
+            for name in [*card.names, *card.covered_names]:
                 self._by_name.setdefault(name, card)
                 self._by_lower.setdefault(name.lower(), []).append(name)
             for member in card.methods:

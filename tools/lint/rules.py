@@ -1,12 +1,14 @@
 """The lint rules. Every fact they check (names, argument counts, CANN versions, template needs,
-class members, wrong dtype names) comes from the API cards' front matter via the catalog."""
+class members, wrong dtype names) comes from the API cards' front matter via the catalog; the cards'
+arities, members and per-version availability are checked against the real headers by
+`python -m kernelwright.evals.cards_oracle`."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 from kernelwright.knowledge.catalog import ApiCatalog
-from kernelwright.knowledge.models import ApiCard
+from kernelwright.knowledge.models import CANN_VERSIONS, ApiCard
 from kernelwright.knowledge.similarity import similarity
 from kernelwright.tools.lint.diagnostics import LintDiagnostic
 from kernelwright.tools.lint.structure import Site, Structure
@@ -52,12 +54,9 @@ class Rules:
                              f"use {' or '.join(card.use_instead)}; see `kernelwright docs search {card.name}`",
                              card.use_instead)
             return
-        if card.cann == "9.x only" and self.cann == "8.x":
-            yield self._diag("cann9-only", site, site.name,
-                             f"'{site.name}' exists only from CANN 9 (CANN 8.x compilers report: no member named "
-                             f"'{site.name}' in namespace 'AscendC')", card.summary, card.use_instead)
-            return
         if site.name not in card.names:  # a related name the card covers: known, not checked further
+            return
+        if (yield from self._version(site, card)) == "absent":
             return
         yield from self._template(site, card)
         if card.arity and site.args not in card.arity:
@@ -65,6 +64,25 @@ class Rules:
                              f"{site.name} takes {_counts(card.arity)} arguments, this call passes {site.args} "
                              f"(the compiler will say: no matching function for call to '{site.name}')",
                              f"see the signatures: `kernelwright docs search {card.name}`")
+
+    def _version(self, site: Site, card: ApiCard) -> Generator[LintDiagnostic, None, str]:
+        """Flag an API the target CANN version lacks or deprecates; return its status there."""
+        status, other = card.status(self.cann), [v for v in CANN_VERSIONS if v != self.cann and card.holds_for(v)]
+        info = card.cann[self.cann]
+        replace = info.use_instead or card.use_instead
+        if status == "absent" and self.cann == "8.x":
+            yield self._diag("cann9-only", site, site.name,
+                             f"'{site.name}' exists only from CANN 9 (CANN 8.x compilers report: no member named "
+                             f"'{site.name}' in namespace 'AscendC')", info.note or card.summary, replace)
+        elif status == "absent":
+            yield self._diag("not-in-cann9", site, site.name,
+                             f"'{site.name}' is not in CANN {self.cann} (it exists in CANN {', '.join(other)})",
+                             info.note or f"use {' or '.join(replace)}", replace)
+        elif status == "deprecated":
+            diag = self._diag("deprecated", site, site.name, f"'{site.name}' is deprecated in CANN {self.cann}"
+                              + (f": use {' or '.join(replace)}" if replace else ""), info.note, replace)
+            yield diag.model_copy(update={"severity": "warning"})
+        return status
 
     def _template(self, site: Site, card: ApiCard) -> Iterator[LintDiagnostic]:
         if card.explicit_template and site.name == card.name and not site.template_args:
