@@ -74,6 +74,8 @@ class Availability(BaseModel):
     status: Literal["current", "deprecated", "absent"] = "current"
     use_instead: list[str] = Field(default_factory=list)
     note: str = ""
+    arity: list[int] | None = None  # this version's argument counts, when they differ from the card's `arity`
+    methods: dict[str, list[int]] = Field(default_factory=dict)  # members whose counts differ in this version
 
 
 class ApiCard(BaseModel):
@@ -132,6 +134,13 @@ class ApiCard(BaseModel):
 
     def holds_for(self, version: str) -> bool:
         return self.status(version) != "absent"
+
+    def arity_for(self, version: str) -> list[int]:
+        override = self.cann[version].arity
+        return self.arity if override is None else override
+
+    def methods_for(self, version: str) -> dict[str, list[int]]:
+        return {**self.methods, **self.cann[version].methods}
 
     @property
     def names(self) -> list[str]:

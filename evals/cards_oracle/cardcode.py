@@ -3,7 +3,8 @@ of Usage, and each Common-misuses case (its code and the diagnostics its prose q
 
 A code block names the variables it needs in `// given: <declarations>` lines (they read as context
 to a model and are compiled as the block's preamble); one that holds for one CANN version only says
-so on a line `// CANN 9.x only`, one the CPU-debug build does not declare `// NPU build only` (unchecked). Blocks without a function or class definition at the top are
+so on a line `// CANN 9.x only` (or `// dav-m200 only` for one architecture), one the CPU-debug build does
+not declare `// NPU build only` (unchecked). Blocks without a function or class definition at the top are
 compiled as a function body, the rest at namespace scope."""
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from kernelwright.tools.lint.tokens import Token, tokenize
 _FENCE = re.compile(r"^```(\w*)\s*$")
 _GIVEN = re.compile(r"^\s*//\s*given:\s*(.*)$")
 _ONLY = re.compile(r"^\s*//\s*CANN (\d+\.x) only\b")
+_ARCH_ONLY = re.compile(r"^\s*//\s*(dav-[a-z0-9]+) only\b")
 _NPU_ONLY = re.compile(r"^\s*//\s*NPU build only\b")  # declared only when not compiling for the CPU twin
 _QUOTE = re.compile(r"`([^`]+)`")
 # Quotes that claim to be what a compiler prints (not CPU-twin or NPU run-time messages).
@@ -38,6 +40,7 @@ class Block:
     scope: str          # "function" or "namespace"
     version: str = ""   # "8.x" / "9.x" when the block starts `// CANN 9.x only`; "" = every version
     npu_only: bool = False  # `// NPU build only`: the CPU-debug headers the oracle compiles lack it
+    arch: str = ""          # `// dav-m200 only`: holds for that architecture only
 
 
 @dataclass
@@ -46,6 +49,7 @@ class Misuse:
     line: int
     blocks: list[Block] = field(default_factory=list)
     quotes: list[str] = field(default_factory=list)   # compiler diagnostics quoted in the prose
+    elsewhere: bool = False   # its code holds for another CANN version or architecture only
 
 
 @dataclass
@@ -99,15 +103,21 @@ def _block(lines: list[str], start: int) -> Block:
             break
         depth += line.count("{") - line.count("}")
     only = next((m.group(1) for m in map(_ONLY.match, lines) if m), "")
-    return Block("\n".join(code), " ".join(given), start, scope, only, any(map(_NPU_ONLY.match, lines)))
+    arch = next((m.group(1) for m in map(_ARCH_ONLY.match, lines) if m), "")
+    return Block("\n".join(code), " ".join(given), start, scope, only, any(map(_NPU_ONLY.match, lines)), arch)
 
 
-def usage_blocks(card: ApiCard, version: str = "") -> list[Block]:
+def holds(block: Block, version: str, arch: str) -> bool:
+    """Does the block apply to this CANN version and architecture ("" = any)?"""
+    return (not version or block.version in ("", version)) and (not arch or block.arch in ("", arch))
+
+
+def usage_blocks(card: ApiCard, version: str = "", arch: str = "") -> list[Block]:
     start, lines = sections(card).get("Usage", (0, []))
-    return [b for b in code_blocks(lines, start) if not version or b.version in ("", version)]
+    return [b for b in code_blocks(lines, start) if holds(b, version, arch)]
 
 
-def misuses(card: ApiCard) -> list[Misuse]:
+def misuses(card: ApiCard, version: str = "", arch: str = "") -> list[Misuse]:
     start, lines = sections(card).get("Common misuses", (0, []))
     cases: list[Misuse] = []
     body: list[str] = []
@@ -115,7 +125,9 @@ def misuses(card: ApiCard) -> list[Misuse]:
     def close() -> None:
         if cases:
             case = cases[-1]
-            case.blocks = code_blocks(body, case.line + 1)
+            blocks = code_blocks(body, case.line + 1)
+            case.blocks = [b for b in blocks if holds(b, version, arch)]
+            case.elsewhere = bool(blocks) and not case.blocks
             prose, in_fence = [], False
             for line in body:
                 in_fence = in_fence != line.startswith("```")
@@ -135,13 +147,13 @@ def misuses(card: ApiCard) -> list[Misuse]:
     return cases
 
 
-def declarations(card: ApiCard, version: str = "") -> list[Decl]:
+def declarations(card: ApiCard, version: str = "", arch: str = "") -> list[Decl]:
     """Function declarations of the Signatures blocks (those for `version`): members (inside `class X
     {...}`, or named in the card's `methods`) and free functions with their `static` redeclaration text."""
     start, lines = sections(card).get("Signatures", (0, []))
     decls: list[Decl] = []
     for block in code_blocks(lines, start):
-        if version and block.version not in ("", version) or block.npu_only:
+        if not holds(block, version, arch) or block.npu_only:
             continue
         tokens = tokenize(block.code).items
         for stmt, member in _statements(tokens):

@@ -24,6 +24,7 @@ _NO_MATCH = re.compile(r"no matching (?:member )?function for call to|no matchin
                        r"no viable constructor or deduction guide|no matching conversion for functional-style cast")
 _WRONG_COUNT = re.compile(r"too (?:many|few) arguments (?:to function call|provided to function-like macro)")
 _DEPRECATED = re.compile(r"deprecated|has been updated, please use", re.I)
+_DEPRECATED_CHECK = re.compile(r"\(deprecated, use \w+ instead\)")
 
 
 @dataclass
@@ -81,23 +82,24 @@ def _lines(path: str) -> tuple[str, ...]:
 
 
 def deprecated_at(path: str, line: int) -> bool:
-    """Does the header mark the declaration at path:line deprecated (its leading comment or attribute,
-    or a `(deprecated, use X instead)` check message in its body)?"""
+    """Does the header mark the declaration at path:line deprecated: its leading comment or attribute
+    ("... has been updated, please use X instead", `[[deprecated]]`), or a "(deprecated, use X instead)"
+    check message in its body?"""
     lines = _lines(path)
     if not lines or line > len(lines):
         return False
-    up = []
+    lead = [lines[line - 1]]
     for k in range(line - 1, max(line - 30, 0), -1):
         text = lines[k - 1].strip()
-        if k < line - 1 and text.endswith((";", "}", "{")):
+        if text.endswith((";", "}", "{")):
             break
-        up.append(text)
-    down = []
-    for k in range(line, min(line + 60, len(lines))):
-        down.append(lines[k])
-        if lines[k].startswith("}"):
+        lead.append(text)
+    body = []
+    for k in range(line, min(line + 40, len(lines))):
+        if lines[k].startswith("}") or lines[k].lstrip().startswith("template"):
             break
-    return bool(_DEPRECATED.search("\n".join([lines[line - 1], *up, *down])))
+        body.append(lines[k])
+    return bool(_DEPRECATED.search("\n".join(lead)) or _DEPRECATED_CHECK.search("\n".join(body)))
 
 
 def header_locations(name: str, diags: list[Diag], main: str) -> list[tuple[str, int]]:

@@ -23,7 +23,8 @@ from kernelwright.tools.hardware import SocProfile
 # The arch numbers CANN 9 uses in `__NPU_ARCH__` (asc-devkit docs: SIMD-BuiltIn keywords).
 NPU_ARCH_IDS = {"dav-c220": 2201, "dav-m200": 2002}
 _MARKERS = {"kernel_operator.h", "stub_def.h", "stub_fun.h", "tilingdata_base.h", "tiling_context.h",
-            "kernel_tiling.h", "matmul_intf.h", "tiling_api.h", "platform_ascendc.h"}
+            "kernel_tiling.h", "matmul_intf.h", "tiling_api.h", "platform_ascendc.h", "op_def_registry.h",
+            "securec.h", "platform_info.h", "soc_spec.h"}
 # Include dirs of the asc package's CPU mode, relative to the package root (its CMakeASCInformation).
 _ASC_DIRS = ["impl/utils", "include", "include/adv_api", "include/adv_api/matmul", "include/aicpu_api",
              "include/basic_api", "include/c_api", "include/interface", "include/micro_api", "include/simt_api",
@@ -75,6 +76,14 @@ def _forward(shim: Path, rel: str, target: Path | None) -> str | None:
     return rel
 
 
+# Public headers kernel_operator.h does not include; kernels include them by name.
+_EXTRA_KERNEL_HEADERS = ("kernel_operator_list_tensor_intf.h",)
+
+
+def _extra(folder: Path) -> list[str]:
+    return [h for h in _EXTRA_KERNEL_HEADERS if (folder / h).is_file()]
+
+
 def find_layout(root: Path, label: str, shim: Path) -> Layout:
     if not root.is_dir():
         raise HeaderLayoutError(f"--headers {root}: no such folder")
@@ -99,7 +108,8 @@ def _layout_8(root: Path, index: dict[str, list[Path]], shim: Path, stubs: Path)
     high = basic.parent / "highlevel_api"
     dirs = [stubs, basic, basic / "impl", basic / "interface", high, high / "lib", high / "impl", high / "lib" / "matmul"]
     matmul = _forward(shim, "lib/matmul_intf.h", _first(index.get("matmul_intf.h", []), lambda p: p.is_relative_to(high)))
-    layout = Layout("8.x", "", root, [shim, *[d for d in dirs if d.is_dir()]], ["kernel_operator.h", *([matmul] if matmul else [])])
+    layout = Layout("8.x", "", root, [shim, *[d for d in dirs if d.is_dir()]],
+                    ["kernel_operator.h", *([matmul] if matmul else []), *_extra(basic / "interface")])
     tiling = _first(index.get("tilingdata_base.h", []), lambda p: p.parent.name == "register")
     if tiling is None:
         layout.notes.append("host cards unchecked: no register/tilingdata_base.h under the root")
@@ -125,16 +135,24 @@ def _layout_9(root: Path, index: dict[str, list[Path]], shim: Path, stubs: Path)
                                 f"(asc-devkit: impl/adv_api/cmake/scripts/gen_kernel_tiling_data_def.py include/adv_api OUT)")
     matmul = _forward(shim, "lib/matmul_intf.h", _first(index.get("matmul_intf.h", []), lambda p: p.is_relative_to(asc)))
     dirs = [shim, stubs, tiling_gen.parent.parent, *[asc / d for d in _ASC_DIRS if (asc / d).is_dir()]]
-    layout = Layout("9.x", "", root, dirs, ["kernel_operator.h", *([matmul] if matmul else [])])
+    layout = Layout("9.x", "", root, dirs, ["kernel_operator.h", *([matmul] if matmul else []),
+                                            *_extra(asc / "include" / "basic_api")])
     context = _first(index.get("tiling_context.h", []), lambda p: p.parent.name == "runtime")
     tiling = _first(index.get("tilingdata_base.h", []), lambda p: p.parent.name == "register")
     if context is None or tiling is None:
         layout.notes.append("host cards unchecked: no metadef register/ and exe_graph/ headers under the root")
         return layout
+    if not index.get("soc_spec.h"):  # platform_ascendc.h and tiling_api.h include it
+        layout.notes.append("host cards unchecked: the host headers need platform/soc_spec.h (a CANN 9 install has "
+                            "it under include/), not found under the root")
+        return layout
     platform = _first(index.get("platform_ascendc.h", []), lambda p: p.is_relative_to(asc))
     api = _forward(shim, "tiling/tiling_api.h", _first(index.get("tiling_api.h", []), lambda p: p.is_relative_to(asc)))
     _forward(shim, "tiling/platform/platform_ascendc.h", platform)
-    layout.host_dirs = [shim, tiling.parent.parent, context.parent.parent.parent, *layout.kernel_dirs[3:]]
+    registry = [p.parent.parent for p in index.get("op_def_registry.h", []) if p.parent.name == "register"]
+    deps = [p.parent for p in index.get("securec.h", [])] + [p.parent.parent for p in index.get("platform_info.h", [])]
+    layout.host_dirs = [shim, tiling.parent.parent, tiling.parent.parent.parent, *registry, *deps,
+                        *layout.kernel_dirs[3:]]
     layout.host_includes = ["register/tilingdata_base.h", "register/op_def_registry.h",
                             "tiling/platform/platform_ascendc.h", *([api] if api else [])]
     return layout

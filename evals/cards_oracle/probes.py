@@ -104,7 +104,7 @@ def _code(block: Block, side: str, n: int, tag: str) -> tuple[str, int]:
     return f"{head}\n{block.code}\n}} }}", 2
 
 
-def build(cards: list[ApiCard], side: str, includes: list[str], version: str = "") -> ProbeFile:
+def build(cards: list[ApiCard], side: str, includes: list[str], version: str = "", arch: str = "") -> ProbeFile:
     out = ProbeFile(side, includes)
     n = 0
     redecls: list[tuple[ApiCard, Decl]] = []
@@ -126,24 +126,25 @@ def build(cards: list[ApiCard], side: str, includes: list[str], version: str = "
                     n += 1
                     out.add(f"void kw_a{n}() {{ kw_any a; (void){callee}({_args(k)}); }}",
                             Probe(card.name, "arity", name, k))
-        owners = card.probe_as or ([_qualified(card, card.name)] if card.methods and not card.template_params else [])
+        methods = card.methods_for(version) if version else card.methods
+        owners = card.probe_as or ([_qualified(card, card.name)] if methods and not card.template_params else [])
         for owner in owners:
-            for method in card.methods:
+            for method in methods:
                 for k in range(MAX_ARGS + 1):
                     n += 1
                     out.add(f"void kw_m{n}() {{ kw_any a; {owner}* o = nullptr; o->{method}({_args(k)}); }}",
                             Probe(card.name, "member", method, k, owner))
-        for block in usage_blocks(card, version):
+        for block in usage_blocks(card, version, arch):
             n += 1
             text, first = _code(block, side, n, "u")
             out.add(text, Probe(card.name, "usage", card_line=block.line), first, block.line)
-        for case in misuses(card):
+        for case in misuses(card, version, arch):
             for block in case.blocks:
                 n += 1
                 text, first = _code(block, side, n, "x")
                 out.add(text, Probe(card.name, "misuse", case.heading, card_line=block.line, case=case),
                         first, block.line)
-        redecls += [(card, d) for d in declarations(card, version) if not d.member]
+        redecls += [(card, d) for d in declarations(card, version, arch) if not d.member]
     for card, decl in redecls:
         namespace = "" if card.namespace == "global" else card.namespace
         text = f"namespace {namespace} {{ {decl.redeclaration} }}" if namespace else decl.redeclaration
