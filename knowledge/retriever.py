@@ -14,7 +14,7 @@ from typing import Protocol, runtime_checkable
 from kernelwright.knowledge.catalog import ApiCatalog, load_catalog
 from kernelwright.knowledge.builtin import builtin_chunks, builtin_stamp
 from kernelwright.knowledge.fixes import FixMemory
-from kernelwright.knowledge.index import SyncReport, VectorIndex, soc_flag
+from kernelwright.knowledge.index import SyncReport, VectorIndex, cann_flag, soc_flag
 from kernelwright.knowledge.lexical import Bm25
 from kernelwright.knowledge.lookup import clean_query, soc_passages, symbol_passages
 from kernelwright.knowledge.models import KINDS, ApiCard, Chunk, Located, Passage
@@ -31,7 +31,7 @@ LEX_WEIGHT = 0.5
 @runtime_checkable
 class Retriever(Protocol):
     def search(self, query: str, k: int = 5, kinds: Sequence[str] | None = None,
-               soc: str | None = None) -> list[Passage]: ...
+               soc: str | None = None, cann: str | None = None) -> list[Passage]: ...
 
     def api(self, name: str) -> ApiCard | None: ...
 
@@ -40,7 +40,7 @@ class NullRetriever:
     """Retrieval switched off: the agent must work without it."""
 
     def search(self, query: str, k: int = 5, kinds: Sequence[str] | None = None,
-               soc: str | None = None) -> list[Passage]:
+               soc: str | None = None, cann: str | None = None) -> list[Passage]:
         return []
 
     def api(self, name: str) -> ApiCard | None:
@@ -56,12 +56,14 @@ def check_kinds(kinds: Sequence[str] | None) -> list[str] | None:
     return list(kinds)
 
 
-def where_filter(kinds: list[str] | None, soc: str | None) -> dict | None:
+def where_filter(kinds: list[str] | None, soc: str | None, cann: str | None = None) -> dict | None:
     conditions: list[dict] = []
     if kinds:
         conditions.append({"kind": kinds[0]} if len(kinds) == 1 else {"kind": {"$in": kinds}})
     if soc:
         conditions.append({soc_flag(soc): True})
+    if cann:
+        conditions.append({cann_flag(cann): True})
     if not conditions:
         return None
     return conditions[0] if len(conditions) == 1 else {"$and": conditions}
@@ -75,9 +77,11 @@ def _best_per_doc(passages: list[Passage]) -> list[Passage]:
 
 
 class IndexRetriever:
-    def __init__(self, home: Path | None = None, corpus_dir: Path = CORPUS_DIR):
+    def __init__(self, home: Path | None = None, corpus_dir: Path = CORPUS_DIR, cann: str | None = None):
+        """`cann`: the target CANN version; search leaves out APIs absent from it (None: no filter)."""
         self.home = home or knowledge_home()
         self.corpus_dir = corpus_dir
+        self.cann = cann
         self.user_docs = UserDocs(self.home)
         self.fixes = FixMemory(self.home)
         self.index = VectorIndex(self.home / "index")
@@ -113,11 +117,12 @@ class IndexRetriever:
         return self._lexical[1]
 
     def search(self, query: str, k: int = 5, kinds: Sequence[str] | None = None,
-               soc: str | None = None) -> list[Passage]:
+               soc: str | None = None, cann: str | None = None) -> list[Passage]:
         """Up to k passages, one per document: exact lookups first, then fused search results.
-        The SoC filter narrows the search part; an API card or SoC profile named in the query is
-        always shown (a card says itself on which SoCs its API works)."""
+        The SoC and CANN-version filters narrow the search part; an API card or SoC profile named in
+        the query is always shown (a card says itself where its API holds)."""
         kinds = check_kinds(kinds)
+        cann = cann or self.cann
         soc_name = load_soc(soc).name if soc else None
         passages: list[Passage] = []
         if kinds is None or "api" in kinds:
@@ -128,7 +133,7 @@ class IndexRetriever:
         if len(passages) >= k or not query.strip():
             return passages[:k]
         seen = {p.doc_id for p in passages}
-        for passage in self._fused(query, max(6 * k, 30), kinds, soc_name, self._stamp()):
+        for passage in self._fused(query, max(6 * k, 30), kinds, soc_name, cann, self._stamp()):
             if passage.doc_id not in seen:
                 seen.add(passage.doc_id)
                 passages.append(passage)
@@ -136,17 +141,19 @@ class IndexRetriever:
                     break
         return passages
 
-    def _fused(self, query: str, n: int, kinds: list[str] | None, soc: str | None, stamp: tuple) -> list[Passage]:
+    def _fused(self, query: str, n: int, kinds: list[str] | None, soc: str | None, cann: str | None,
+               stamp: tuple) -> list[Passage]:
         if self._synced != stamp:
             self.build()
         text = clean_query(query)
         semantic = _best_per_doc([
             Passage(**{key: value for key, value in h.meta.items() if key in Located.model_fields},
                     text=h.text, score=h.score, match="search")
-            for h in self.index.query(text, n=n, where=where_filter(kinds, soc))])
+            for h in self.index.query(text, n=n, where=where_filter(kinds, soc, cann))])
 
         def keep(chunk: Chunk) -> bool:
-            return (kinds is None or chunk.kind in kinds) and (soc is None or chunk.socs is None or soc in chunk.socs)
+            return ((kinds is None or chunk.kind in kinds) and (soc is None or chunk.socs is None or soc in chunk.socs)
+                    and (cann is None or chunk.cann is None or cann in chunk.cann))
 
         lexical = _best_per_doc([Passage.of_chunk(c, s, "search") for c, s in self._bm25(stamp).search(text, n, keep)])
         fused: dict[str, float] = {}
@@ -160,5 +167,5 @@ class IndexRetriever:
         return [shown[doc].model_copy(update={"score": round(fused[doc], 4)}) for doc in order]
 
 
-def open_retriever(enabled: bool = True, home: Path | None = None) -> Retriever:
-    return IndexRetriever(home) if enabled else NullRetriever()
+def open_retriever(enabled: bool = True, home: Path | None = None, cann: str | None = None) -> Retriever:
+    return IndexRetriever(home, cann=cann) if enabled else NullRetriever()

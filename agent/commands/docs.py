@@ -19,6 +19,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--k", type=int, default=5, help="number of results (default 5)")
     s.add_argument("--kind", action="append", choices=KINDS, help="only these kinds (repeatable)")
     s.add_argument("--soc", help="only documents that apply to this SoC, e.g. Ascend310P3")
+    s.add_argument("--cann", choices=["8.x", "9.x"], help="leave out APIs absent from this CANN version (default: "
+                                                         "toolchain.cann / KERNELWRIGHT_CANN, else the installed one's)")
     s.add_argument("--full", action="store_true", help="print whole passages")
     s.add_argument("--json", action="store_true", help="print the passages as JSON")
     b = actions.add_parser("build", help="build or update the index now (it is also built on first search)")
@@ -33,12 +35,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from kernelwright.errors import UserError
     from kernelwright.knowledge.user_docs import DocError
     from kernelwright.tools.hardware import UnknownSoc
 
     try:
         return {"search": _search, "build": _build, "add": _add, "remove": _remove, "list": _list}[args.docs_action](args)
-    except (DocError, UnknownSoc, ValueError) as e:
+    except (DocError, UnknownSoc, ValueError, UserError) as e:
         print(f"kernelwright docs {args.docs_action}: {e}", file=sys.stderr)
         return 2
 
@@ -56,7 +59,11 @@ def _search(args: argparse.Namespace) -> int:
     if not retriever.is_current():  # the search may have to embed the corpus first: say so
         print("kernelwright docs: the index is not built or out of date; it is built now if the search needs "
               "more than exact matches (about half a minute once)", file=sys.stderr)
-    passages = retriever.search(args.query, k=args.k, kinds=args.kind, soc=args.soc)
+    from kernelwright.agent.config import load_config
+    from kernelwright.knowledge.versions import target_cann
+
+    cann = args.cann or target_cann(load_config().toolchain.cann)
+    passages = retriever.search(args.query, k=args.k, kinds=args.kind, soc=args.soc, cann=cann)
     if args.json:
         print(json.dumps([p.model_dump() for p in passages], indent=1))
         return 0

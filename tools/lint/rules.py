@@ -56,6 +56,13 @@ class Rules:
             return
         if site.name not in card.names:  # a related name the card covers: known, not checked further
             return
+        if site.qualifier == "AscendC" and card.namespace != "AscendC":
+            where = "the global namespace" if card.namespace == "global" else f"namespace '{card.namespace}'"
+            yield self._diag("wrong-namespace", site, site.name,
+                             f"'{site.name}' is declared in {where}, not in AscendC (the compiler will say: no member "
+                             f"named '{site.name}' in namespace 'AscendC')",
+                             f"call it as {site.name}(...)" if card.namespace == "global"
+                             else f"call it as {card.namespace}::{site.name}(...)")
         if (yield from self._version(site, card)) == "absent":
             return
         yield from self._template(site, card)
