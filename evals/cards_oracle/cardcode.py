@@ -108,8 +108,9 @@ def _block(lines: list[str], start: int) -> Block:
 
 
 def holds(block: Block, version: str, arch: str) -> bool:
-    """Does the block apply to this CANN version and architecture ("" = any)?"""
-    return (not version or block.version in ("", version)) and (not arch or block.arch in ("", arch))
+    """Does the block apply to this CANN version and architecture ("" = any), in a CPU-debug build?"""
+    return ((not version or block.version in ("", version)) and (not arch or block.arch in ("", arch))
+            and not block.npu_only)
 
 
 def usage_blocks(card: ApiCard, version: str = "", arch: str = "") -> list[Block]:
@@ -153,7 +154,7 @@ def declarations(card: ApiCard, version: str = "", arch: str = "") -> list[Decl]
     start, lines = sections(card).get("Signatures", (0, []))
     decls: list[Decl] = []
     for block in code_blocks(lines, start):
-        if not holds(block, version, arch) or block.npu_only:
+        if not holds(block, version, arch):
             continue
         tokens = tokenize(block.code).items
         for stmt, member in _statements(tokens):

@@ -155,6 +155,9 @@ def _misuses(card: ApiCard, by_kind: dict[str, Answers], result: CardResult, mai
     generic = [d for kind in ("arity", "member", "usage") for _, diags in by_kind[kind] for d in diags]
     for case in misuses(card, result.version, arch):
         if case.elsewhere:
+            result.findings.extend(Finding("unverified", True, f"misuse '{case.heading}' quotes '{quote}' for another "
+                                                               f"version, architecture or the NPU build", case.line)
+                                   for quote in case.quotes)
             continue
         pool = compiled[case.heading] if case.heading in compiled else generic
         for quote in case.quotes:

@@ -25,6 +25,7 @@ MAX_ARGS = 12
 MACRO_NOTE = "kw-oracle: a macro in these headers"  # a declared function that the headers #define
 _MACRO = re.compile(r"^[A-Z][A-Z0-9_]*$")
 PRELUDE = """#include <type_traits>
+#pragma clang diagnostic error "-Wc++11-narrowing"  // off for the headers (they narrow), an error as in bisheng here
 struct kw_any {  // converts to any arithmetic parameter type
     template <class T, class = typename std::enable_if<std::is_arithmetic<T>::value>::type> operator T() const;
 };
