@@ -218,14 +218,17 @@ def _close(tokens: list[Token], i: int, open_: str, close: str) -> int:
 
 
 def _angle_end(tokens: list[Token], i: int) -> int:
-    depth = 0
-    for j in range(i, len(tokens)):
+    """Index of the `>` closing the template parameter list opened at i (parentheses skipped)."""
+    depth, j = 0, i
+    while j < len(tokens):
         text = tokens[j].text
         if text == "(":
-            j = _close(tokens, j, "(", ")")
+            j = _close(tokens, j, "(", ")") + 1
+            continue
         depth += (text == "<") - (text == ">")
         if depth == 0:
             return j
+        j += 1
     return len(tokens) - 1
 
 

@@ -102,7 +102,8 @@ def deprecated_at(path: str, line: int) -> bool:
     return bool(_DEPRECATED.search("\n".join(lead)) or _DEPRECATED_CHECK.search("\n".join(body)))
 
 
-def header_locations(name: str, diags: list[Diag], main: str) -> list[tuple[str, int]]:
+def header_locations(diags: list[Diag], main: str) -> list[tuple[str, int]]:
+    """Where the headers declare the candidates clang names in its notes."""
     locs = []
     for d in diags:
         for path, line, message in d.notes:

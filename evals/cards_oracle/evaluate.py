@@ -55,10 +55,10 @@ def evaluate(card: ApiCard, version: str, answers: Answers, main: str, arch: str
     for probe, diags in answers:
         by_kind[probe.kind].append((probe, diags))
     claimed = card.status(version)
-    status = _status(card, card.name, by_kind, main)
+    status = _status(card.name, by_kind, main)
     result.status = status
     for name in [n for n in card.aliases if n != card.name]:
-        if _status(card, name, by_kind, main) == "absent":
+        if _status(name, by_kind, main) == "absent":
             result.findings.append(Finding("exists", claimed == "absent", f"'{name}' is not in the {version} headers"))
     if status != claimed:
         result.findings.append(Finding("status", False, f"the card says {card.name} is {claimed} in {version}; "
@@ -67,7 +67,7 @@ def evaluate(card: ApiCard, version: str, answers: Answers, main: str, arch: str
         return result
     _arity(card, by_kind, result)
     _members(card, by_kind, result, arch)
-    _signatures(card, by_kind, result, main)
+    _signatures(by_kind, result)
     for probe, diags in by_kind["usage"]:
         checker = [d for d in _errors(diags) if _CPU_CHECKER.search(d.file)]
         if checker and len(checker) == len(_errors(diags)):
@@ -80,7 +80,7 @@ def evaluate(card: ApiCard, version: str, answers: Answers, main: str, arch: str
                                            _card_line(probe, diags, main)))
         else:
             result.findings.append(Finding("usage", True, "the Usage code compiles", probe.card_line))
-    _misuses(card, by_kind, result, main, arch)
+    _misuses(card, by_kind, result, arch)
     return result
 
 
@@ -88,11 +88,11 @@ def found_covers(answers: Answers) -> set[str]:
     return {p.name for p, diags in answers if p.kind == "cover" and not missing(bare_name(p.name), diags)}
 
 
-def _status(card: ApiCard, name: str, by_kind: dict[str, Answers], main: str) -> str:
+def _status(name: str, by_kind: dict[str, Answers], main: str) -> str:
     mine = [(p, d) for kind in ("exists", "arity") for p, d in by_kind[kind] if p.name == name]
     if any(missing(bare_name(name), d) for p, d in mine if p.kind == "exists"):
         return "absent"
-    locs = [loc for _, d in mine for loc in header_locations(name, d, main)]
+    locs = [loc for _, d in mine for loc in header_locations(d, main)]
     if any("is deprecated" in x.message for _, d in mine for x in d):
         return "deprecated"
     return "deprecated" if locs and all(deprecated_at(path, line) for path, line in set(locs)) else "current"
@@ -129,7 +129,7 @@ def _members(card: ApiCard, by_kind: dict[str, Answers], result: CardResult, arc
         result.findings.append(Finding("member", True, "members not probed (a class template without `probe_as`)"))
 
 
-def _signatures(card: ApiCard, by_kind: dict[str, Answers], result: CardResult, main: str) -> None:
+def _signatures(by_kind: dict[str, Answers], result: CardResult) -> None:
     for probe, diags in by_kind["redecl"]:
         errors = _errors(diags)
         if any(MACRO_NOTE in d.message for d in errors):
@@ -145,7 +145,7 @@ def _signatures(card: ApiCard, by_kind: dict[str, Answers], result: CardResult, 
                                                                f"these template and function parameters", probe.card_line))
 
 
-def _misuses(card: ApiCard, by_kind: dict[str, Answers], result: CardResult, main: str, arch: str) -> None:
+def _misuses(card: ApiCard, by_kind: dict[str, Answers], result: CardResult, arch: str) -> None:
     compiled: dict[str, list[Diag]] = defaultdict(list)
     for probe, diags in by_kind["misuse"]:
         compiled[probe.name] += diags
