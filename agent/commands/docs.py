@@ -7,7 +7,10 @@ import json
 import sys
 from pathlib import Path
 
+from kernelwright.agent.config import load_config
+from kernelwright.errors import UserError
 from kernelwright.knowledge.models import KINDS
+from kernelwright.knowledge.versions import target_cann
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -35,15 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from kernelwright.errors import UserError
-    from kernelwright.knowledge.user_docs import DocError
-    from kernelwright.tools.hardware import UnknownSoc
-
-    try:
-        return {"search": _search, "build": _build, "add": _add, "remove": _remove, "list": _list}[args.docs_action](args)
-    except (DocError, UnknownSoc, ValueError, UserError) as e:
-        print(f"kernelwright docs {args.docs_action}: {e}", file=sys.stderr)
-        return 2
+    return {"search": _search, "build": _build, "add": _add, "remove": _remove, "list": _list}[args.docs_action](args)
 
 
 def _retriever():
@@ -54,14 +49,11 @@ def _retriever():
 
 def _search(args: argparse.Namespace) -> int:
     if args.k < 1:
-        raise ValueError(f"--k must be at least 1, got {args.k}")
+        raise UserError(f"--k must be at least 1, got {args.k}")
     retriever = _retriever()
     if not retriever.is_current():  # the search may have to embed the corpus first: say so
         print("kernelwright docs: the index is not built or out of date; it is built now if the search needs "
               "more than exact matches (about half a minute once)", file=sys.stderr)
-    from kernelwright.agent.config import load_config
-    from kernelwright.knowledge.versions import target_cann
-
     cann = args.cann or target_cann(load_config().toolchain.cann)
     passages = retriever.search(args.query, k=args.k, kinds=args.kind, soc=args.soc, cann=cann)
     if args.json:

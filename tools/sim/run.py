@@ -11,32 +11,18 @@ from typing import Any
 
 import numpy as np
 
+from kernelwright.tools.buildkit import sandbox
+from kernelwright.tools.buildkit.diagnostics import PathMapper
+from kernelwright.tools.buildkit.sources import variant_key
+from kernelwright.tools.dtypes import GE_TO_CTYPE, GE_TO_NUMPY, GE_VALUES, NUMPY_TO_GE, numpy_dtype
 from kernelwright.tools.hardware import SocProfile
-from kernelwright.tools.sim import sandbox
-from kernelwright.tools.sim.diagnostics import PathMapper
-from kernelwright.tools.sim.manifest import FORMAT_ND, GE_DTYPE, dims, line, platform_line, soc_line
+from kernelwright.tools.sim.manifest import FORMAT_ND, dims, line, platform_line, soc_line
 from kernelwright.tools.sim.reports import RunReport
 from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR
-from kernelwright.tools.sim.sources import GE_TO_CTYPE, variant_key
 from kernelwright.tools.sim.tensor_lists import gaps, instance_keys, is_dynamic, list_line_fields
-from kernelwright.tools.toolchain import BuildResult, Case, Diagnostic, RunResult
+from kernelwright.tools.toolchain import BadCase, BuildResult, Case, Diagnostic, RunResult
 
-NUMPY_TO_GE = {"float32": "DT_FLOAT", "float16": "DT_FLOAT16", "bfloat16": "DT_BF16", "int8": "DT_INT8", "uint8": "DT_UINT8",
-               "int16": "DT_INT16", "uint16": "DT_UINT16", "int32": "DT_INT32", "uint32": "DT_UINT32", "int64": "DT_INT64",
-               "uint64": "DT_UINT64", "bool": "DT_BOOL", "float64": "DT_DOUBLE"}
-GE_TO_NUMPY = {v: k for k, v in NUMPY_TO_GE.items()}
 HOST_DATA_LIMIT = 1 << 20   # inputs up to this size are visible to TilingFunc (GetInputTensor()->GetData())
-
-
-class BadCase(ValueError):
-    pass
-
-
-def np_dtype(name: str) -> np.dtype:
-    if name == "bfloat16":
-        import ml_dtypes
-        return np.dtype(ml_dtypes.bfloat16)
-    return np.dtype(name)
 
 
 class Runner:
@@ -127,7 +113,7 @@ class Runner:
                         outputs[a.name] = (arr.shape, arr.dtype)
                 elif a.name in c.outputs:
                     spec = c.outputs[a.name]
-                    dt = np_dtype(spec.dtype)
+                    dt = numpy_dtype(spec.dtype)
                     m.append(line("buffer", a.name, int(np.prod(spec.shape, dtype=np.int64)) * dt.itemsize, "out", "-"))
                     outputs[a.name] = (tuple(spec.shape), dt)
                 else:
@@ -233,12 +219,12 @@ class Runner:
             for key in keys:
                 arr = np.asarray(c.inputs[key])
                 data = self._write(key, arr) if arr.nbytes <= HOST_DATA_LIMIT or p["value_depend"] else "-"
-                host.append(line("input", 1, GE_DTYPE[NUMPY_TO_GE[str(arr.dtype)]], FORMAT_ND, dims(arr.shape), data, ir))
+                host.append(line("input", 1, GE_VALUES[NUMPY_TO_GE[str(arr.dtype)]], FORMAT_ND, dims(arr.shape), data, ir))
         for ir, (p, keys) in enumerate(zip(op["outputs"], outs)):
             dt = p["dtypes"][col] if p["dtypes"] else "DT_FLOAT"
             for key in keys:
                 shape = c.outputs[key].shape if key in c.outputs else ()
-                host.append(line("output", GE_DTYPE.get(dt, 0), FORMAT_ND, dims(shape), ir))
+                host.append(line("output", GE_VALUES.get(dt, 0), FORMAT_ND, dims(shape), ir))
         host += self._attr_lines(op)
         tiling = self._host_tiling(host)
         if tiling is None:
@@ -269,7 +255,7 @@ class Runner:
                     instance += 1
                     continue
                 shape = tuple(c.outputs[key].shape) if key in c.outputs else tuple(tiling["output_shapes"][instance])
-                dt = np_dtype(c.outputs[key].dtype) if key in c.outputs else np_dtype(
+                dt = numpy_dtype(c.outputs[key].dtype) if key in c.outputs else numpy_dtype(
                     GE_TO_NUMPY.get(p["dtypes"][col] if p["dtypes"] else "DT_FLOAT", "float32"))
                 nbytes = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
                 m.append(line("buffer", key, nbytes, "out", "-"))
