@@ -84,7 +84,8 @@ def test_target_version_defaults_to_the_installed_cann(tmp_path, monkeypatch):
         target_cann("7.x")
     root = tmp_path / "cann"
     root.mkdir()
-    (root / "version.cfg").write_text("Version=9.0.0\n")
+    (root / "share/info/runtime").mkdir(parents=True)       # where a CANN 9 install writes its version
+    (root / "share/info/runtime/version.info").write_text("Version=9.1.0\n")
     monkeypatch.setenv("ASCEND_HOME_PATH", str(root))
     assert target_cann() == "9.x"
 
