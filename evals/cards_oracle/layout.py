@@ -48,8 +48,8 @@ class Layout:
     notes: list[str] = field(default_factory=list)         # what could not be checked, and why
 
     def kernel_defines(self, soc: SocProfile) -> list[str]:
-        if self.version == "8.x":
-            return twin_defines(soc)
+        if self.version == "8.x":  # CANN 8 headers key on __CCE_AICORE__/__DAV_*__, not on an --npu-arch number
+            return twin_defines(soc, arch="")
         return [f"-D__NPU_ARCH__={NPU_ARCH_IDS[soc.npu_arch]}", "-D_GLIBCXX_USE_CXX11_ABI=0",
                 "-D__CCE_KT_TEST__=1", "-DASCENDC_CPU_DEBUG=1", "-DASCENDC_DEBUG=1"]
 

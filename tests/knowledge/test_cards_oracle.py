@@ -6,8 +6,10 @@ from __future__ import annotations
 from kernelwright.evals.cards_oracle.cardcode import declarations, misuses, usage_blocks
 from kernelwright.evals.cards_oracle.checks import accepted, compare_counts, quote_found
 from kernelwright.evals.cards_oracle.compiler import parse, place
+from kernelwright.evals.cards_oracle.layout import Layout
 from kernelwright.evals.cards_oracle.probes import build
 from kernelwright.knowledge.cards import load_card, load_cards
+from kernelwright.tools.hardware import load_soc
 
 CARD = """---
 name: Foo
@@ -125,3 +127,10 @@ def test_every_card_can_be_probed():
             unit = build(cards, side, [], version)
             unbalanced = [p.card for p in unit.probes if "unbalanced brackets" in unit.lines[p.first - 1]]
             assert unbalanced == [], unbalanced
+
+
+def test_kernel_defines_select_the_soc_the_way_each_cann_version_reads_it(tmp_path):
+    soc = load_soc("Ascend910B2")
+    cann8, cann9 = (Layout(version, version, tmp_path, [], []).kernel_defines(soc) for version in ("8.x", "9.x"))
+    assert "-D__DAV_C220__" in cann8 and not any(d.startswith("-D__NPU_ARCH__") for d in cann8)
+    assert "-D__NPU_ARCH__=2201" in cann9 and "-DASCENDC_CPU_DEBUG=1" in cann8 + cann9
