@@ -9,7 +9,7 @@ from kernelwright.knowledge.cards import corpus_stamp, load_cards
 from kernelwright.knowledge.chunking.markdown import HEADING, split_markdown
 from kernelwright.knowledge.frontmatter import split_front_matter
 from kernelwright.knowledge.hardware_docs import hardware_documents, socs_of_archs
-from kernelwright.knowledge.models import CANN_VERSIONS, KINDS, ApiCard, Chunk
+from kernelwright.knowledge.models import KINDS, ApiCard, Chunk
 from kernelwright.knowledge.paths import CORPUS_DIR, package_relative
 from kernelwright.knowledge.versions import availability_line
 from kernelwright.tools import hardware
@@ -23,7 +23,6 @@ _CARD_SECTIONS_NOT_EMBEDDED = {"Signatures", "Supported dtypes", "Usage"}
 
 def card_chunks(card: ApiCard) -> list[Chunk]:
     socs = socs_of_archs(card.archs)
-    versions = [v for v in CANN_VERSIONS if card.holds_for(v)] if card.kind == "api" else None
     label = f"{card.name} (not a real AscendC API)" if card.kind == "invented" else card.name
     if card.aliases:
         label += f" [also: {', '.join(card.aliases)}]"
@@ -41,7 +40,7 @@ def card_chunks(card: ApiCard) -> list[Chunk]:
             kinds = f"\nElement types: {', '.join(types)}." if types else ""
             text = f"{label}: {summary}{intro}{kinds}\n{availability_line(card)}"
         chunks.append(Chunk(doc_id=card.id, kind="api", title=card.name, heading=s.heading, text=text, source=card.path,
-                            line_start=s.line_start, line_end=s.line_end, socs=socs, cann=versions))
+                            line_start=s.line_start, line_end=s.line_end, socs=socs))
     return chunks
 
 

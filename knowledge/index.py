@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kernelwright.knowledge.embedding import MODEL_ID, embed, embedding_function
-from kernelwright.knowledge.models import CANN_VERSIONS, Chunk
+from kernelwright.knowledge.models import Chunk
 from kernelwright.tools.hardware import soc_names
 
 COLLECTION = "kernelwright-knowledge"
@@ -66,16 +66,11 @@ def soc_flag(name: str) -> str:
     return f"soc_{name}"
 
 
-def cann_flag(version: str) -> str:
-    return f"cann_{version.replace('.', '')}"
-
-
 def _metadata(chunk: Chunk, all_socs: list[str]) -> dict:
     meta = {"doc_id": chunk.doc_id, "kind": chunk.kind, "title": chunk.title, "heading": chunk.heading,
             "source": chunk.source, "line_start": chunk.line_start, "line_end": chunk.line_end}
     applies = set(all_socs if chunk.socs is None else chunk.socs)
     meta.update({soc_flag(name): name in applies for name in all_socs})
-    meta.update({cann_flag(v): chunk.cann is None or v in chunk.cann for v in CANN_VERSIONS})
     return meta
 
 

@@ -29,13 +29,11 @@ class Chunk(Located):
     """One indexed piece of a document."""
 
     socs: list[str] | None = None  # SoC names this applies to; None = every SoC
-    cann: list[str] | None = None  # CANN versions it holds for (see ApiCard.cann); None = every version
 
     @property
     def id(self) -> str:
         """Stable while the content stays the same (a chunk that only moved keeps its embedding)."""
-        key = f"{self.kind}\n{self.heading}\n{self.text}\n{self.socs}\n{self.cann}"
-        digest = hashlib.sha1(key.encode()).hexdigest()[:16]
+        digest = hashlib.sha1(f"{self.kind}\n{self.heading}\n{self.text}\n{self.socs}".encode()).hexdigest()[:16]
         return f"{self.doc_id}#{digest}"
 
 
@@ -47,7 +45,7 @@ class Passage(Located):
 
     @classmethod
     def of_chunk(cls, chunk: Chunk, score: float, match: Match) -> Passage:
-        return cls(**chunk.model_dump(exclude={"socs", "cann"}), score=round(score, 4), match=match)
+        return cls(**chunk.model_dump(exclude={"socs"}), score=round(score, 4), match=match)
 
     def cite(self) -> str:
         lines = f":{self.line_start}-{self.line_end}" if self.line_end else ""

@@ -14,9 +14,9 @@ from typing import Protocol, runtime_checkable
 from kernelwright.knowledge.catalog import ApiCatalog, load_catalog
 from kernelwright.knowledge.builtin import builtin_chunks, builtin_stamp
 from kernelwright.knowledge.fixes import FixMemory
-from kernelwright.knowledge.index import SyncReport, VectorIndex, cann_flag, soc_flag
+from kernelwright.knowledge.index import SyncReport, VectorIndex, soc_flag
 from kernelwright.knowledge.lexical import Bm25
-from kernelwright.knowledge.lookup import clean_query, soc_passages, symbol_passages
+from kernelwright.knowledge.lookup import card_passage, clean_query, soc_passages, symbol_passages
 from kernelwright.knowledge.models import KINDS, ApiCard, Chunk, Located, Passage
 from kernelwright.knowledge.paths import CORPUS_DIR, knowledge_home
 from kernelwright.knowledge.user_docs import UserDocs
@@ -56,14 +56,12 @@ def check_kinds(kinds: Sequence[str] | None) -> list[str] | None:
     return list(kinds)
 
 
-def where_filter(kinds: list[str] | None, soc: str | None, cann: str | None = None) -> dict | None:
+def where_filter(kinds: list[str] | None, soc: str | None) -> dict | None:
     conditions: list[dict] = []
     if kinds:
         conditions.append({"kind": kinds[0]} if len(kinds) == 1 else {"kind": {"$in": kinds}})
     if soc:
         conditions.append({soc_flag(soc): True})
-    if cann:
-        conditions.append({cann_flag(cann): True})
     if not conditions:
         return None
     return conditions[0] if len(conditions) == 1 else {"$and": conditions}
@@ -78,7 +76,8 @@ def _best_per_doc(passages: list[Passage]) -> list[Passage]:
 
 class IndexRetriever:
     def __init__(self, home: Path | None = None, corpus_dir: Path = CORPUS_DIR, cann: str | None = None):
-        """`cann`: the target CANN version; search leaves out APIs absent from it (None: no filter)."""
+        """`cann`: the target CANN version; search puts the replacement of an API absent from it in its
+        place (None: every version's APIs as they are)."""
         self.home = home or knowledge_home()
         self.corpus_dir = corpus_dir
         self.cann = cann
@@ -119,8 +118,9 @@ class IndexRetriever:
     def search(self, query: str, k: int = 5, kinds: Sequence[str] | None = None,
                soc: str | None = None, cann: str | None = None) -> list[Passage]:
         """Up to k passages, one per document: exact lookups first, then fused search results.
-        The SoC and CANN-version filters narrow the search part; an API card or SoC profile named in
-        the query is always shown (a card says itself where its API holds)."""
+        The SoC filter narrows the search part, and with a target CANN version an API absent from it gives
+        its place to its replacement (Divs -> Muls on 8.x); an API card or SoC profile named in the query
+        is always shown (a card says itself where its API holds)."""
         kinds = check_kinds(kinds)
         cann = cann or self.cann
         soc_name = load_soc(soc).name if soc else None
@@ -133,27 +133,37 @@ class IndexRetriever:
         if len(passages) >= k or not query.strip():
             return passages[:k]
         seen = {p.doc_id for p in passages}
-        for passage in self._fused(query, max(6 * k, 30), kinds, soc_name, cann, self._stamp()):
-            if passage.doc_id not in seen:
+        for passage in self._fused(query, max(6 * k, 30), kinds, soc_name, self._stamp()):
+            if cann:
+                passage = self._in_version(passage, cann)
+            if passage is not None and passage.doc_id not in seen:
                 seen.add(passage.doc_id)
                 passages.append(passage)
                 if len(passages) == k:
                     break
         return passages
 
-    def _fused(self, query: str, n: int, kinds: list[str] | None, soc: str | None, cann: str | None,
-               stamp: tuple) -> list[Passage]:
+    def _in_version(self, passage: Passage, cann: str) -> Passage | None:
+        """The passage, or for an API absent from `cann` its first replacement there (None: no replacement).
+        Invented APIs stay: their cards are what tells a model the name does not exist."""
+        card = self.catalog.get(passage.title) if passage.kind == "api" else None
+        if card is None or card.kind == "invented" or card.holds_for(cann):
+            return passage
+        replacements = (self.catalog.get(name) for name in card.cann[cann].use_instead or card.use_instead)
+        found = next((r for r in replacements if r is not None and r.kind == "api" and r.holds_for(cann)), None)
+        return card_passage(found, passage.match, passage.score) if found else None
+
+    def _fused(self, query: str, n: int, kinds: list[str] | None, soc: str | None, stamp: tuple) -> list[Passage]:
         if self._synced != stamp:
             self.build()
         text = clean_query(query)
         semantic = _best_per_doc([
             Passage(**{key: value for key, value in h.meta.items() if key in Located.model_fields},
                     text=h.text, score=h.score, match="search")
-            for h in self.index.query(text, n=n, where=where_filter(kinds, soc, cann))])
+            for h in self.index.query(text, n=n, where=where_filter(kinds, soc))])
 
         def keep(chunk: Chunk) -> bool:
-            return ((kinds is None or chunk.kind in kinds) and (soc is None or chunk.socs is None or soc in chunk.socs)
-                    and (cann is None or chunk.cann is None or cann in chunk.cann))
+            return (kinds is None or chunk.kind in kinds) and (soc is None or chunk.socs is None or soc in chunk.socs)
 
         lexical = _best_per_doc([Passage.of_chunk(c, s, "search") for c, s in self._bm25(stamp).search(text, n, keep)])
         fused: dict[str, float] = {}
