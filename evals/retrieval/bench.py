@@ -7,7 +7,7 @@ set (queries.yaml, used while designing retrieval), the held-out set (queries_he
 tuned on) and both; the index build time (model load and embedding/indexing separately) and query
 latency, each as wall-clock and as this process's CPU time (on a shared machine wall-clock mostly
 measures the other tenants). With --cann, the sets are also searched as the agent searches for that
-target version (APIs absent from it left out) and reported under `cann <version>:`."""
+target version (an API absent from it replaced by its use_instead) and reported under `cann <version>:`."""
 from __future__ import annotations
 
 import argparse
