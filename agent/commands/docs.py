@@ -22,8 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--k", type=int, default=5, help="number of results (default 5)")
     s.add_argument("--kind", action="append", choices=KINDS, help="only these kinds (repeatable)")
     s.add_argument("--soc", help="only documents that apply to this SoC, e.g. Ascend310P3")
-    s.add_argument("--cann", choices=["8.x", "9.x"], help="show an API absent from this CANN version as its replacement (default: "
-                                                         "toolchain.cann / KERNELWRIGHT_CANN, else the installed one's)")
+    s.add_argument("--cann", choices=["8.x", "9.x"],
+                   help="show an API absent from this CANN version as its replacement "
+                        "(default: toolchain.cann / KERNELWRIGHT_CANN, else the installed one's)")
     s.add_argument("--full", action="store_true", help="print whole passages")
     s.add_argument("--json", action="store_true", help="print the passages as JSON")
     b = actions.add_parser("build", help="build or update the index now (it is also built on first search)")
