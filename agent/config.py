@@ -108,6 +108,8 @@ class ToolchainConfig(_Strict):
     backend: Literal["sim", "cann", "cann-syntax"] = "sim"
     """sim: the CPU emulation; cann: CANN's compiler and an NPU; cann-syntax: compile check only."""
     soc: str | None = None
+    cann: Literal["8.x", "9.x"] | None = None
+    """The CANN API level kernels are written for (lint, retrieval); None: the installed CANN's, else 8.x."""
     tolerance: str = "default"
     trials: int | None = Field(None, ge=1)
     budget: int | None = Field(None, ge=1)
@@ -194,10 +196,11 @@ def read_file(path: str | Path) -> dict[str, Any]:
 
 def env_layer(env: Mapping[str, str]) -> dict[str, Any]:
     """KERNELWRIGHT_MODEL, KERNELWRIGHT_MODEL_<NODE> (e.g. _DEBUGGER), KERNELWRIGHT_API_BASE,
-    KERNELWRIGHT_BACKEND, KERNELWRIGHT_SOC, KERNELWRIGHT_RUNS."""
+    KERNELWRIGHT_BACKEND, KERNELWRIGHT_SOC, KERNELWRIGHT_CANN, KERNELWRIGHT_RUNS."""
     out: dict[str, Any] = {}
     simple = {"KERNELWRIGHT_MODEL": "models.default.name", "KERNELWRIGHT_API_BASE": "models.default.api_base",
               "KERNELWRIGHT_BACKEND": "toolchain.backend", "KERNELWRIGHT_SOC": "toolchain.soc",
+              "KERNELWRIGHT_CANN": "toolchain.cann",
               "KERNELWRIGHT_RUNS": "paths.runs"}
     simple |= {f"KERNELWRIGHT_MODEL_{n.upper()}": f"models.{n}.name" for n in NODES}
     for var, dotted in simple.items():
