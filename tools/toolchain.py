@@ -126,6 +126,7 @@ class RunResult(BaseModel):
     block_status: list[str] = Field(default_factory=list)
     tiling: dict[str, Any] = Field(default_factory=dict)      # msopgen: key, sizes, workspace, data hex
     counters: list[dict[str, Any]] = Field(default_factory=list)  # per block
+    trace: Any = Field(default=None, exclude=True)  # the instruction trace (perf.trace.KernelTrace) when the backend records one
     stdout: str = ""
     seconds: float = 0.0
     detail: str = ""

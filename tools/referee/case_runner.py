@@ -10,6 +10,7 @@ from kernelwright.tools.referee.bind_lists import joined_lists, output_order, po
 from kernelwright.tools.referee.bind_msopgen import bind_msopgen
 from kernelwright.tools.referee.binding import Bound, expected_outputs, match_outputs, task_values
 from kernelwright.tools.referee.compare import compare_output, compare_unchanged
+from kernelwright.tools.referee.speed import RanCase
 from kernelwright.tools.referee.tolerance import PRESETS, Tolerance
 from kernelwright.tools.referee.verdict import CaseRun, Mismatch
 from kernelwright.tools.hardware import SocProfile
@@ -34,6 +35,7 @@ class Setting:
     task_check: bool = False          # the task has custom_check_precision and the preset defers to it
     run_timeout_s: float = 120.0
     results: list[tuple[str, RunResult]] = field(default_factory=list)
+    ran: list[RanCase] = field(default_factory=list)          # passing runs, for the measure stage's speed report
 
 
 def _tensor_shapes(values) -> list[list[int]]:
@@ -202,6 +204,8 @@ def run_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShap
         return run
     s.results.append((f"{case.id} seed {seed}", r))
     run.mismatches = check(s, case, bound, expected, ref, r)
+    if not run.mismatches:
+        s.ran.append(RanCase(f"{case.id} seed {seed}", case, plan.mapping if run.shrunk else {}, bound.case, r, ref))
     run.notes = list(dict.fromkeys(run.notes + bound.notes))
     if run.mismatches:
         run.status = "fail"

@@ -1,7 +1,8 @@
 """verify(task, project, toolchain) -> Verdict: the referee.
 
 Stages: lint (API linter + static anti-cheat) -> build -> run -> compare (every case, several seeded
-trials, all outputs, inputs unchanged) -> measure (work counters), then a recheck: one more trial
+trials, all outputs, inputs unchanged) -> measure (work counters; kernel time against eager PyTorch's, measured
+on a device or estimated on the emulation), then a recheck: one more trial
 with fresh inputs after all the others. A kernel that fails is a verdict, never an exception;
 only bad arguments (an unknown tolerance preset) raise.
 """
@@ -16,6 +17,7 @@ from kernelwright.tools.dtypes import KERNEL_DTYPES
 from kernelwright.tools.hardware import load_soc
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.referee.case_runner import Setting, run_trial, run_trial_with_fallback
+from kernelwright.tools.referee.speed import judge_speed
 from kernelwright.tools.referee.stages import lint_stage, measure_stage
 from kernelwright.tools.referee.tolerance import Tolerance, get_tolerance
 from kernelwright.tools.referee.verdict import CaseRun, StageReport, Verdict
@@ -35,7 +37,9 @@ def _plan(shapes: RefShapes | None, sim: bool, budget: int, cores: int, ub: int)
     if not sim:
         total = sum(math.prod(t.dims) for t in tensors)
         return ShrinkPlan(elements_before=total, elements_after=total, budget=budget)
-    return plan_shrink(tensors, budget=budget, cores=cores, ub_bytes=ub)
+    outputs = [] if shapes is None else [Shape(dims=list(o.shape or []), dtype=o.dtype or "float32")
+                                         for o in shapes.outputs or [] if o.kind == "tensor"]
+    return plan_shrink(tensors, budget=budget, cores=cores, ub_bytes=ub, outputs=outputs)
 
 
 def _cases(task: Task, worker: ReferenceWorker, only: list[str] | None) -> list[TaskCase] | RefFailure:
@@ -138,6 +142,7 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
                 v.skipped_cases[c.id] = f"not run: {failures} cases already failed"
             break
     measure = measure_stage(s.results)
+    judge_speed(measure, s.ran, toolchain=s.toolchain, build=s.build, task=task, worker=s.worker, soc=s.soc)
     if o.recheck and first_ok and not failures:
         case, shapes, plan = first_ok
         v.runs.append(run_trial(s, case, o.seed + RECHECK_SEED, v.trials, shapes, plan, label="recheck"))

@@ -19,6 +19,7 @@ from kernelwright.tools.hardware import SocProfile
 from kernelwright.tools.sim.manifest import FORMAT_ND, dims, line, platform_line, soc_line
 from kernelwright.tools.sim.reports import RunReport
 from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR
+from kernelwright.tools.sim.trace import read_trace
 from kernelwright.tools.sim.tensor_lists import gaps, instance_keys, is_dynamic, list_line_fields
 from kernelwright.tools.toolchain import BadCase, BuildResult, Case, Diagnostic, RunResult
 
@@ -65,6 +66,7 @@ class Runner:
         report = RunReport(self.dir, exe, self.mapper)
         self.result.diagnostics += report.diagnostics()
         self.result.counters = report.counters()
+        self.result.trace = read_trace(self.dir)
         launch = report.launch
         if r.timed_out:
             self.result.status, self.result.detail = "timeout", f"the emulator was killed after {limits.wall_s:.0f} s"

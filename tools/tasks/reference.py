@@ -249,6 +249,12 @@ class ReferenceWorker:
         out.unlink(missing_ok=True)
         return run
 
+    def aten_ops(self, case: TaskCase, mapping: dict[int, int] | None = None) -> dict[str, Any] | RefFailure:
+        """The ATen ops one forward runs at the (shrunk) shapes, in order: {"ops": [{op, overload, inputs,
+        outputs}], "dropped": ops past the recorder's limit}."""
+        return self._ask({"op": "aten_ops", "case": case.model_dump(mode="json"),
+                          "mapping": {str(k): v for k, v in (mapping or {}).items()}})
+
     def custom_check(self, case: TaskCase, expected: list[np.ndarray], got: list[np.ndarray],
                      seq: bool) -> dict[str, Any] | RefFailure:
         """Run the task's `custom_check_precision` on the kernel's outputs: {pass, max_abs, max_rel}."""

@@ -127,7 +127,14 @@ void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char*
     uint16_t ep = uint16_t(st.epoch + 1);
     bool atomic = write && st.atomic != 0;
     bool unchanged = write && g_store_value && std::memcmp(a, g_store_value, bytes) == 0;  // an idempotent store
+    uint64_t prev_in = 0, prev_out = 0;  // neighbouring bytes usually share a state: reuse its outcome
+    bool have_prev = false;
     for (uint64_t i = off; i < off + bytes; ++i) {
+        if (have_prev && b->shadow[i] == prev_in) {
+            b->shadow[i] = prev_out;
+            continue;
+        }
+        prev_in = b->shadow[i], have_prev = true;
         Shadow sh = __builtin_bit_cast(Shadow, b->shadow[i]);
         uint16_t w = sh.writer & 0x7fff;
         bool w_atomic = sh.writer & 0x8000;
@@ -159,7 +166,7 @@ void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char*
             sh.reader = me;
             sh.repoch = ep;
         }
-        b->shadow[i] = __builtin_bit_cast(uint64_t, sh);
+        b->shadow[i] = prev_out = __builtin_bit_cast(uint64_t, sh);
     }
 }
 

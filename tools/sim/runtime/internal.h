@@ -17,6 +17,7 @@ struct BlockState {
     std::string atomic_dtype;
     int report_fd = -1;  // this block's JSON-lines report
     bool in_block = false;
+    int launch = 0;      // launches of this run before this one (names the trace file)
 };
 BlockState& bs();
 
@@ -58,6 +59,38 @@ std::string json_escape(const std::string& s);
 std::string frames_json(void* const* frames, int n);
 void counters_flush();
 void install_crash_handlers();
+
+// ---- instruction trace (runtime/trace.cpp; read by tools/sim/trace.py for the cost model) ----
+enum class TraceKind : uint8_t {
+    COPY = 1,     // pipe; src/dst: Hardware; x: bursts; y: bytes; z: burst bytes | GM-side gap << 32; w: GM address % 512
+    VEC = 2,      // pipe V; x: repeats; y: elements; z: strides (see count_vec)
+    CUBE = 3,     // pipe M; x: fractals; y: multiply-adds; z: m | n << 21 | k << 42
+    SCALAR = 4,   // pipe S; name: what (local_read, gm_read, ...)
+    REL = 5,      // pipe: the releasing pipe; x: token (all its ops issued so far are done)
+    ACQ = 6,      // pipe: the waiting pipe; x: token it waits for
+    BARRIER = 7,  // pipe (Pipe::COUNT: all pipes, and the scalar unit)
+    SYNCALL = 8,  // every block meets here
+};
+struct TraceRecord {
+    uint8_t kind, pipe, src, dst;
+    uint16_t name, dtype;  // interned strings
+    uint32_t count;        // identical consecutive records merged
+    uint32_t x, w;
+    uint32_t pad;
+    uint64_t y, z;
+};
+static_assert(sizeof(TraceRecord) == 40, "the trace file layout is fixed (tools/sim/trace.py)");
+uint16_t trace_name(const char* s);
+TraceRecord trace_record(TraceKind kind, Pipe pipe, const char* name = nullptr, const char* dtype = nullptr, uint32_t x = 0,
+                         uint64_t y = 0, uint64_t z = 0);
+void trace_add(const TraceRecord& r);
+inline void trace_op(TraceKind kind, Pipe pipe, const char* name = nullptr, const char* dtype = nullptr, uint32_t x = 0,
+                     uint64_t y = 0, uint64_t z = 0) {
+    trace_add(trace_record(kind, pipe, name, dtype, x, y, z));
+}
+uint32_t trace_token();
+void trace_reset();
+void trace_flush();
 
 // ---- scheduler ----
 struct LaunchBody {
