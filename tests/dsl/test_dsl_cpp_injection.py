@@ -1,6 +1,8 @@
 """Generated code is data until it is compiled: DSL text (the docstring, assert messages, comments,
 extern specs, the file name) reaches the C++ only inside comments that cannot end or splice their
-line, so a lowering with hostile text has exactly the code of the same program with plain text.
+line, so a lowering with hostile text has exactly the code of the same program with plain text: a
+vector program with an extern, a MIX cube program (A.cube, A.matmul into UB) and an index program
+(A.gather, A.where, A.scatter_add).
 Seeded random strings over an alphabet of newlines, backslashes, quotes, `*/`, trigraphs, NUL,
 escape sequences and Unicode line separators; names must be ASCII."""
 import random
@@ -35,6 +37,81 @@ def square(x, y, t):
         A.store(y[off:], yout, n)  # {comment}
 '''
 
+CUBE_TEMPLATE = '''{doc}
+import adsl as A
+
+
+@A.tiling
+def tiling(x, weight, hw):
+    M, K = x.shape
+    N = weight.shape[0]
+    assert M > 0, {msg}
+    bm = min(64, M)  # {comment}
+    bn = min(128, N)
+    tn = A.ceil_div(N, bn)
+    tiles = A.ceil_div(M, bm) * tn
+    return A.Tiling(block_dim=max(1, min(hw.vector_cores, tiles)), M=M, N=N, K=K, bm=bm, bn=bn, tn=tn, tiles=tiles,
+                    lanes=bm * A.align_up(bn, 8))
+
+
+@A.shapes
+def shapes(x, weight):
+    return {{"y": (x.shape[0], weight.shape[0])}}
+
+
+@A.kernel(inputs={{"x": (A.f32,), "weight": (A.f32,)}}, outputs={{"y": (A.f32,)}})
+def linear_relu(x, weight, y, t):
+    acc = A.ub(A.f32, t.lanes)  # {comment}
+    mm = A.cube(x, weight, acc, tile=(t.bm, t.bn, t.K), shape=(t.M, t.N, t.K), trans_b=True)  # {comment}
+    lo, hi = A.block_span(t.tiles)
+    for i in A.range(lo, hi):
+        m0 = i // t.tn * t.bm
+        n0 = i % t.tn * t.bn
+        mn = min(t.bm, t.M - m0)
+        nn = min(t.bn, t.N - n0)
+        ld = A.align_up(nn, 8)
+        A.matmul(mm, acc, x[m0 * t.K:], weight[n0 * t.K:], mn, nn, t.K)  # {comment}
+        A.Relu(acc, acc, mn * ld)
+        A.store(y[m0 * t.N + n0:], acc, nn, rows=mn, src_stride=ld, dst_stride=t.N)  # {comment}
+'''
+
+INDEX_TEMPLATE = '''{doc}
+import adsl as A
+
+
+@A.tiling
+def tiling(x, idx, cond, hw):
+    R, W = x.shape
+    J = idx.shape[1]
+    assert J <= W, {msg}
+    return A.Tiling(block_dim=max(1, min(hw.vector_cores, R)), R=R, W=W, J=J)  # {comment}
+
+
+@A.shapes
+def shapes(x, idx, cond):
+    return {{"y": x.shape}}
+
+
+@A.kernel(inputs={{"x": (A.f32,), "idx": (A.i32,), "cond": (A.bool,)}}, outputs={{"y": "x"}})
+def pick(x, idx, cond, y, t):
+    row = A.ub(A.f32, t.W)
+    ids = A.ub(A.i32, t.J)
+    got = A.ub(A.f32, t.J)
+    mask = A.ub(A.bool, t.J)
+    r0, r1 = A.block_span(t.R)
+    for r in A.range(r0, r1):
+        A.load(row, x[r * t.W:], t.W)
+        A.load(ids, idx[r * t.J:], t.J)
+        A.load(mask, cond[r * t.J:], t.J)
+        A.gather(got, row, ids, t.J, t.W)  # {comment}
+        A.where(got, mask, got, 0.0, t.J)  # {comment}
+        A.scatter_add(row, ids, got, t.J, t.W)  # {comment}
+        A.store(y[r * t.W:], row, t.W)
+'''
+
+TEMPLATES = {"vector": (TEMPLATE, "square.dsl.py"), "cube": (CUBE_TEMPLATE, "linear_relu.dsl.py"),
+             "index": (INDEX_TEMPLATE, "pick.dsl.py")}
+
 HOSTILE = ["\n", "\r", "\r\n", "\\", "\\ ", '"', "'", "*/", "/*", "//", "??/", "?", "\x00", "\x1b[2J", "\x1b]0;x\x07",
            "\x0b", "\x0c", "\u2028", "\u2029", "\u202e", "\x85", "#include <cstdlib>", "std::system(\"id\");", "}", "{",
            "a", " ", "é", "\t"]
@@ -42,35 +119,37 @@ HOSTILE = ["\n", "\r", "\r\n", "\\", "\\ ", '"', "'", "*/", "/*", "//", "??/", "
 COMMENT_SAFE = [h for h in HOSTILE if not set(h) & {"\n", "\r", "\x00"}]
 
 
-def lowered(doc="plain", msg="plain", comment="plain", spec="plain", filename="square.dsl.py") -> dict[str, str]:
-    src = TEMPLATE.format(doc=repr(doc), msg=repr(msg), comment=comment, spec=repr(spec))
-    return lower(parse_program(src, filename)).files
+def lowered(doc="plain", msg="plain", comment="plain", spec="plain", filename=None, kind="vector") -> dict[str, str]:
+    template, default_name = TEMPLATES[kind]
+    src = template.format(doc=repr(doc), msg=repr(msg), comment=comment, spec=repr(spec))
+    return lower(parse_program(src, filename or default_name)).files
 
 
-BASELINE = None
+BASELINES: dict[str, dict[str, list[str]]] = {}
 
 
-def baseline() -> dict[str, str]:
-    global BASELINE
-    BASELINE = BASELINE or {k: code_lines(v) for k, v in lowered().items()}
-    return BASELINE
+def baseline(kind="vector") -> dict[str, list[str]]:
+    if kind not in BASELINES:
+        BASELINES[kind] = {k: code_lines(v) for k, v in lowered(kind=kind).items()}
+    return BASELINES[kind]
 
 
 def hostile_text(rng: random.Random, alphabet: list[str]) -> str:
     return "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 8)))
 
 
-@pytest.mark.parametrize("seed", range(40))
-def test_hostile_text_changes_no_code(seed):
+@pytest.mark.parametrize("kind,seed", [("vector", s) for s in range(40)] + [("cube", s) for s in range(15)]
+                         + [("index", s) for s in range(15)])
+def test_hostile_text_changes_no_code(kind, seed):
     rng = random.Random(seed)
     slots = {"doc": hostile_text(rng, HOSTILE), "msg": hostile_text(rng, HOSTILE),
              "comment": hostile_text(rng, COMMENT_SAFE), "spec": hostile_text(rng, HOSTILE),
              "filename": hostile_text(rng, [h for h in HOSTILE if "\x00" not in h]) + ".dsl.py"}
-    files = lowered(**slots)
-    assert files.keys() == baseline().keys()
+    files = lowered(**slots, kind=kind)
+    assert files.keys() == baseline(kind).keys()
     for name, text in files.items():
         assert text.isascii(), (name, slots)
-        assert code_lines(text) == baseline()[name], (name, slots)
+        assert code_lines(text) == baseline(kind)[name], (name, slots)
 
 
 @pytest.mark.parametrize("slot,payload", [

@@ -84,6 +84,7 @@ def test_the_retriever_searches_only_the_head_of_a_long_query(monkeypatch):
 
     class Probe(r.IndexRetriever):
         catalog = None
+        cann = None
 
         def __init__(self):
             pass
@@ -98,4 +99,5 @@ def test_the_retriever_searches_only_the_head_of_a_long_query(monkeypatch):
     monkeypatch.setattr(r, "symbol_passages", lambda q, catalog, k: seen.append(q) or [])
     monkeypatch.setattr(r, "soc_passages", lambda q: seen.append(q) or [])
     Probe().search("x" * 1_000_000)
-    assert len(seen) == 3 and all(len(q) == r.MAX_QUERY_CHARS for q in seen)
+    Probe().search("x" * 1_000_000, cann="8.x")          # a target CANN version keeps the cap
+    assert len(seen) == 6 and all(len(q) == r.MAX_QUERY_CHARS for q in seen)

@@ -77,7 +77,7 @@ class KernelGen:
     def generate(self) -> tuple[str, list[ir.Extern]]:
         process: list[str] = []
         self.e.block(self.p.kernel.body, process, "        ")   # declarations emit nothing here (they are Init)
-        process += [f"        {safe(u)}.End();   // the cube unit `{u}` is done" for u in self.p.cubes]
+        process += [f"        {safe(u)}.End();   // the cube unit `{comment_text(u)}` is done" for u in self.p.cubes]
         cls = f"Kernel{self.op}"
         gm = self.p.kernel.gm_params
         kind = kernel_kind(self.p)
