@@ -19,11 +19,12 @@ def test_a_second_holder_is_refused_and_the_first_release_frees_it(tmp_path):
         pass
 
 
-def test_second_bench_on_one_out_exits_2_with_one_line(tmp_path, capsys):
-    out = tmp_path / "out"
+@pytest.mark.parametrize("executor", [[], ["--executor", "ray", "--address", "127.0.0.1:9"]])
+def test_second_bench_on_one_out_exits_2_with_one_line(tmp_path, capsys, executor):
+    out = tmp_path / "out"            # whichever executor would run the tries, the lock is taken first
     with out_lock(out):
         before = sorted(p.name for p in out.iterdir())
-        assert main(["bench", "builtin", "--filter", "name=relu_ragged", "--out", str(out)]) == 2
+        assert main(["bench", "builtin", "--filter", "name=relu_ragged", "--out", str(out), *executor]) == 2
         assert sorted(p.name for p in out.iterdir()) == before == [LOCK]
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "in use by another bench" in err

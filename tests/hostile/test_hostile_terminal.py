@@ -5,6 +5,8 @@ import io
 
 from kernelwright.agent.chat.view import View
 from kernelwright.agent.cli import main
+from kernelwright.evals.bench.progress import BarProgress, PlainProgress
+from kernelwright.evals.bench.records import TaskRecord
 from kernelwright.terminal_text import printable
 from kernelwright.tools.referee.render import print_report
 from kernelwright.tools.referee.verdict import CaseRun, Verdict
@@ -51,3 +53,31 @@ def test_cli_error_line_escapes_the_value(capsys, tmp_path):
     assert main(["dsl", "check", str(tmp_path / ("missing" + SPOOF.replace("\x00", "") + ".dsl.py"))]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and clean(err)
+
+
+def spoofed_records() -> list[TaskRecord]:
+    return [TaskRecord(task="t" + SPOOF, status="failed", reason=SPOOF, node="10.0.0.2" + SPOOF),
+            TaskRecord(task="[bold]u[/x]", status="passed", correct=True, node="[/node]" + SPOOF)]
+
+
+def test_plain_bench_progress_escapes_tasks_reasons_nodes_and_notes():
+    out = io.StringIO()
+    progress = PlainProgress(2, 0, stream=out)
+    progress.note("lost a try on " + SPOOF)
+    for r in spoofed_records():
+        progress.finished(r)
+    progress.close()
+    text = out.getvalue()
+    assert clean(text) and "per node: 10.0.0.2boom\\x1b[2J" in text and "[bold]u[/x]" in text
+
+
+def test_bar_bench_progress_escapes_and_reads_no_markup_from_names(capsys):
+    progress = BarProgress(2, 0)
+    progress.started("t" + SPOOF + "#0")
+    progress.note("lost a try on " + SPOOF)
+    for r in spoofed_records():
+        progress.finished(r)
+    progress.close()
+    err = capsys.readouterr().err
+    assert "\x1b[2J" not in err and "\u202e" not in err and "\x9b" not in err
+    assert "boom\\x1b[2J" in err and "[/node]boom" in err and "[bold]u[/x]" in err   # names are not markup
