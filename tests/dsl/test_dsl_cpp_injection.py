@@ -1,16 +1,19 @@
 """Generated code is data until it is compiled: DSL text (the docstring, assert messages, comments,
 extern specs, the file name) reaches the C++ only inside comments that cannot end or splice their
 line, so a lowering with hostile text has exactly the code of the same program with plain text: a
-vector program with an extern, a MIX cube program (A.cube, A.matmul into UB) and an index program
-(A.gather, A.where, A.scatter_add).
+vector program with an extern, and every example program of the cube, convolution, index and
+resize families (A.cube, A.matmul, A.gather, A.scatter, A.where, checked index reads).
 Seeded random strings over an alphabet of newlines, backslashes, quotes, `*/`, trigraphs, NUL,
 escape sequences and Unicode line separators; names must be ASCII."""
+import ast
 import random
+from pathlib import Path
 
 import pytest
 
 from kernelwright.tools.cpp_text import comment_text, include_path
 from kernelwright.tools.dsl.errors import DslError
+from kernelwright.tools.dsl.examples import by_family
 from kernelwright.tools.dsl.lower import lower
 from kernelwright.tools.dsl.parse_program import parse_program
 from tests.dsl.cpp_scan import code_lines
@@ -37,80 +40,22 @@ def square(x, y, t):
         A.store(y[off:], yout, n)  # {comment}
 '''
 
-CUBE_TEMPLATE = '''{doc}
-import adsl as A
+CUBE_INDEX_FAMILIES = ("matmul", "convolution", "index", "resize")
 
 
-@A.tiling
-def tiling(x, weight, hw):
-    M, K = x.shape
-    N = weight.shape[0]
-    assert M > 0, {msg}
-    bm = min(64, M)  # {comment}
-    bn = min(128, N)
-    tn = A.ceil_div(N, bn)
-    tiles = A.ceil_div(M, bm) * tn
-    return A.Tiling(block_dim=max(1, min(hw.vector_cores, tiles)), M=M, N=N, K=K, bm=bm, bn=bn, tn=tn, tiles=tiles,
-                    lanes=bm * A.align_up(bn, 8))
+def example_template(path: Path) -> str:
+    """An example program as a template: its docstring is the {doc} slot and every other non-blank
+    line ends in a `# {comment}` (lines inside brackets too), so hostile text sits beside every cube
+    and index statement the lowering quotes."""
+    src = path.read_text(encoding="utf-8")
+    doc_end = ast.parse(src).body[0].end_lineno
+    body = src.replace("{", "{{").replace("}", "}}").splitlines()[doc_end:]
+    return "\n".join(["{doc}"] + [line + "  # {comment}" if line.strip() else line for line in body]) + "\n"
 
 
-@A.shapes
-def shapes(x, weight):
-    return {{"y": (x.shape[0], weight.shape[0])}}
-
-
-@A.kernel(inputs={{"x": (A.f32,), "weight": (A.f32,)}}, outputs={{"y": (A.f32,)}})
-def linear_relu(x, weight, y, t):
-    acc = A.ub(A.f32, t.lanes)  # {comment}
-    mm = A.cube(x, weight, acc, tile=(t.bm, t.bn, t.K), shape=(t.M, t.N, t.K), trans_b=True)  # {comment}
-    lo, hi = A.block_span(t.tiles)
-    for i in A.range(lo, hi):
-        m0 = i // t.tn * t.bm
-        n0 = i % t.tn * t.bn
-        mn = min(t.bm, t.M - m0)
-        nn = min(t.bn, t.N - n0)
-        ld = A.align_up(nn, 8)
-        A.matmul(mm, acc, x[m0 * t.K:], weight[n0 * t.K:], mn, nn, t.K)  # {comment}
-        A.Relu(acc, acc, mn * ld)
-        A.store(y[m0 * t.N + n0:], acc, nn, rows=mn, src_stride=ld, dst_stride=t.N)  # {comment}
-'''
-
-INDEX_TEMPLATE = '''{doc}
-import adsl as A
-
-
-@A.tiling
-def tiling(x, idx, cond, hw):
-    R, W = x.shape
-    J = idx.shape[1]
-    assert J <= W, {msg}
-    return A.Tiling(block_dim=max(1, min(hw.vector_cores, R)), R=R, W=W, J=J)  # {comment}
-
-
-@A.shapes
-def shapes(x, idx, cond):
-    return {{"y": x.shape}}
-
-
-@A.kernel(inputs={{"x": (A.f32,), "idx": (A.i32,), "cond": (A.bool,)}}, outputs={{"y": "x"}})
-def pick(x, idx, cond, y, t):
-    row = A.ub(A.f32, t.W)
-    ids = A.ub(A.i32, t.J)
-    got = A.ub(A.f32, t.J)
-    mask = A.ub(A.bool, t.J)
-    r0, r1 = A.block_span(t.R)
-    for r in A.range(r0, r1):
-        A.load(row, x[r * t.W:], t.W)
-        A.load(ids, idx[r * t.J:], t.J)
-        A.load(mask, cond[r * t.J:], t.J)
-        A.gather(got, row, ids, t.J, t.W)  # {comment}
-        A.where(got, mask, got, 0.0, t.J)  # {comment}
-        A.scatter_add(row, ids, got, t.J, t.W)  # {comment}
-        A.store(y[r * t.W:], row, t.W)
-'''
-
-TEMPLATES = {"vector": (TEMPLATE, "square.dsl.py"), "cube": (CUBE_TEMPLATE, "linear_relu.dsl.py"),
-             "index": (INDEX_TEMPLATE, "pick.dsl.py")}
+TEMPLATES = {"vector": (TEMPLATE, "square.dsl.py")} | {
+    e.name: (example_template(e.program_path()), Path(e.program).name)
+    for family in CUBE_INDEX_FAMILIES for e in by_family()[family]}
 
 HOSTILE = ["\n", "\r", "\r\n", "\\", "\\ ", '"', "'", "*/", "/*", "//", "??/", "?", "\x00", "\x1b[2J", "\x1b]0;x\x07",
            "\x0b", "\x0c", "\u2028", "\u2029", "\u202e", "\x85", "#include <cstdlib>", "std::system(\"id\");", "}", "{",
@@ -138,8 +83,8 @@ def hostile_text(rng: random.Random, alphabet: list[str]) -> str:
     return "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 8)))
 
 
-@pytest.mark.parametrize("kind,seed", [("vector", s) for s in range(40)] + [("cube", s) for s in range(15)]
-                         + [("index", s) for s in range(15)])
+@pytest.mark.parametrize("kind,seed", [("vector", s) for s in range(40)]
+                         + [(k, s) for k in TEMPLATES if k != "vector" for s in range(3)])
 def test_hostile_text_changes_no_code(kind, seed):
     rng = random.Random(seed)
     slots = {"doc": hostile_text(rng, HOSTILE), "msg": hostile_text(rng, HOSTILE),
