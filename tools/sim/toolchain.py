@@ -1,8 +1,6 @@
 """SimToolchain: the `sim` backend of the Toolchain seam (CPU emulation of AscendC)."""
 from __future__ import annotations
 
-import shutil
-
 from kernelwright.tools.buildkit import cache
 from kernelwright.tools.buildkit.cache import load_cached
 from kernelwright.tools.hardware import load_soc
@@ -38,7 +36,11 @@ class SimToolchain:
             if cached:
                 return cached
             with cache.building(key) as tmp:
-                result = Builder(rt, project, tmp, cache.entry(key)).run()
+                builder = Builder(rt, project, tmp, cache.entry(key))
+                result = builder.run()
+                if builder.infrastructure:   # a timeout or a sandbox failure is no verdict on the kernel
+                    result.artifacts.clear()
+                    raise cache.Discard
                 (tmp / "result.json").write_text(result.model_dump_json(indent=1))
         return result
 
@@ -48,4 +50,4 @@ class SimToolchain:
 
     @staticmethod
     def clear_cache() -> None:
-        shutil.rmtree(cache.cache_root(), ignore_errors=True)
+        cache.remove(cache.cache_root())
