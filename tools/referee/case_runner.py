@@ -10,6 +10,8 @@ from kernelwright.tools.referee.bind_lists import joined_lists, output_order, po
 from kernelwright.tools.referee.bind_msopgen import bind_msopgen
 from kernelwright.tools.referee.binding import Bound, expected_outputs, match_outputs, task_values
 from kernelwright.tools.referee.compare import compare_output, compare_unchanged
+from kernelwright.tools.referee.judgeable import constant
+from kernelwright.tools.referee.poison import poison, unwritten
 from kernelwright.tools.referee.tolerance import PRESETS, Tolerance
 from kernelwright.tools.referee.verdict import CaseRun, Mismatch
 from kernelwright.tools.hardware import SocProfile
@@ -191,6 +193,10 @@ def run_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShap
     bound.case.soc = s.soc.name
     bound.case.timeout_s = s.run_timeout_s
     bound.case.label = f"{case.id} seed {seed}"
+    references = [e.array for e in expected if e.array is not None]
+    poison(bound.case, references)
+    run.reference_constants = [constant(a) for a in references]
+    run.reference_sizes = [int(a.size) for a in references]
     r = s.toolchain.run(s.build, bound.case)
     run.run_status, run.block_dim, run.seconds = r.status, r.block_dim, r.seconds
     if r.status != "ok":
@@ -201,7 +207,7 @@ def run_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShap
             run.notes.append(errors[:1500])
         return run
     s.results.append((f"{case.id} seed {seed}", r))
-    run.mismatches = check(s, case, bound, expected, ref, r)
+    run.mismatches = check(s, case, bound, expected, ref, r) + unwritten(bound.case, r.outputs)
     run.notes = list(dict.fromkeys(run.notes + bound.notes))
     if run.mismatches:
         run.status = "fail"
