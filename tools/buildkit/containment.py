@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from kernelwright.tools.buildkit import cache
+
 ENV_SWITCH = "KERNELWRIGHT_SANDBOX"          # "off" runs steps with limits only (still reported as degraded)
 TMP_BYTES = 256 << 20                        # the private /tmp of a step (memory-backed)
 _SYSTEM_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
@@ -141,6 +143,11 @@ def _mounts(view: View, staging: Path | None) -> list[str]:
             for spelled in _spellings(p):
                 if not _covered(spelled) and os.path.exists(spelled):
                     entries[spelled] = (kind, source)   # a writable path wins over the same path read-only
+    # the build cache stays out of sight even inside a readable tree (a cache kept in the checkout); what
+    # a step needs from it (the runtime, its own build) is deeper, so it is mounted back on top
+    for hidden in _spellings(str(cache.home())):
+        if os.path.isdir(hidden) and hidden not in entries and any(hidden.startswith(p + "/") for p in entries):
+            entries[hidden] = ("--tmpfs", "")
     # the directories leading to each path, searchable by the step's uid (bubblewrap makes them 0700)
     parents = {str(a) for p in entries for a in Path(p).parents if str(a) != "/" and not _covered(str(a))}
     for d in sorted(parents, key=lambda s: (s.count("/"), s)):
@@ -148,7 +155,7 @@ def _mounts(view: View, staging: Path | None) -> list[str]:
     # parents first, so a writable directory inside a read-only one is mounted over it
     for p in sorted(entries, key=lambda s: (s.count("/"), s)):
         kind, source = entries[p]
-        args += [kind, source, p]
+        args += [kind, p] if kind == "--tmpfs" else [kind, source, p]
     return args
 
 
