@@ -28,25 +28,24 @@ def pattern(dtype_name: str, avoid: list[np.ndarray]) -> bytes | None:
     d = BY_NAME.get(dtype_name)
     if d is None or d.size not in _UINT or dtype_name.startswith(("complex", "float8", "hifloat")):
         return None
-    uint = _UINT[d.size]
-    taken = set()
-    for a in avoid:
-        if a.dtype.itemsize == d.size:
-            taken.update(np.unique(_bits(a)).tolist())
-    bits = 8 * d.size
+    same = [_bits(a) for a in avoid if a.dtype.itemsize == d.size and a.size]
+    bits, mantissa = 8 * d.size, _MANTISSA.get(dtype_name)
     top = (1 << bits) - 1
-    candidates = [top]                           # all bytes 0xFF: NaN for every float type, -1 or the maximum
-    rng = np.random.default_rng(bits)
-    for _ in range(256):
-        if dtype_name in _MANTISSA:              # another NaN: all-ones exponent, a nonzero payload, either sign
-            m = _MANTISSA[dtype_name]
-            exponent = ((1 << (bits - 1)) - 1) & ~((1 << m) - 1)
-            payload = int(rng.integers(1, 1 << min(m, 62)))
-            candidates.append(int(rng.integers(0, 2)) << (bits - 1) | exponent | payload)
-        else:
-            candidates.append(int(rng.integers(0, top, endpoint=True, dtype=np.uint64)))
-    free = next((c for c in candidates if c not in taken), None)
-    return None if free is None else np.array([free], dtype=uint).tobytes()
+    exponent = ((1 << (bits - 1)) - 1) & ~((1 << mantissa) - 1) if mantissa else 0
+
+    def allowed(c: int) -> bool:                 # floats take only NaN patterns: never a plausible result
+        return not mantissa or (c & exponent == exponent and c & ((1 << mantissa) - 1) != 0)
+    if bits <= 16:                               # few enough to count them all
+        held = np.zeros(1 << bits, dtype=bool)
+        for b in same:
+            held[b] = True
+        free = next((c for c in range(top, -1, -1) if not held[c] and allowed(c)), None)
+    else:                                        # all bytes 0xFF first (NaN for floats, else -1 or the maximum)
+        rng = np.random.default_rng(bits)
+        tries = [top] + [(int(rng.integers(0, top, endpoint=True, dtype=np.uint64)) & ~exponent) | exponent
+                         for _ in range(64)]
+        free = next((c for c in tries if allowed(c) and not any((b == c).any() for b in same)), None)
+    return None if free is None else np.array([free], dtype=_UINT[d.size]).tobytes()
 
 
 def poison(case: Case, expected: list[np.ndarray]) -> None:
