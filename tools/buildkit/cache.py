@@ -116,8 +116,8 @@ def seal(root: Path) -> None:
     hashes: dict[str, str] = {}
     uid, gid = os.getuid(), os.getgid()
     for path in sorted(root.rglob("*")):
-        if path.is_symlink():           # nothing a build makes is a link; one could lead anywhere
-            path.unlink()
+        if path.is_symlink() or not (path.is_dir() or path.is_file()):   # nothing a build makes is a link,
+            path.unlink()                                                  # a FIFO or a device
             continue
         if os.geteuid() == 0:
             os.lchown(path, uid, gid)

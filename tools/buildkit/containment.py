@@ -137,12 +137,12 @@ def _mounts(view: View, staging: Path | None) -> list[str]:
     entries: dict[str, tuple[str, str]] = {}   # where inside -> (how, from where)
     for kind, paths in (("--ro-bind", readable), ("--bind", view.writable)):
         for p in paths:
+            spellings = [s for s in _spellings(p) if not _covered(s) and os.path.exists(s)]
             source = p
-            if staging is not None and kind == "--ro-bind" and p in view.readable and _private(p):
+            if spellings and staging is not None and kind == "--ro-bind" and p in view.readable and _private(p):
                 source = _stage(p, staging)
-            for spelled in _spellings(p):
-                if not _covered(spelled) and os.path.exists(spelled):
-                    entries[spelled] = (kind, source)   # a writable path wins over the same path read-only
+            for spelled in spellings:
+                entries[spelled] = (kind, source)   # a writable path wins over the same path read-only
     # the build cache stays out of sight even inside a readable tree (a cache kept in the checkout); what
     # a step needs from it (the runtime, its own build) is deeper, so it is mounted back on top
     for hidden in _spellings(str(cache.home())):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.referee.bind_launch import bind_launch
 from kernelwright.tools.referee.bind_lists import joined_lists, output_order, post_array
@@ -194,7 +196,7 @@ def run_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShap
     bound.case.timeout_s = s.run_timeout_s
     bound.case.label = f"{case.id} seed {seed}"
     references = [e.array for e in expected if e.array is not None]
-    poison(bound.case, references)
+    poison(bound.case, references + [np.asarray(a) for a in bound.case.inputs.values()])   # a copied input is no poison
     run.reference_constants = [constant(a) for a in references]
     run.reference_sizes = [int(a.size) for a in references]
     r = s.toolchain.run(s.build, bound.case)

@@ -24,27 +24,37 @@ def _bits(a: np.ndarray) -> np.ndarray:
 
 def pattern(dtype_name: str, avoid: list[np.ndarray]) -> bytes | None:
     """One element's bytes that no array in `avoid` holds (None when every pattern is taken, or the
-    dtype is not one we poison)."""
+    dtype is not one we poison). Floats get a NaN with a payload that no arithmetic makes (never the
+    default NaNs, nor all ones: what other backends fill outputs with), so a kernel's own NaN is never
+    taken for the poison; integers start at all ones (-1 or the maximum)."""
     d = BY_NAME.get(dtype_name)
     if d is None or d.size not in _UINT or dtype_name.startswith(("complex", "float8", "hifloat")):
         return None
     same = [_bits(a) for a in avoid if a.dtype.itemsize == d.size and a.size]
     bits, mantissa = 8 * d.size, _MANTISSA.get(dtype_name)
     top = (1 << bits) - 1
-    exponent = ((1 << (bits - 1)) - 1) & ~((1 << mantissa) - 1) if mantissa else 0
+    if mantissa:
+        exponent, quiet = ((1 << (bits - 1)) - 1) & ~((1 << mantissa) - 1), 1 << (mantissa - 1)
+        first = exponent | quiet | (0x5A5A5A5A5A5A5A5A & (quiet - 1))
 
-    def allowed(c: int) -> bool:                 # floats take only NaN patterns: never a plausible result
-        return not mantissa or (c & exponent == exponent and c & ((1 << mantissa) - 1) != 0)
+        def allowed(c: int) -> bool:
+            low = c & ((1 << mantissa) - 1)
+            return c & exponent == exponent and low not in (0, quiet, (1 << mantissa) - 1)
+    else:
+        first = top
+
+        def allowed(c: int) -> bool:
+            return True
     if bits <= 16:                               # few enough to count them all
         held = np.zeros(1 << bits, dtype=bool)
         for b in same:
             held[b] = True
-        free = next((c for c in range(top, -1, -1) if not held[c] and allowed(c)), None)
-    else:                                        # all bytes 0xFF first (NaN for floats, else -1 or the maximum)
+        tries = (c for c in [first, *range(top, -1, -1)] if not held[c])
+    else:
         rng = np.random.default_rng(bits)
-        tries = [top] + [(int(rng.integers(0, top, endpoint=True, dtype=np.uint64)) & ~exponent) | exponent
-                         for _ in range(64)]
-        free = next((c for c in tries if allowed(c) and not any((b == c).any() for b in same)), None)
+        tries = (c for c in [first] + [int(rng.integers(0, top, endpoint=True, dtype=np.uint64)) | (exponent if mantissa else 0)
+                                      for _ in range(64)] if not any((b == c).any() for b in same))
+    free = next((c for c in tries if allowed(c)), None)
     return None if free is None else np.array([free], dtype=_UINT[d.size]).tobytes()
 
 
