@@ -12,7 +12,7 @@ from typing import Any
 from kernelwright.tools.buildkit import sandbox
 from kernelwright.tools.buildkit.sandbox import View
 from kernelwright.tools.task import Task
-from kernelwright.tools.tasks.reference import task_dirs
+from kernelwright.tools.tasks.reference import THREADS, task_dirs
 
 TIMEOUT_S = 300
 
@@ -31,7 +31,7 @@ def trace_tasks(tasks: list[Task]) -> list[dict[str, Any]]:
         view = View(writable=(scratch,), readable=tuple(sorted({d for t in tasks for d in task_dirs(t)})), python=True,
                     env=(("OMP_NUM_THREADS", os.environ.get("OMP_NUM_THREADS", "2")),))
         proc = sandbox.popen([sys.executable, "-m", "kernelwright.agent.builtin.trace_worker"], cwd=scratch, view=view,
-                             limits=sandbox.Limits(cpu_s=None, file_bytes=None), stdin=subprocess.PIPE,
+                             limits=sandbox.Limits(cpu_s=None, file_bytes=None, processes=THREADS), stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             stdout, stderr = proc.communicate(json.dumps([t.model_dump() for t in tasks]), timeout=TIMEOUT_S)

@@ -39,7 +39,7 @@ class Limits:
     cpu_s: int | None = 300
     memory_bytes: int | None = 8 << 30     # address space per process
     file_bytes: int | None = 256 << 20     # largest file the process may write (stdout included)
-    processes: int | None = 256            # processes and threads of the step (its forked blocks included)
+    processes: int | None = 1024           # processes and threads of the step (its forked blocks included)
 
 
 @dataclass

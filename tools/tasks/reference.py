@@ -107,6 +107,9 @@ def _value(spec: dict, data: Any, key: str) -> RefValue:
     return v
 
 
+THREADS = 4096   # torch starts a thread per core in several pools (RLIMIT_NPROC counts threads): room for big hosts
+
+
 def task_dirs(task: Task) -> tuple[str, ...]:
     """The directories of a task's files (read-only in its sandbox): a task may import its neighbours
     and read data beside it."""
@@ -128,7 +131,7 @@ class ReferenceWorker:
         self.stderr = open(self.tmp / "stderr.txt", "w+b")
         view = View(writable=(str(self.tmp),), readable=task_dirs(self.task), python=True,
                     env=(("OMP_NUM_THREADS", os.environ.get("OMP_NUM_THREADS", "2")),))
-        limits = sandbox.Limits(cpu_s=None, memory_bytes=self.memory_bytes, file_bytes=None)
+        limits = sandbox.Limits(cpu_s=None, memory_bytes=self.memory_bytes, file_bytes=None, processes=THREADS)
         self.proc = sandbox.popen([sys.executable, "-m", "kernelwright.tools.tasks.worker"], cwd=self.tmp, view=view,
                                   limits=limits, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr)
         resp = self._request({"op": "load", "task": self.task.model_dump(mode="json")}, self.timeout_s + 60)
