@@ -7,7 +7,7 @@ mount, PID, network, IPC and UTS namespaces: a root filesystem holding only /usr
 links), a few loader files from /etc, a private /dev, /proc and size-limited /tmp, and the paths the
 step names (read-only unless they are its own directory); only a loopback network; and a PID
 namespace whose init dies with the step, which kills every process the step left behind. The process
-count is RLIMIT_NPROC, set inside the sandbox with `prlimit`. Root is exempt from RLIMIT_NPROC, so a
+count is RLIMIT_NPROC, set inside the sandbox with `prlimit` (as are the other limits). Root is exempt from RLIMIT_NPROC, so a
 root caller's step first drops to a uid of its own (`setpriv`, no capabilities, no new privileges),
 which also keeps it from writing anything it does not own.
 
@@ -178,9 +178,11 @@ def hand_over(view: View) -> None:
                 os.lchown(os.path.join(root, name), uid, uid)
 
 
-def bwrap_argv(cmd: list[str], view: View, cwd: str, processes: int | None, status_fd: int | None,
+def bwrap_argv(cmd: list[str], view: View, cwd: str, rlimits: list[str], status_fd: int | None,
                staging: Path | None = None) -> list[str]:
-    """`staging` (root callers): where to copy named read-only paths that the step's uid could not read."""
+    """`rlimits`: `prlimit` options, applied inside (after the uid switch, so none binds bubblewrap
+    itself and no Python runs between fork and exec); `staging` (root callers): where to copy named
+    read-only paths that the step's uid could not read."""
     userns = [] if _is_root() else ["--unshare-user", "--disable-userns"]
     argv = [shutil.which("bwrap") or "bwrap", *userns, "--unshare-ipc", "--unshare-pid", "--unshare-net",
             "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--hostname", "sandbox"]
@@ -191,8 +193,8 @@ def bwrap_argv(cmd: list[str], view: View, cwd: str, processes: int | None, stat
         uid = str(sandbox_uid(view))
         argv += ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
                  "--bounding-set=-all", "--no-new-privs", "--"]
-    if processes:
-        argv += ["prlimit", f"--nproc={processes}:{processes}", "--"]
+    if rlimits:
+        argv += ["prlimit", *rlimits, "--"]
     return argv + cmd
 
 
@@ -209,7 +211,7 @@ def status() -> Status:
                       all_missing)
     probe = Path(os.environ.get("TMPDIR", "/tmp"))
     try:
-        r = subprocess.run(bwrap_argv(["true"], View(), str(probe), 64, None), capture_output=True, text=True,
+        r = subprocess.run(bwrap_argv(["true"], View(), str(probe), ["--nproc=64:64"], None), capture_output=True, text=True,
                            timeout=30, env={"PATH": "/usr/bin:/bin"})
     except (OSError, subprocess.TimeoutExpired) as e:
         return Status("limits-only", f"bubblewrap did not start: {e}", all_missing)

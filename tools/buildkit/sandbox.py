@@ -85,7 +85,21 @@ def _tail(path: Path, limit: int = 200_000) -> str:
     return ("[... output truncated ...]\n" + text) if size > limit else text
 
 
+def _prlimit_options(limits: Limits) -> list[str]:
+    opts = ["--core=0:0"]
+    if limits.cpu_s:
+        opts.append(f"--cpu={limits.cpu_s}:{limits.cpu_s + 5}")
+    if limits.memory_bytes:
+        opts.append(f"--as={limits.memory_bytes}:{limits.memory_bytes}")
+    if limits.file_bytes:
+        opts.append(f"--fsize={limits.file_bytes}:{limits.file_bytes}")
+    if limits.processes:
+        opts.append(f"--nproc={limits.processes}:{limits.processes}")
+    return opts
+
+
 def _rlimits(limits: Limits):
+    """The limits for an uncontained step (set in the child before exec)."""
     def apply() -> None:
         if limits.cpu_s:
             resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 5))
@@ -98,15 +112,13 @@ def _rlimits(limits: Limits):
 
 
 def _command(cmd: list[str], cwd: Path, limits: Limits, view: View | None, status_fd: int | None,
-             staging: Path) -> tuple[list[str], dict[str, str] | None]:
-    """The command line and environment that contain `cmd` as well as this machine allows."""
-    if view is None:
-        return cmd, None
-    env = environment(view)
-    if not status().contained:
-        return cmd, env
+             staging: Path) -> tuple[list[str], dict[str, Any]]:
+    """The command line and the Popen arguments that contain `cmd` as well as this machine allows."""
+    if view is None or not status().contained:
+        return cmd, {"env": None if view is None else environment(view), "preexec_fn": _rlimits(limits)}
     containment.hand_over(view)
-    return containment.bwrap_argv(cmd, view, str(cwd), limits.processes, status_fd, staging), env
+    argv = containment.bwrap_argv(cmd, view, str(cwd), _prlimit_options(limits), status_fd, staging)
+    return argv, {"env": environment(view)}
 
 
 def _kill_group(pid: int) -> None:
@@ -120,8 +132,8 @@ def popen(cmd: list[str], *, cwd: str | Path, view: View, limits: Limits = Limit
     """A long-lived contained process (a worker speaking over pipes; `limits.wall_s` is the caller's to
     enforce). End it with `kill`."""
     staging = Path(tempfile.mkdtemp(prefix="kw-staged-"))
-    argv, env = _command(cmd, Path(cwd), limits, view, None, staging)
-    proc = subprocess.Popen(argv, cwd=cwd, env=env, start_new_session=True, preexec_fn=_rlimits(limits), **kwargs)
+    argv, how = _command(cmd, Path(cwd), limits, view, None, staging)
+    proc = subprocess.Popen(argv, cwd=cwd, start_new_session=True, **how, **kwargs)
     proc.kw_staging = staging  # type: ignore[attr-defined]
     return proc
 
@@ -147,14 +159,15 @@ def run(cmd: list[str], *, cwd: str | Path, limits: Limits = Limits(), env: dict
         in_path.write_text(stdin_text)
     read_status, write_status = os.pipe()
     try:
-        argv, step_env = _command(cmd, cwd, limits, view, write_status, staging)
+        argv, how = _command(cmd, cwd, limits, view, write_status, staging)
         contained = argv is not cmd
+        if view is None:
+            how["env"] = env
         start = time.monotonic()
         with open(out_path, "wb") as out, open(err_path, "wb") as err, \
                 open(in_path if stdin_text is not None else os.devnull, "rb") as stdin:
-            proc = subprocess.Popen(argv, cwd=cwd, stdin=stdin, stdout=out, stderr=err, env=step_env if view else env,
-                                    start_new_session=True, preexec_fn=_rlimits(limits),
-                                    pass_fds=(write_status,) if contained else ())
+            proc = subprocess.Popen(argv, cwd=cwd, stdin=stdin, stdout=out, stderr=err, start_new_session=True,
+                                    pass_fds=(write_status,) if contained else (), **how)
             os.close(write_status)
             write_status = -1
             timed_out = not _exited_within(proc, limits.wall_s)
