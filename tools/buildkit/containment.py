@@ -179,17 +179,20 @@ def hand_over(view: View) -> None:
 
 
 def bwrap_argv(cmd: list[str], view: View, cwd: str, rlimits: list[str], status_fd: int | None,
-               staging: Path | None = None) -> list[str]:
+               staging: Path | None = None, as_init: bool = False) -> list[str]:
     """`rlimits`: `prlimit` options, applied inside (after the uid switch, so none binds bubblewrap
     itself and no Python runs between fork and exec); `staging` (root callers): where to copy named
-    read-only paths that the step's uid could not read."""
+    read-only paths that the step's uid could not read; `as_init`: `cmd` is the sandbox's PID 1 and
+    drops privileges for what it starts itself (the executor)."""
     userns = [] if _is_root() else ["--unshare-user", "--disable-userns"]
     argv = [shutil.which("bwrap") or "bwrap", *userns, "--unshare-ipc", "--unshare-pid", "--unshare-net",
             "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--hostname", "sandbox"]
+    if as_init:
+        argv.append("--as-pid-1")
     if status_fd is not None:
         argv += ["--json-status-fd", str(status_fd)]
     argv += _mounts(view, staging if _is_root() else None) + ["--chdir", os.path.abspath(cwd), "--"]
-    if _is_root():
+    if _is_root() and not as_init:
         uid = str(sandbox_uid(view))
         argv += ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
                  "--bounding-set=-all", "--no-new-privs", "--"]

@@ -2,7 +2,8 @@
 kernel on every block in a sandboxed subprocess; outputs and findings come back as data.
 
 Each step sees its executable (read-only, checked against the build's seal first) and the run's
-own directory; one sandbox per step, the kernel's blocks forked inside it."""
+own directory; the kernel's blocks are forked inside its sandbox. Steps go to the build's long-lived
+sandbox (`buildkit.executor`) when the toolchain gives one, else each gets a sandbox of its own."""
 from __future__ import annotations
 
 import json
@@ -17,6 +18,7 @@ import numpy as np
 from kernelwright.tools.buildkit import cache, sandbox
 from kernelwright.tools.buildkit.sandbox import View
 from kernelwright.tools.buildkit.diagnostics import PathMapper
+from kernelwright.tools.buildkit.executor import Executor
 from kernelwright.tools.buildkit.sources import variant_key
 from kernelwright.tools.dtypes import GE_TO_CTYPE, GE_TO_NUMPY, GE_VALUES, NUMPY_TO_GE, numpy_dtype
 from kernelwright.tools.hardware import SocProfile
@@ -30,9 +32,11 @@ HOST_DATA_LIMIT = 1 << 20   # inputs up to this size are visible to TilingFunc (
 
 
 class Runner:
-    def __init__(self, build: BuildResult, case: Case, soc: SocProfile, race_check: bool = True, keep_dir: bool = False):
+    def __init__(self, build: BuildResult, case: Case, soc: SocProfile, race_check: bool = True, keep_dir: bool = False,
+                 executor: Executor | None = None):
         self.build, self.case, self.soc, self.race_check, self.keep = build, case, soc, race_check, keep_dir
-        self.dir = Path(tempfile.mkdtemp(prefix="kw-run-"))
+        self.executor = executor   # the build's long-lived sandbox; None: a sandbox per step
+        self.dir = executor.new_dir() if executor else Path(tempfile.mkdtemp(prefix="kw-run-"))
         self.mapper = PathMapper(Path(build.artifacts.get("src", "/nonexistent")), INCLUDE_DIR)
         self.result = RunResult(toolchain="sim", status="ok")
 
@@ -66,6 +70,8 @@ class Runner:
         if root is None or cache.tampered(root, [str(Path(exe).relative_to(root))]):
             raise BadCase(f"the built executable {Path(exe).name} is not the one the builder sealed (changed "
                           "or removed after the build); rebuild the project")
+        if self.executor:
+            return self.executor.run([str(exe), *args], cwd=self.dir, limits=limits)
         return sandbox.run([str(exe), *args], cwd=self.dir, limits=limits,
                            view=View(writable=(str(self.dir),), readable=(str(exe),)))
 
