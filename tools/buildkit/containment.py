@@ -33,6 +33,7 @@ TMP_BYTES = 256 << 20                        # the private /tmp of a step (memor
 _SYSTEM_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 _ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives")
 _UID_BASE = 0x60000000                       # far above any uid a system hands out
+STAGE_BYTES = 64 << 20                       # the largest private tree copied for a root caller's step
 
 
 @dataclass(frozen=True)
@@ -106,8 +107,18 @@ def _private(path: str, limit: int = 5000) -> bool:
     return False
 
 
+def _size(path: str) -> int:
+    if not os.path.isdir(path):
+        return os.path.getsize(path)
+    return sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in os.walk(path) for f in fs
+               if not os.path.islink(os.path.join(r, f)))
+
+
 def _stage(path: str, staging: Path) -> str:
-    """A copy of a private path that the step's uid can read (bound where the original is)."""
+    """A copy of a private path that the step's uid can read (bound where the original is); a large one
+    is bound as it is (what the step cannot read, it cannot read)."""
+    if _size(path) > STAGE_BYTES:
+        return path
     dest = staging / str(len(list(staging.iterdir())))
     if os.path.isdir(path):
         shutil.copytree(path, dest, symlinks=True)
