@@ -14,6 +14,9 @@ from kernelwright.tools.toolchain import BuildResult, Diagnostic
 
 BUILD_LIMITS = sandbox.Limits(wall_s=1200, cpu_s=None, memory_bytes=None, file_bytes=4 << 30)
 CONFIGURE_LIMITS = sandbox.Limits(wall_s=300, cpu_s=None, memory_bytes=None, file_bytes=1 << 30)
+# said in every verdict of the real backends (issue 13; SECURITY.md says why they are not sandboxed)
+UNCONTAINED = ("CANN steps are not sandboxed: its builds, op_host code and the NPU worker run with limits, a kill of "
+               "their process group and a scrubbed environment (no credentials), but see your files and network")
 _CMAKE_ERROR = re.compile(r"^CMake Error(?: at (?P<where>[^:\n]+:\d+))?.*?:?\s*$", re.M)
 
 

@@ -18,6 +18,7 @@ from kernelwright.tools.cann.cmake_gen import UnsupportedSoc, npu_arch
 from kernelwright.tools.cann.detect import CannInstall, detect_cann
 from kernelwright.tools.cann.env import EnvError, cann_env, opp_env
 from kernelwright.tools.cann.run import run_case, time_case
+from kernelwright.tools.cann.steps import UNCONTAINED
 from kernelwright.tools.hardware import SocProfile, load_soc
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.timing import ReferenceSpec, TimingConfig, TimingResult, flush_bytes
@@ -54,6 +55,7 @@ def resolve_soc(soc: str | None, device: int = 0) -> SocProfile:
 
 class CannToolchain:
     name = "cann"
+    uncontained = UNCONTAINED
 
     def __init__(self, soc: str | None = None, *, install: CannInstall | None = None, msopgen: bool = False,
                  flow: str | None = None, cmake: str | None = None, device: int = 0,

@@ -66,9 +66,10 @@ def verify(task: Task, project: KernelProject, toolchain: Toolchain, *, toleranc
     v = Verdict(task=task.name, op_type=task.op_type, project=project.name, backend=toolchain.name, soc=profile.name,
                 tolerance=tol.name, tolerance_rule=tol.describe(), seed=seed)
     v.stages.append(lint_stage(project, api_lint=api_lint, extra_glue=extra_glue))
-    degraded = sandbox.status().note()   # said in every verdict where the machine could not contain the steps
-    if degraded:
-        v.stage("run").findings.append(degraded)
+    # said in every verdict where the machine or the backend could not contain the steps
+    for note in (sandbox.status().note(), getattr(toolchain, "uncontained", "")):
+        if note:
+            v.stage("run").findings.append(note)
     build_report = v.stage("build")
     t0 = time.monotonic()
     build = toolchain.build(project, soc=soc)
