@@ -100,6 +100,7 @@ def remove(path: Path) -> None:
 
 
 SEAL = "seal.json"
+LINK = "link:"                      # a symlink in the seal: its target, not a hash
 
 
 def _sha256(path: Path) -> str:
@@ -116,8 +117,14 @@ def seal(root: Path) -> None:
     hashes: dict[str, str] = {}
     uid, gid = os.getuid(), os.getgid()
     for path in sorted(root.rglob("*")):
-        if path.is_symlink() or not (path.is_dir() or path.is_file()):   # nothing a build makes is a link,
-            path.unlink()                                                  # a FIFO or a device
+        if path.is_symlink():        # a library's version links stay; a link out of the entry does not
+            if _inside(path, root):
+                hashes[str(path.relative_to(root))] = LINK + os.readlink(path)
+            else:
+                path.unlink()
+            continue
+        if not (path.is_dir() or path.is_file()):     # nothing a build makes is a FIFO or a device
+            path.unlink()
             continue
         if os.geteuid() == 0:
             os.lchown(path, uid, gid)
@@ -134,6 +141,11 @@ def seal(root: Path) -> None:
     (root / SEAL).chmod(0o444)
 
 
+def _inside(link: Path, root: Path) -> bool:
+    target = os.readlink(link)
+    return not os.path.isabs(target) and os.path.realpath(link).startswith(os.path.realpath(root) + os.sep)
+
+
 def tampered(root: Path, only: Iterable[str] | None = None) -> list[str]:
     """Files of a sealed entry whose contents no longer match the seal (all, or those named)."""
     try:
@@ -145,7 +157,10 @@ def tampered(root: Path, only: Iterable[str] | None = None) -> list[str]:
     for name in names:
         p = root / name
         try:
-            ok = name in hashes and not p.is_symlink() and _sha256(p) == hashes[name]
+            if name in hashes and hashes[name].startswith(LINK):
+                ok = p.is_symlink() and LINK + os.readlink(p) == hashes[name]
+            else:
+                ok = name in hashes and not p.is_symlink() and _sha256(p) == hashes[name]
         except OSError:
             ok = False
         if not ok:
