@@ -59,20 +59,24 @@ class Steps:
     log: list[str] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     environment_failed: bool = False
+    timed_out: bool = False          # a step ran out of time (load, or a stuck tool): no verdict to cache
 
     def _record(self, cmd: list[str], r: sandbox.Completed) -> str:
         text = (r.stdout + r.stderr).strip()
         self.log.append(f"$ {' '.join(cmd)}\n{text}" if text else f"$ {' '.join(cmd)}")
         return text
 
-    def run(self, cmd: list[str], cwd: Path, *, what: str, limits: sandbox.Limits = BUILD_LIMITS,
+    def run(self, cmd: list[str], cwd: Path, *, what: str, limits: sandbox.Limits | None = None,
             environment: bool = False, hint: str | None = None) -> bool:
-        """Run `cmd`; on failure record diagnostics. `environment`: a failure here is the machine's
-        (configure, install), not the kernel's."""
+        """Run `cmd` (within BUILD_LIMITS unless told); on failure record diagnostics. `environment`: a
+        failure here is the machine's (configure, install), not the kernel's."""
+        limits = limits or BUILD_LIMITS
         r = sandbox.run(cmd, cwd=cwd, limits=limits, env=self.env)
         text = self._record(cmd, r)
         if r.timed_out:
-            self.fail(f"{what} did not finish within {limits.wall_s:.0f} s", environment=environment,
+            self.timed_out = True
+            self.fail(f"{what} did not finish within {limits.wall_s:.0f} s (not cached: the next build tries again)",
+                      environment=environment,
                       hint="a very large kernel or a stuck tool; the log has its last output")
             return False
         found = parse(text, self.mapper)

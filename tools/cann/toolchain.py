@@ -111,12 +111,13 @@ class CannToolchain:
                     # installer refuses a relative --install-path (KERNELWRIGHT_HOME may be relative)
                     tmp, final = tmp.resolve(), cache.entry(key, "cann").resolve()
                     if project.kind == "msopgen":
-                        result = OppBuild(inst, env, project, profile, tmp, final, cmake=cmake, flow=flow).run()
+                        builder = OppBuild(inst, env, project, profile, tmp, final, cmake=cmake, flow=flow)
                     else:
-                        result = LaunchBuild(inst, env, project, profile, tmp, final, flow=flow, arch=arch, cmake=cmake,
-                                             jobs=self.jobs).run()
-                    if result.status == "environment_error":
-                        raise _NotCached(result)       # the machine may be fixed: nothing is kept
+                        builder = LaunchBuild(inst, env, project, profile, tmp, final, flow=flow, arch=arch, cmake=cmake,
+                                              jobs=self.jobs)
+                    result = builder.run()
+                    if result.status == "environment_error" or builder.steps.timed_out:
+                        raise _NotCached(result)       # the machine may be fixed, or less loaded: nothing is kept
                     (tmp / "result.json").write_text(result.model_dump_json(indent=1))
             except _NotCached as e:
                 return e.result
