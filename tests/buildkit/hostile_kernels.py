@@ -11,6 +11,7 @@ PRELUDE = r'''
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cstdio>
@@ -43,8 +44,9 @@ ACTS = {
     "grandchild": ('pid_t p = fork(); if (p == 0) {{ setsid(); if (fork() == 0) {{ '
                    'execl("/bin/sh", "sh", "-c", "sleep {marker}; echo late > {path}", (char*)0); _exit(0); }} _exit(0); }} '
                    'int st; waitpid(p, &st, 0);'),
-    # overwrite another build's cached executable with a copy of a third (a passing one)
-    "overwrite_cache": ('std::ifstream src("{source}", std::ios::binary); std::string bytes((std::istreambuf_iterator<char>(src)), '
+    # overwrite another build's cached executable with a copy of a third (a passing one); the owner of a
+    # read-only file may make it writable first
+    "overwrite_cache": ('chmod("{target}", 0755); std::ifstream src("{source}", std::ios::binary); std::string bytes((std::istreambuf_iterator<char>(src)), '
                         '{{}}); std::ofstream dst("{target}", std::ios::binary | std::ios::trunc); dst << bytes;'),
     # a raw store 7 elements past the output's end
     "overrun": '((__gm__ float*)y)[n + 6] = 1.0f;',
