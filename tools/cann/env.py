@@ -21,12 +21,12 @@ from pathlib import Path
 
 from kernelwright.tools.cann.detect import CannInstall, driver_lib_dirs
 
-# Shell bookkeeping that changes in any bash; everything else set_env.sh sets or changes is kept.
-PASS_ENV_SWITCH = "KERNELWRIGHT_CANN_ENV"
+PASS_ENV_SWITCH = "KERNELWRIGHT_CANN_ENV"        # more names (or PREFIX*) the steps may inherit, comma-separated
 _PASS_NAMES = {"PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "PYTHONPATH", "PYTHONHOME", "HOME", "USER", "LOGNAME", "LANG",
                "TMPDIR", "CC", "CXX", "KERNELWRIGHT_NPU_DEVICE"}
 _PASS_PREFIXES = ("ASCEND_", "ASC_", "CMAKE_", "TOOLCHAIN_", "OPP_", "TBE_", "ACL_", "HCCL_", "NPU_", "TORCH_",
                   "PYTORCH_", "OMP_", "KMP_", "MKL_", "GOMP_", "LC_")
+# Shell bookkeeping that changes in any bash; everything else set_env.sh sets or changes is kept.
 _SHELL = {"SHLVL", "_", "PWD", "OLDPWD", "BASH_EXECUTION_STRING", "BASHOPTS", "SHELLOPTS", "BASH_VERSINFO"}
 
 
