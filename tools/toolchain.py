@@ -90,6 +90,7 @@ class ArgSpec(BaseModel):
 class OutputSpec(BaseModel):
     shape: tuple[int, ...]
     dtype: str                       # numpy dtype name ("float16", "bfloat16", "int8", ...)
+    poison: str | None = None        # one element's bytes (hex) the output starts as (default: all 0xFF)
 
 
 class Case(BaseModel):

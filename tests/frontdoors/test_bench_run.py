@@ -32,9 +32,11 @@ def benches(tmp_path_factory):
     root = tmp_path_factory.mktemp("bench")
     listing = write_hostile(root / "hostile")
     hostile_out = root / "hostile-out"
+    # the tasks reach their bench worker through /proc, which the sandbox forbids: switched off here, so the
+    # bench's handling of a hung and a killed worker is what this exercises (SECURITY.md, tests/buildkit)
     hostile = subprocess.Popen([str(KERNELWRIGHT), "bench", str(listing), "--jobs", "1", "--timeout", str(HANG_LIMIT),
                                 "--out", str(hostile_out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env=child_env())
+                               env={**child_env(), "KERNELWRIGHT_SANDBOX": "off"})
     out = root / "out"
     cmd = [str(KERNELWRIGHT), "bench", "builtin", "--filter", "name=" + ",".join(TASKS), "--out", str(out)]
     first = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=child_env())

@@ -26,7 +26,7 @@ from kernelwright.tools.cann.build_opp import op_description
 from kernelwright.tools.cann.cmake_gen import UnsupportedSoc, npu_arch, npu_arch_number
 from kernelwright.tools.cann.detect import CannInstall, cpu_debug_include_dirs, detect_cann
 from kernelwright.tools.cann.env import EnvError, cann_env
-from kernelwright.tools.cann.steps import CONFIGURE_LIMITS, CannPathMapper, StagedBuild, Steps
+from kernelwright.tools.cann.steps import CONFIGURE_LIMITS, UNCONTAINED, CannPathMapper, StagedBuild, Steps
 from kernelwright.tools.cann.tiling_text import kernel_tiling_header
 from kernelwright.tools.cann.toolchain import NO_CANN, environment_error
 from kernelwright.tools.cpp_text import include_path
@@ -61,6 +61,7 @@ def pick_compiler(wanted: str | None = None) -> str | None:
 
 class CannSyntaxToolchain:
     name = "cann-syntax"
+    uncontained = UNCONTAINED
 
     def __init__(self, soc: str | None = None, *, install: CannInstall | None = None, compiler: str | None = None):
         self.soc = load_soc(soc)

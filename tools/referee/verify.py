@@ -13,9 +13,11 @@ import time
 from dataclasses import dataclass
 
 from kernelwright.errors import UserError
+from kernelwright.tools.buildkit import sandbox
 from kernelwright.tools.dtypes import KERNEL_DTYPES
 from kernelwright.tools.hardware import load_soc
 from kernelwright.tools.project import KernelProject
+from kernelwright.tools.referee import judgeable
 from kernelwright.tools.referee.case_runner import Setting, run_trial, run_trial_with_fallback
 from kernelwright.tools.referee.speed import judge_speed
 from kernelwright.tools.referee.stages import lint_stage, measure_stage
@@ -72,6 +74,10 @@ def verify(task: Task, project: KernelProject, toolchain: Toolchain, *, toleranc
     v = Verdict(task=task.name, op_type=task.op_type, project=project.name, backend=toolchain.name, soc=profile.name,
                 tolerance=tol.name, tolerance_rule=tol.describe(), seed=seed)
     v.stages.append(lint_stage(project, api_lint=api_lint, extra_glue=extra_glue))
+    # said in every verdict where the machine or the backend could not contain the steps
+    for note in (sandbox.status().note(), getattr(toolchain, "uncontained", "")):
+        if note:
+            v.stage("run").findings.append(note)
     build_report = v.stage("build")
     t0 = time.monotonic()
     build = toolchain.build(project, soc=soc)
@@ -185,6 +191,7 @@ def _finish(v: Verdict, start: float) -> Verdict:
         v.status = "error"
         v.summary = "no case could run: " + ("; ".join(f"{k}: {r}" for k, r in list(v.skipped_cases.items())[:3]) or
                                              v.stage("run").summary)
+    judgeable.apply(v)
     v.seconds = time.monotonic() - start
     return v
 

@@ -1,25 +1,31 @@
 """Build a KernelProject for the CPU emulation: prepare the sources, compile the host side of
 msopgen projects and read its op definition, then compile and link one kernel executable per
-dtype variant. Results (including compile errors) are cached by content."""
+dtype variant. Results (including compile errors) are cached by content; infrastructure failures
+(a step that timed out, a sandbox that did not start) are not.
+
+Every step is sandboxed: the compiler sees its installation, our headers, the runtime and the build
+directory (its only writable place); the op_host executable that describes the operator (its static
+constructors run there) sees only itself and a scratch directory, never the build it belongs to."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from kernelwright.tools.buildkit import cache, sandbox
+from kernelwright.tools.buildkit.sandbox import View
 from kernelwright.tools.buildkit.diagnostics import PathMapper, dedupe, parse
 from kernelwright.tools.buildkit.sources import dtype_variants, variant_key
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.sim import includes, sources
 from kernelwright.tools.sim.compiler import Compiler
-from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR, RuntimeLib
+from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR, RuntimeLib, compiler_view
 from kernelwright.tools.toolchain import BuildResult, Diagnostic
 
 COMPILE_LIMITS = sandbox.Limits(wall_s=180, cpu_s=300, memory_bytes=6 << 30)
@@ -44,7 +50,8 @@ class Builder:
         self.log: list[str] = []
         self.diags: list[Diagnostic] = []
         self.extra_flags = includes.flags(project)  # the project's own include dirs beyond CANN's
-        self.timed_out = False                      # a step hit its wall-clock limit: the result depends on load
+        self.view = compiler_view(rt.compiler, out, (str(rt.root), *map(str, includes.extra_dirs(project))))
+        self.infrastructure: list[str] = []  # failures that are not the kernel's: the result is not cached
 
     # the build directory is renamed into the cache when done; artefacts are recorded at their final paths
     def final_path(self, p: Path) -> str:
@@ -55,17 +62,19 @@ class Builder:
         prefix_map = f"-fdebug-prefix-map={self.out}={self.final}"
         tmp = tempfile.mkdtemp(prefix=".tmp-", dir=self.out)   # the compiler's temporary files stay in the build
         try:
+            view = replace(self.view, env=(*self.view.env, ("TMPDIR", tmp)))
             r = sandbox.run([self.compiler.path, prefix_map, *args, f"-I{self.out / 'kwinc'}", *self.extra_flags],
-                            cwd=self.out, limits=COMPILE_LIMITS, env={**os.environ, "TMPDIR": tmp})
+                            cwd=self.out, limits=COMPILE_LIMITS, view=view)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         text = (r.stdout + r.stderr).replace(str(self.out) + "/", "")
         if text.strip():
             self.log.append(text)
-        if r.timed_out:
-            self.timed_out = True
-            self.diags.append(Diagnostic(stage="build", message="the compiler did not finish within "
-                                         f"{COMPILE_LIMITS.wall_s:.0f} s", category="other"))
+        if r.infrastructure_failure:
+            why = r.sandbox_error or f"the compiler did not finish within {COMPILE_LIMITS.wall_s:.0f} s"
+            self.infrastructure.append(why)
+            self.diags.append(Diagnostic(stage="build", message=why + " (not cached: the next build tries again)",
+                                         category="other"))
             return False
         if r.returncode != 0 or "error:" in r.stderr:
             found = parse(r.stderr + r.stdout, self.mapper)
@@ -165,11 +174,19 @@ class Builder:
                 result.artifacts[f"kernel_exe:{key}"] = self.final_path(self.out / f"kernel_v{i}")
 
     def _describe(self, host_exe: Path) -> dict[str, Any] | None:
-        r = sandbox.run([str(host_exe), "describe"], cwd=self.out, limits=DESCRIBE_LIMITS)
-        if r.timed_out:
-            self.timed_out = True
-            self.diags.append(Diagnostic(stage="host", category="other", message="the op_host code did not finish "
-                                         f"registering the operator within {DESCRIBE_LIMITS.wall_s:.0f} s"))
+        scratch = self.out / ".describe"
+        scratch.mkdir()
+        try:
+            r = sandbox.run([str(host_exe), "describe"], cwd=scratch, limits=DESCRIBE_LIMITS,
+                            view=View(writable=(str(scratch),), readable=(str(host_exe),)))
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        if r.infrastructure_failure:
+            why = r.sandbox_error or (f"the op_host code did not finish registering the operator within "
+                                      f"{DESCRIBE_LIMITS.wall_s:.0f} s (a hang in a static constructor or OpDef?)")
+            self.infrastructure.append(why)
+            self.diags.append(Diagnostic(stage="host", category="other", message=why + " (not cached: the next build "
+                                         "tries again)"))
             return None
         try:
             data = json.loads(r.stdout)

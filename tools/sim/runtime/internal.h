@@ -41,12 +41,16 @@ struct GmBuffer {
     uint64_t capacity = 0;   // rounded-up allocation (32 B) the kernel may touch
     uint64_t* shadow = nullptr;  // per-byte race shadow (shared mapping) or null
     std::string role;        // in / out / inout / workspace / tiling / host
+    uint64_t span = 0;       // mapped bytes up to the guard page: [bytes, span) are canaries (gm_canary.cpp)
+    uint8_t* tail_written = nullptr;  // per byte of [bytes, capacity): written through an AscendC API (shared)
 };
 GmBuffer* gm_register(const std::string& name, uint64_t bytes, const std::string& role);
 // a tensor list's descriptor (role "list") over already registered member buffers (runtime/list_tensor.cpp)
 GmBuffer* gm_register_list(const std::string& name, const std::vector<GmBuffer*>& members,
                            const std::vector<std::vector<int64_t>>& dims);
 std::vector<GmBuffer*>& gm_buffers();
+constexpr uint8_t kGmCanary = 0xFF;  // past a buffer's end: garbage to the kernel, a canary to the runner
+bool gm_check_canaries();  // after the launches: raw writes past a buffer's end (rule gm.raw_overrun)
 void gm_reset_core_state();  // forget in-core GM ordering (new block)
 
 // ---- pipe state ----
