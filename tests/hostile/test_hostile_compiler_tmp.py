@@ -11,7 +11,10 @@ DSL = Path(__file__).resolve().parents[2] / "prompts" / "examples" / "elementwis
 
 def test_compiles_use_a_private_tmpdir_that_is_removed(tmp_path, monkeypatch, sim):
     real = compiler.find_compiler()
-    fake = tmp_path / "cxx"        # says its TMPDIR on stderr (the build log): a sandboxed step writes nowhere else
+    # says its TMPDIR on stderr (the build log): a sandboxed step writes nowhere else; its "installation"
+    # (<prefix>/bin/cxx -> <prefix>, which the compile's view mounts) is a directory of its own
+    fake = tmp_path / "prefix" / "bin" / "cxx"
+    fake.parent.mkdir(parents=True)
     fake.write_text(f'#!/bin/sh\necho "KWTMP=$TMPDIR" >&2\n[ -n "$TMPDIR" ] && echo x > "$TMPDIR/leftover"\n'
                     f'exec {real.path} "$@"\n')
     fake.chmod(0o755)
