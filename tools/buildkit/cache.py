@@ -4,6 +4,11 @@ Entries are directories under $KERNELWRIGHT_HOME/<namespace> (default ~/.cache/k
 the real toolchain's builds use the `cann` namespace),
 created atomically (built in a temporary sibling, then renamed) and guarded by a lock file so
 parallel builds of the same key wait for each other instead of racing.
+
+A key holds everything that changes the entry. Build products embed absolute paths into the install
+that made them (a precompiled header records its headers' paths; debug info names our headers), so
+two installs sharing one home (two checkouts, a pipx install beside a venv) key them apart by
+`install_parts()`, and by `code_digest()` of the Python that writes the build's inputs.
 """
 from __future__ import annotations
 
@@ -14,9 +19,13 @@ import shutil
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
+from functools import lru_cache
 from typing import Iterable, Iterator
 
+from kernelwright import __version__
 from kernelwright.tools.toolchain import BuildResult
+
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 
 
 def home() -> Path:
@@ -44,6 +53,17 @@ def tree_digest(paths: Iterable[Path], root: Path) -> str:
         parts.append(str(p.relative_to(root)))
         parts.append(p.read_bytes())
     return digest(parts)
+
+
+def install_parts() -> list[str]:
+    """Where this install of kernelwright lives and its version."""
+    return [str(PACKAGE_ROOT), __version__]
+
+
+@lru_cache(maxsize=None)
+def code_digest(*modules: str) -> str:
+    """A digest of our own source files (paths relative to the package root) that shape a build."""
+    return tree_digest([PACKAGE_ROOT / m for m in modules], PACKAGE_ROOT)
 
 
 @contextmanager

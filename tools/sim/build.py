@@ -23,8 +23,13 @@ COMPILE_LIMITS = sandbox.Limits(wall_s=180, cpu_s=300, memory_bytes=6 << 30)
 _OP_API = re.compile(r'#include\s*["<](?:aclnn/|opdev/|aclnn_kernels/|level0/|level2/)')
 
 
+# the Python that writes a build's inputs (generated units, tiling structs, dtype macros)
+BUILDER_CODE = ("tools/sim/build.py", "tools/sim/sources.py", "tools/sim/includes.py", "tools/buildkit/sources.py",
+                "tools/dtypes.py")
+
+
 def build_key(rt: RuntimeLib, project: KernelProject) -> str:
-    parts = [rt.root.name, project.kind, project.name]
+    parts = [rt.root.name, cache.code_digest(*BUILDER_CODE), project.kind, project.name]
     for rel in sorted(project.files):
         parts += [rel, project.files[rel]]
     parts += includes.key_parts(project)
