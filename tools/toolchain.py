@@ -1,11 +1,18 @@
 """The `Toolchain` seam: build a kernel project, run it on one case. Results are typed and
-staged; a failing kernel is data (a status and diagnostics), never an exception."""
+staged; a failing kernel is data (a status and diagnostics), never an exception. A toolchain says
+what it can do (`Capabilities`, its SoC), so the referee never asks which backend it is."""
 from __future__ import annotations
 
 from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
+
+from kernelwright.tools.hardware import SocProfile
+
+# Elements per case a CPU emulation runs (inputs, init tensors and weights): NPU-sized cases would crawl,
+# so the emulations (`sim`, the DSL interpreter) run every case shrunk to this budget, both alike.
+EMULATION_BUDGET = 1 << 20
 
 # Compile-error taxonomy of AscendKernelGen's failure analysis, plus our own for run time.
 Category = Literal[
@@ -138,9 +145,22 @@ class RunResult(BaseModel):
         return [d for d in self.diagnostics if d.severity == "error"]
 
 
+class Capabilities(BaseModel):
+    """What a backend can do. The referee reads these; it never tests a backend's name."""
+
+    model_config = ConfigDict(frozen=True)
+
+    dtypes: frozenset[str] | None = None   # NumPy-style dtypes its kernels can be given; None: whatever they declare
+    shrink_budget: int | None = None       # runs each case shrunk to at most this many elements (an emulation);
+                                           # None: at the task's own shapes
+    runs: bool = True                      # False: it only compile-checks; no case can run
+
+
 @runtime_checkable
 class Toolchain(Protocol):
     name: str
+    soc: SocProfile                        # the SoC it builds and runs for when a call names none
+    capabilities: Capabilities
 
     def build(self, project: "KernelProject", *, soc: str | None = None) -> BuildResult: ...
 
@@ -149,4 +169,4 @@ class Toolchain(Protocol):
 
 from kernelwright.tools.project import KernelProject  # noqa: E402  (annotation target)
 
-__all__ = ["ArgSpec", "BadCase", "BuildResult", "Case", "Category", "Diagnostic", "OutputSpec", "RunResult", "Toolchain", "KernelProject"]
+__all__ = ["ArgSpec", "BadCase", "BuildResult", "Capabilities", "Case", "EMULATION_BUDGET", "Category", "Diagnostic", "OutputSpec", "RunResult", "Toolchain", "KernelProject"]

@@ -62,7 +62,7 @@ class Recorder:
 
     def __init__(self, worker, toolchain):
         self.worker, self.toolchain, self.name = worker, toolchain, toolchain.name
-        self.soc = getattr(toolchain, "soc", None)
+        self.soc, self.capabilities = toolchain.soc, toolchain.capabilities
         self.last_ref = None
         self.runs: list[tuple] = []
 

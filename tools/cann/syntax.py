@@ -26,7 +26,7 @@ from kernelwright.tools.cann.tiling_text import kernel_tiling_header
 from kernelwright.tools.cann.toolchain import NO_CANN, environment_error
 from kernelwright.tools.hardware import SocProfile, load_soc
 from kernelwright.tools.project import KernelProject
-from kernelwright.tools.toolchain import BuildResult, Case, Diagnostic, RunResult
+from kernelwright.tools.toolchain import BuildResult, Capabilities, Case, Diagnostic, RunResult
 
 NO_HEADERS = "no AscendC headers (kernel_operator.h) under {root}'s CPU-debug include dirs ({dirs})"
 
@@ -46,6 +46,7 @@ def pick_compiler(wanted: str | None = None) -> str | None:
 
 class CannSyntaxToolchain:
     name = "cann-syntax"
+    capabilities = Capabilities(runs=False)
 
     def __init__(self, soc: str | None = None, *, install: CannInstall | None = None, compiler: str | None = None):
         self.soc = load_soc(soc)

@@ -17,10 +17,11 @@ from kernelwright.tools.cann.cmake_gen import UnsupportedSoc, npu_arch
 from kernelwright.tools.cann.detect import CannInstall, detect_cann
 from kernelwright.tools.cann.env import EnvError, cann_env, opp_env
 from kernelwright.tools.cann.run import run_case, time_case
+from kernelwright.tools.dtypes import KERNEL_DTYPES
 from kernelwright.tools.hardware import SocProfile, load_soc
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.timing import ReferenceSpec, TimingConfig, TimingResult, flush_bytes
-from kernelwright.tools.toolchain import BuildResult, Case, Diagnostic, RunResult
+from kernelwright.tools.toolchain import BuildResult, Capabilities, Case, Diagnostic, RunResult
 
 GENERATOR_VERSION = "cann-1"     # bump when generated launchers or CMake projects change
 NO_CANN = ("no CANN toolkit found (looked at ASCEND_HOME_PATH, ASCEND_TOOLKIT_HOME, ASCEND_CANN_PACKAGE_PATH and "
@@ -53,6 +54,7 @@ def resolve_soc(soc: str | None, device: int = 0) -> SocProfile:
 
 class CannToolchain:
     name = "cann"
+    capabilities = Capabilities(dtypes=KERNEL_DTYPES)    # the task's own shapes, on the device
 
     def __init__(self, soc: str | None = None, *, install: CannInstall | None = None, msopgen: bool = False,
                  flow: str | None = None, cmake: str | None = None, device: int = 0,

@@ -131,7 +131,7 @@ def bind_msopgen(op: dict[str, Any], values: list[TaskValue], expected: list, *,
                                "tensor (as the binding passes a scalar)")
     bad = sorted({name_of(a) for a in inputs.values()} - supported) if supported is not None else []
     if bad:
-        bound.problem, bound.unsupported = f"the sim backend has no {', '.join(bad)} support", True
+        bound.problem, bound.unsupported = f"the backend has no {', '.join(bad)} support", True
         return bound
     attrs: dict[str, Any] = {}
     for a in op["attrs"]:
