@@ -9,6 +9,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from kernelwright.tools.hardware import SocProfile
+from kernelwright.tools.opspec import OpSpec
 
 # Elements per case a CPU emulation runs (inputs, init tensors and weights): NPU-sized cases would crawl,
 # so the emulations (`sim`, the DSL interpreter) run every case shrunk to this budget, both alike.
@@ -74,7 +75,7 @@ class BuildResult(BaseModel):
     artifacts: dict[str, str] = Field(default_factory=dict)   # role -> path (executables, descriptions)
     kernels: list[str] = Field(default_factory=list)
     variants: list[str] = Field(default_factory=list)          # dtype variants compiled
-    op: dict[str, Any] | None = None  # msopgen: the registered op definition (inputs/outputs/attrs)
+    op: OpSpec | None = None         # msopgen: the operator its OpDef registers (inputs/outputs/attrs, type)
     compiler: str = ""
 
     @property

@@ -18,7 +18,6 @@ from kernelwright.tools.buildkit import cache
 from kernelwright.tools.buildkit.diagnostics import dedupe
 from kernelwright.tools.buildkit.sources import drop_launches, dtype_variants, variant_key
 from kernelwright.tools.cann.build_launch import prepare_sources
-from kernelwright.tools.cann.build_opp import op_description
 from kernelwright.tools.cann.detect import CannInstall, cpu_debug_include_dirs, detect_cann, host_include_dirs
 from kernelwright.tools.cann.env import EnvError, cann_env
 from kernelwright.tools.cann.steps import CONFIGURE_LIMITS, CannPathMapper, StagedBuild, Steps
@@ -140,7 +139,7 @@ class _Check(StagedBuild):
         (self.out / "kw_tiling.h").write_text(kernel_tiling_header(p.name, tiling_text))
         variants = [{}]
         if spec is not None:
-            result.op = op_description(p.name, spec, p.compute_units())
+            result.op = spec.model_copy(update={"op_type": p.name})
             variants = dtype_variants(result.op) or [{}]
         result.variants = [variant_key(v) for v in variants]
 

@@ -23,7 +23,7 @@ from kernelwright.tools.project import KernelProject
 from kernelwright.tools.timing import ReferenceSpec, TimingConfig, TimingResult, flush_bytes
 from kernelwright.tools.toolchain import BuildResult, Capabilities, Case, Diagnostic, RunResult
 
-GENERATOR_VERSION = "cann-1"     # bump when generated launchers or CMake projects change
+GENERATOR_VERSION = "cann-2"     # bump when generated launchers, CMake projects or the cached BuildResult change
 NO_CANN = ("no CANN toolkit found (looked at ASCEND_HOME_PATH, ASCEND_TOOLKIT_HOME, ASCEND_CANN_PACKAGE_PATH and "
            "/usr/local/Ascend/{ascend-toolkit/latest,cann})")
 MSOPGEN_OPT_IN = ("msopgen operator projects build on the `cann` backend only in the opt-in compatibility mode "

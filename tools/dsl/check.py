@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from kernelwright.tools.dsl import ir, rules
 from kernelwright.tools.dsl.errors import DslDiagnostic
 from kernelwright.tools.dsl.interp.run import InterpResult, interpret
-from kernelwright.tools.dsl.lower import opdef_dict
+from kernelwright.tools.dsl.lower import op_spec
 from kernelwright.tools.hardware import SocProfile, load_soc
 
 DEFAULT_BUDGET = 1 << 18
@@ -141,7 +141,7 @@ def check_reference_run(program: ir.Program, label: str, ref, names: dict, toler
     from kernelwright.tools.referee.tolerance import get_tolerance
     rep = CaseReport(case=label, status="error")
     expected = expected_outputs(ref)
-    bound = bind_msopgen(opdef_dict(program), task_values(ref, names["forward_params"], names["init_params"]),
+    bound = bind_msopgen(op_spec(program), task_values(ref, names["forward_params"], names["init_params"]),
                          expected, mutated=set(ref.post))
     rep.notes += bound.notes
     if bound.case is None:

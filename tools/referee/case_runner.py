@@ -94,7 +94,7 @@ def bind(s: Setting, ref: RefRun) -> tuple[Bound, list]:
     if s.project.kind == "msopgen":
         if not s.build.op:
             return Bound(problem="the build did not read an OpDef from op_host (no OP_ADD?)"), expected
-        if not s.build.op["outputs"] and ref.post:
+        if not s.build.op.outputs and ref.post:
             # an in-place operator (no OpDef outputs) whose reference modifies its inputs: the final state of
             # those inputs is the result (what the reference returns may be a rearranged copy of it)
             bound = bind_msopgen(s.build.op, values, [], mutated=set(ref.post), supported=s.supported_dtypes)
