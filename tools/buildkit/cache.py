@@ -22,7 +22,7 @@ from pathlib import Path
 from functools import lru_cache
 from typing import Iterable, Iterator
 
-from kernelwright import __version__
+from kernelwright._version import __version__
 from kernelwright.tools.toolchain import BuildResult
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
