@@ -193,6 +193,7 @@ def run_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShap
     bound.case.label = f"{case.id} seed {seed}"
     r = s.toolchain.run(s.build, bound.case)
     run.run_status, run.block_dim, run.seconds = r.status, r.block_dim, r.seconds
+    run.diagnostics = (r.errors() + [d for d in r.diagnostics if d.severity == "warning"])[:20]
     if r.status != "ok":
         run.status = "fail"
         errors = "; ".join(d.render() for d in r.errors()[:3])

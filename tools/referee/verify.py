@@ -62,7 +62,8 @@ def verify(task: Task, project: KernelProject, toolchain: Toolchain, *, toleranc
     build_report = v.stage("build")
     t0 = time.monotonic()
     build = toolchain.build(project, soc=soc)
-    build_report.seconds, build_report.diagnostics = time.monotonic() - t0, build.errors()[:20]
+    warnings = [d for d in build.diagnostics if d.severity == "warning"]
+    build_report.seconds, build_report.diagnostics = time.monotonic() - t0, (build.errors() + warnings)[:20]
     build_report.status = {"ok": "pass", "compile_error": "fail"}.get(build.status, "error")
     build_report.summary = f"{build.status} on {build.toolchain}" + (f" ({len(build.variants)} dtype variants)"
                                                                     if build.variants else "")
