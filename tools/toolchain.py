@@ -3,13 +3,16 @@ staged; a failing kernel is data (a status and diagnostics), never an exception.
 what it can do (`Capabilities`, its SoC), so the referee never asks which backend it is."""
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from kernelwright.tools.hardware import SocProfile
 from kernelwright.tools.opspec import OpSpec
+
+if TYPE_CHECKING:   # a project imports the toolchain's results; the seam only names it
+    from kernelwright.tools.project import KernelProject
 
 # Elements per case a CPU emulation runs (inputs, init tensors and weights): NPU-sized cases would crawl,
 # so the emulations (`sim`, the DSL interpreter) run every case shrunk to this budget, both alike.
@@ -163,11 +166,10 @@ class Toolchain(Protocol):
     soc: SocProfile                        # the SoC it builds and runs for when a call names none
     capabilities: Capabilities
 
-    def build(self, project: "KernelProject", *, soc: str | None = None) -> BuildResult: ...
+    def build(self, project: KernelProject, *, soc: str | None = None) -> BuildResult: ...
 
     def run(self, build: BuildResult, case: Case) -> RunResult: ...
 
 
-from kernelwright.tools.project import KernelProject  # noqa: E402  (annotation target)
-
-__all__ = ["ArgSpec", "BadCase", "BuildResult", "Capabilities", "Case", "EMULATION_BUDGET", "Category", "Diagnostic", "OutputSpec", "RunResult", "Toolchain", "KernelProject"]
+__all__ = ["ArgSpec", "BadCase", "BuildResult", "Capabilities", "Case", "EMULATION_BUDGET", "Category", "Diagnostic",
+           "OutputSpec", "RunResult", "Toolchain"]

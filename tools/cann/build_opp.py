@@ -12,6 +12,7 @@ from kernelwright.tools.cann import cmake_gen
 from kernelwright.tools.cann.aclnn_gen import UnsupportedOp, aclnn_source
 from kernelwright.tools.cann.detect import CannInstall
 from kernelwright.tools.cann.steps import CONFIGURE_LIMITS, CannPathMapper, StagedBuild, Steps
+from kernelwright.tools.formats import cann as cann_format
 from kernelwright.tools.hardware import SocProfile
 from kernelwright.tools.project import KernelProject, ProjectError
 from kernelwright.tools.toolchain import BuildResult
@@ -30,8 +31,6 @@ class OppBuild(StagedBuild):
 
 
     def run(self) -> BuildResult:
-        from kernelwright.tools.formats import cann as cann_format
-
         start = time.monotonic()
         p = self.project
         result = BuildResult(toolchain="cann", status="ok", project=p.name, kernels=[p.snake_name],

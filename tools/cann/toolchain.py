@@ -15,6 +15,7 @@ from kernelwright.tools.cann.build_opp import OppBuild
 from kernelwright.tools.cann.client import NpuWorker
 from kernelwright.tools.cann.cmake_gen import UnsupportedSoc, npu_arch
 from kernelwright.tools.cann.detect import CannInstall, detect_cann
+from kernelwright.tools.cann.devices import npu_smi_chips, torch_npu_state
 from kernelwright.tools.cann.env import EnvError, cann_env, opp_env
 from kernelwright.tools.cann.run import run_case, time_case
 from kernelwright.tools.dtypes import KERNEL_DTYPES
@@ -46,7 +47,6 @@ def resolve_soc(soc: str | None, device: int = 0) -> SocProfile:
     """The SoC to build for: the one asked for, else the visible NPU's (npu-smi), else the default profile."""
     if soc:
         return load_soc(soc)
-    from kernelwright.tools.cann.devices import npu_smi_chips
     chips = npu_smi_chips(timeout_s=10)[0]
     found = next((c.soc for c in chips if c.logical_id == device and c.soc), None)
     return load_soc(found)
@@ -152,7 +152,6 @@ class CannToolchain:
 
     def runtime_problem(self) -> str | None:
         """Why kernels cannot run here (None when an NPU and torch_npu look usable)."""
-        from kernelwright.tools.cann.devices import torch_npu_state
         state = torch_npu_state(probe=False)
         return None if state.usable else state.detail
 
