@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from kernelwright.errors import UserError
 from kernelwright.tools.dtypes import BY_GE, BY_NAME
 
 # graph-engine spellings that are not the enumerator's own name
@@ -25,7 +26,7 @@ ATTR_SETTERS = {"Int": "int", "Float": "float", "Bool": "bool", "String": "strin
                 "ListFloat": "list_float", "ListBool": "list_bool", "ListListInt": "list_list_int"}
 
 
-class OpSpecError(ValueError):
+class OpSpecError(UserError):
     """An operator prototype we cannot read (bad input)."""
 
 

@@ -99,7 +99,8 @@ class LaunchBuild(StagedBuild):
         result.artifacts["launchers"] = self.final_path(self.out / "launchers.json")
         cm = self._cmake_lists(self._launch_units(texts, launchable))
         build = self.out / "build"
-        if not self.steps.run([self.cmake, *cmake_gen.configure_args(self.flow, cm, build, soc=self.soc, arch=self.arch)],
+        args = cmake_gen.configure_args(self.flow, cm, build, soc=self.soc, arch=self.arch, asc_dir=self.inst.asc_config_dir)
+        if not self.steps.run([self.cmake, *args],
                               self.out, what="CMake configure", limits=CONFIGURE_LIMITS, environment=True,
                               hint=CONFIGURE_HINT):
             return self.finish(result, start)
