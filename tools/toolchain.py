@@ -170,6 +170,14 @@ class Toolchain(Protocol):
 
     def run(self, build: BuildResult, case: Case) -> RunResult: ...
 
+    # Backends subclass this Protocol to inherit the two defaults below, so callers never probe with hasattr.
+    def runtime_problem(self) -> str | None:
+        """Why no case can run here, as one line (None: cases can run)."""
+        return None
+
+    def close(self) -> None:
+        """Release what the backend holds (the NPU workers)."""
+
 
 __all__ = ["ArgSpec", "BadCase", "BuildResult", "Capabilities", "Case", "EMULATION_BUDGET", "Category", "Diagnostic",
            "OutputSpec", "RunResult", "Toolchain"]

@@ -30,7 +30,7 @@ from kernelwright.tools.cann.tiling_text import kernel_tiling_header
 from kernelwright.tools.cann.toolchain import NO_CANN, environment_error
 from kernelwright.tools.hardware import SocProfile, load_soc
 from kernelwright.tools.project import KernelProject
-from kernelwright.tools.toolchain import BuildResult, Capabilities, Case, Diagnostic, RunResult
+from kernelwright.tools.toolchain import BuildResult, Capabilities, Case, Diagnostic, RunResult, Toolchain
 
 NO_HEADERS = "no AscendC headers (kernel_operator.h) under {root}'s CPU-debug include dirs ({dirs})"
 
@@ -57,7 +57,7 @@ def pick_compiler(wanted: str | None = None) -> str | None:
     return None
 
 
-class CannSyntaxToolchain:
+class CannSyntaxToolchain(Toolchain):
     name = "cann-syntax"
     capabilities = Capabilities(runs=False)
 

@@ -23,7 +23,7 @@ from kernelwright.tools.dtypes import KERNEL_DTYPES
 from kernelwright.tools.hardware import SocProfile, load_soc
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.timing import ReferenceSpec, TimingConfig, TimingResult, flush_bytes
-from kernelwright.tools.toolchain import BuildResult, Capabilities, Case, Diagnostic, RunResult
+from kernelwright.tools.toolchain import BuildResult, Capabilities, Case, Diagnostic, RunResult, Toolchain
 
 GENERATOR_VERSION = "cann-3"     # bump when generated launchers, CMake projects or the cached BuildResult change
 NO_CANN = ("no CANN toolkit found (looked at ASCEND_HOME_PATH, ASCEND_TOOLKIT_HOME, ASCEND_CANN_PACKAGE_PATH and "
@@ -53,7 +53,7 @@ def resolve_soc(soc: str | None, device: int = 0) -> SocProfile:
     return load_soc(found)
 
 
-class CannToolchain:
+class CannToolchain(Toolchain):
     name = "cann"
     capabilities = Capabilities(dtypes=KERNEL_DTYPES)    # the task's own shapes, on the device
 

@@ -21,7 +21,7 @@ from kernelwright.tools.dsl.parse_program import parse_program
 from kernelwright.tools.dtypes import KERNEL_DTYPES
 from kernelwright.tools.hardware import SocProfile, load_soc
 from kernelwright.tools.project import KernelProject
-from kernelwright.tools.toolchain import EMULATION_BUDGET, BuildResult, Capabilities, Case, Diagnostic, RunResult
+from kernelwright.tools.toolchain import EMULATION_BUDGET, BuildResult, Capabilities, Case, Diagnostic, RunResult, Toolchain
 
 # Findings that say the case does not fit the program (no dtype column, a missing input), not that it is wrong.
 _BAD_CASE_RULES = ("case.dtype", "case.inputs")
@@ -59,7 +59,7 @@ def dsl_diagnostic(d: Diagnostic, case: str | None = None) -> DslDiagnostic:
                          severity="error" if d.severity == "error" else "warning", case=case, block=d.block)
 
 
-class InterpToolchain:
+class InterpToolchain(Toolchain):
     name = "dsl"
     # It runs the shapes the emulation runs (so a check predicts the kernel's verdict), and takes the dtypes
     # the emulation takes: a case the program has no dtype column for is the program's fault, as on the sim.

@@ -12,10 +12,10 @@ from kernelwright.tools.sim.build import Builder, build_key
 from kernelwright.tools.sim.compiler import NoCompiler, find_compiler
 from kernelwright.tools.sim.run import Runner
 from kernelwright.tools.sim.runtime_lib import RuntimeBuildError, ensure_runtime
-from kernelwright.tools.toolchain import EMULATION_BUDGET, BuildResult, Capabilities, Case, Diagnostic, RunResult
+from kernelwright.tools.toolchain import EMULATION_BUDGET, BuildResult, Capabilities, Case, Diagnostic, RunResult, Toolchain
 
 
-class SimToolchain:
+class SimToolchain(Toolchain):
     name = "sim"
     capabilities = Capabilities(dtypes=KERNEL_DTYPES, shrink_budget=EMULATION_BUDGET)
 
