@@ -108,6 +108,8 @@ class ToolchainConfig(_Strict):
     backend: Literal["sim", "cann", "cann-syntax"] = "sim"
     """sim: the CPU emulation; cann: CANN's compiler and an NPU; cann-syntax: compile check only."""
     soc: str | None = None
+    cann: Literal["8.x", "9.x"] | None = None
+    """The CANN API level kernels are written for (lint, retrieval); None: the installed CANN's, else 8.x."""
     tolerance: str = "default"
     trials: int | None = Field(None, ge=1)
     budget: int | None = Field(None, ge=1)
@@ -145,12 +147,32 @@ class PathsConfig(_Strict):
         return self.checkpoints or self.runs / "checkpoints.sqlite"
 
 
+class BenchConfig(_Strict):
+    """How `kernelwright bench` runs its tries (its flags override these)."""
+
+    executor: Literal["local", "ray"] = "local"
+    """local: worker processes on this machine; ray: Ray tasks on a cluster (`pip install 'kernelwright[ray]'`)."""
+    address: str | None = None
+    """The Ray cluster to join (`ray start --head` prints it); None: a local Ray instance."""
+    artifacts: Path | None = None
+    """Shared storage every node mounts at this path: tries write their artifacts there instead of
+    shipping them back to <--out>/runs."""
+    retries: int = Field(2, ge=0)
+    """Ray: how often a try lost with its node or Ray worker is run again (the n-th time after 10·n s)
+    before it is recorded as an `infrastructure` failure."""
+    cpus: float = Field(1.0, gt=0)
+    """Ray: CPUs each try asks for."""
+    memory_gb: float = Field(2.0, ge=0)
+    """Ray: memory each try asks for (0: none)."""
+
+
 class Config(_Strict):
     agent: AgentConfig = Field(default_factory=AgentConfig)
     models: ModelsConfig = Field(default_factory=ModelsConfig)
     toolchain: ToolchainConfig = Field(default_factory=ToolchainConfig)
     retriever: RetrieverConfig = Field(default_factory=RetrieverConfig)
     paths: PathsConfig = Field(default_factory=PathsConfig)
+    bench: BenchConfig = Field(default_factory=BenchConfig)
 
 
 def read_file(path: str | Path) -> dict[str, Any]:
@@ -168,16 +190,17 @@ def read_file(path: str | Path) -> dict[str, Any]:
     except (ValueError, yaml.YAMLError) as e:
         raise ConfigError(f"config file {p}: {' '.join(str(e).split())}") from None
     if not isinstance(data, dict):
-        raise ConfigError(f"{p}: the config must be a mapping of sections (agent, models, toolchain, retriever, paths)")
+        raise ConfigError(f"{p}: the config must be a mapping of sections (agent, models, toolchain, retriever, paths, bench)")
     return data
 
 
 def env_layer(env: Mapping[str, str]) -> dict[str, Any]:
     """KERNELWRIGHT_MODEL, KERNELWRIGHT_MODEL_<NODE> (e.g. _DEBUGGER), KERNELWRIGHT_API_BASE,
-    KERNELWRIGHT_BACKEND, KERNELWRIGHT_SOC, KERNELWRIGHT_RUNS."""
+    KERNELWRIGHT_BACKEND, KERNELWRIGHT_SOC, KERNELWRIGHT_CANN, KERNELWRIGHT_RUNS."""
     out: dict[str, Any] = {}
     simple = {"KERNELWRIGHT_MODEL": "models.default.name", "KERNELWRIGHT_API_BASE": "models.default.api_base",
               "KERNELWRIGHT_BACKEND": "toolchain.backend", "KERNELWRIGHT_SOC": "toolchain.soc",
+              "KERNELWRIGHT_CANN": "toolchain.cann",
               "KERNELWRIGHT_RUNS": "paths.runs"}
     simple |= {f"KERNELWRIGHT_MODEL_{n.upper()}": f"models.{n}.name" for n in NODES}
     for var, dotted in simple.items():

@@ -101,6 +101,7 @@ class ArgSpec(BaseModel):
 class OutputSpec(BaseModel):
     shape: tuple[int, ...]
     dtype: str                       # numpy dtype name ("float16", "bfloat16", "int8", ...)
+    poison: str | None = None        # one element's bytes (hex) the output starts as (default: all 0xFF)
 
 
 class Case(BaseModel):
@@ -137,6 +138,7 @@ class RunResult(BaseModel):
     block_status: list[str] = Field(default_factory=list)
     tiling: dict[str, Any] = Field(default_factory=dict)      # msopgen: key, sizes, workspace, data hex
     counters: list[dict[str, Any]] = Field(default_factory=list)  # per block
+    trace: Any = Field(default=None, exclude=True)  # the instruction trace (perf.trace.KernelTrace) when the backend records one
     stdout: str = ""
     seconds: float = 0.0
     detail: str = ""
@@ -165,12 +167,14 @@ class Toolchain(Protocol):
     name: str
     soc: SocProfile                        # the SoC it builds and runs for when a call names none
     capabilities: Capabilities
+    # Said in every verdict when the backend's steps run outside our sandbox (a device driver needs the host)
+    uncontained: str = ""
 
     def build(self, project: KernelProject, *, soc: str | None = None) -> BuildResult: ...
 
     def run(self, build: BuildResult, case: Case) -> RunResult: ...
 
-    # Backends subclass this Protocol to inherit the two defaults below, so callers never probe with hasattr.
+    # Backends subclass this Protocol to inherit the defaults (`uncontained` above and the two below), so callers never probe with hasattr.
     def runtime_problem(self) -> str | None:
         """Why no case can run here, as one line (None: cases can run)."""
         return None

@@ -22,6 +22,7 @@ from kernelwright.tools.referee.compare import compare_output
 from kernelwright.tools.referee.tolerance import get_tolerance
 from kernelwright.tools.tasks.load import load_task
 from kernelwright.tools.tasks.reference import RefFailure, ReferenceWorker
+from kernelwright.tools.toolchain import Toolchain
 
 
 class SharedWorker(ReferenceWorker):
@@ -82,7 +83,7 @@ class SharedReference:
         return self.memo[key]
 
 
-class Recorder:
+class Recorder(Toolchain):
     """Wraps a toolchain; keeps each bound case it ran, with its result, by case label."""
 
     def __init__(self, toolchain):

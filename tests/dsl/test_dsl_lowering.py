@@ -51,7 +51,8 @@ def test_every_kernel_statement_names_its_dsl_line():
         for s in ir.walk(program.kernel.body):
             if not isinstance(s, ir.Pass):
                 assert f"// line {s.line}: " in kernel, (e.name, s.line)
-        assert "TQue<QuePosition::VECIN" in kernel and "__aicore__ inline void Process()" in kernel
+        assert "__aicore__ inline void Process()" in kernel
+        assert "TQue<QuePosition::VECIN" in kernel or not any(isinstance(s, ir.Load) for s in ir.walk(program.kernel.body))
 
 
 def test_generated_sources_pass_the_api_linter():

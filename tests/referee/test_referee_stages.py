@@ -14,7 +14,7 @@ from kernelwright.tools.referee.verdict import CaseRun
 from kernelwright.tools.tasks import load_task
 from kernelwright.tools.tasks.reference import ReferenceWorker, RefRun
 from kernelwright.tools.tasks.shrink import Shape, plan_shrink
-from kernelwright.tools.toolchain import Capabilities, RunResult
+from kernelwright.tools.toolchain import Capabilities, RunResult, Toolchain
 
 HERE = Path(__file__).parent
 QUIRKS = HERE.parent / "tasks/fixtures/quirks"
@@ -77,7 +77,7 @@ def test_unsafe_shrink_beyond_the_fallback_budget_skips_with_the_reason(quirks):
     assert "shrinking is unsafe" in run.reason and "exceed the fallback budget of 65536" in run.reason
 
 
-class Backend:
+class Backend(Toolchain):
     """Stands in for another backend: the emulation's builds and runs, with the capabilities given. It
     calls itself `sim`, to show that the referee goes by what a backend says it can do, not by its name."""
 

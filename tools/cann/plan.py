@@ -30,6 +30,7 @@ class LaunchPlan(BaseModel):
     inputs: dict[str, np.ndarray] = Field(default_factory=dict)
     outputs: dict[str, tuple[tuple[int, ...], str]] = Field(default_factory=dict)   # name -> (shape, dtype)
     inout: list[str] = Field(default_factory=list)    # inputs whose final contents come back
+    poison: dict[str, str] = Field(default_factory=dict)   # output -> one element's bytes (hex) it starts as
 
 
 class AclnnPlan(BaseModel):
@@ -39,6 +40,7 @@ class AclnnPlan(BaseModel):
     tensors: list[tuple] = Field(default_factory=list)  # ("in", name, array | None) | ("out", name, shape, dtype, acl)
     attrs: list[tuple] = Field(default_factory=list)    # (kind, value)
     inout: list[str] = Field(default_factory=list)
+    poison: dict[str, str] = Field(default_factory=dict)   # as LaunchPlan.poison
 
 
 def dtype_name(arr: np.ndarray) -> str:
@@ -79,6 +81,8 @@ def _launch_arg(i: int, a: ArgSpec, p: KernelParam, case: Case, plan: LaunchPlan
             spec = case.outputs[a.name]
             numpy_dtype(spec.dtype)
             plan.outputs[a.name] = (tuple(int(d) for d in spec.shape), spec.dtype)
+            if spec.poison:
+                plan.poison[a.name] = spec.poison
         else:
             raise BadCase(f"{where}: tensor '{a.name}' is neither an input nor an output of the case")
         return ("ptr", a.name)
@@ -160,6 +164,8 @@ def plan_aclnn(op: OpSpec, case: Case) -> AclnnPlan:
         if p.name in case.outputs:
             spec = case.outputs[p.name]
             plan.tensors.append(("out", p.name, tuple(int(d) for d in spec.shape), spec.dtype, acl_dtype(spec.dtype)))
+            if spec.poison:
+                plan.poison[p.name] = spec.poison
         else:
             raise BadCase(f"output '{p.name}' of {op.op_type} has no shape in the case: the cann backend does not run "
                           "InferShape; give case.outputs (the referee does)")

@@ -25,7 +25,7 @@ from kernelwright.tools.cann.build_launch import prepare_sources
 from kernelwright.tools.cann.cmake_gen import UnsupportedSoc, npu_arch, npu_arch_number
 from kernelwright.tools.cann.detect import CannInstall, cpu_debug_include_dirs, detect_cann
 from kernelwright.tools.cann.env import EnvError, cann_env
-from kernelwright.tools.cann.steps import CONFIGURE_LIMITS, CannPathMapper, StagedBuild, Steps
+from kernelwright.tools.cann.steps import CONFIGURE_LIMITS, UNCONTAINED, CannPathMapper, StagedBuild, Steps
 from kernelwright.tools.cann.tiling_text import kernel_tiling_header
 from kernelwright.tools.cann.toolchain import NO_CANN, environment_error
 from kernelwright.tools.hardware import SocProfile, load_soc
@@ -60,6 +60,7 @@ def pick_compiler(wanted: str | None = None) -> str | None:
 class CannSyntaxToolchain(Toolchain):
     name = "cann-syntax"
     capabilities = Capabilities(runs=False)
+    uncontained = UNCONTAINED
 
     def __init__(self, soc: str | None = None, *, install: CannInstall | None = None, compiler: str | None = None):
         self.soc = load_soc(soc)

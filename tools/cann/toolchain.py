@@ -19,6 +19,7 @@ from kernelwright.tools.cann.detect import CannInstall, detect_cann
 from kernelwright.tools.cann.devices import npu_smi_chips, torch_npu_state
 from kernelwright.tools.cann.env import EnvError, cann_env, opp_env
 from kernelwright.tools.cann.run import run_case, time_case
+from kernelwright.tools.cann.steps import UNCONTAINED
 from kernelwright.tools.dtypes import KERNEL_DTYPES
 from kernelwright.tools.hardware import SocProfile, load_soc
 from kernelwright.tools.project import KernelProject
@@ -56,6 +57,7 @@ def resolve_soc(soc: str | None, device: int = 0) -> SocProfile:
 class CannToolchain(Toolchain):
     name = "cann"
     capabilities = Capabilities(dtypes=KERNEL_DTYPES)    # the task's own shapes, on the device
+    uncontained = UNCONTAINED
 
     def __init__(self, soc: str | None = None, *, install: CannInstall | None = None, msopgen: bool = False,
                  flow: str | None = None, cmake: str | None = None, device: int = 0,
@@ -111,12 +113,13 @@ class CannToolchain(Toolchain):
                     # installer refuses a relative --install-path (KERNELWRIGHT_HOME may be relative)
                     tmp, final = tmp.resolve(), cache.entry(key, "cann").resolve()
                     if project.kind == "msopgen":
-                        result = OppBuild(inst, env, project, profile, tmp, final, cmake=cmake, flow=flow).run()
+                        builder = OppBuild(inst, env, project, profile, tmp, final, cmake=cmake, flow=flow)
                     else:
-                        result = LaunchBuild(inst, env, project, profile, tmp, final, flow=flow, arch=arch, cmake=cmake,
-                                             jobs=self.jobs).run()
-                    if result.status == "environment_error":
-                        raise _NotCached(result)       # the machine may be fixed: nothing is kept
+                        builder = LaunchBuild(inst, env, project, profile, tmp, final, flow=flow, arch=arch, cmake=cmake,
+                                              jobs=self.jobs)
+                    result = builder.run()
+                    if result.status == "environment_error" or builder.steps.timed_out:
+                        raise _NotCached(result)       # the machine may be fixed, or less loaded: nothing is kept
                     (tmp / "result.json").write_text(result.model_dump_json(indent=1))
             except _NotCached as e:
                 return e.result

@@ -135,7 +135,9 @@ class HostEval:
                 return {"shape": obj.shape, "dtype": obj.dtype, "numel": obj.numel, "ndim": len(obj.shape)}[e.attr]
             if isinstance(obj, DType):
                 return obj.size
-            return {"ub_bytes": obj.ub_bytes, "vector_cores": obj.vector_cores, "cube_cores": obj.aic_cores}[e.attr]
+            return {"ub_bytes": obj.ub_bytes, "vector_cores": obj.vector_cores, "cube_cores": obj.aic_cores,
+                    "l1_bytes": obj.l1_bytes, "l0a_bytes": obj.l0a_bytes, "l0b_bytes": obj.l0b_bytes,
+                    "l0c_bytes": obj.l0c_bytes}[e.attr]
         if isinstance(e, ir.BinOp):
             return self.binop(e.op, self.expr(e.left), self.expr(e.right), e.line)
         if isinstance(e, ir.Unary):

@@ -1,7 +1,8 @@
 """verify(task, project, toolchain) -> Verdict: the referee.
 
 Stages: lint (API linter + static anti-cheat) -> build -> run -> compare (every case, several seeded
-trials, all outputs, inputs unchanged) -> measure (work counters), then a recheck: one more trial
+trials, all outputs, inputs unchanged) -> measure (work counters; kernel time against eager PyTorch's, measured
+on a device or estimated on the emulation), then a recheck: one more trial
 with fresh inputs after all the others. A kernel that fails is a verdict, never an exception;
 only bad arguments (an unknown tolerance preset) raise.
 """
@@ -11,9 +12,12 @@ import math
 import time
 from dataclasses import dataclass
 
+from kernelwright.tools.buildkit import sandbox
 from kernelwright.tools.hardware import load_soc
 from kernelwright.tools.project import KernelProject
+from kernelwright.tools.referee import judgeable
 from kernelwright.tools.referee.case_runner import Setting, run_trial, run_trial_with_fallback
+from kernelwright.tools.referee.speed import judge_speed
 from kernelwright.tools.referee.stages import lint_stage, measure_stage
 from kernelwright.tools.referee.tolerance import Tolerance, get_tolerance
 from kernelwright.tools.referee.verdict import CaseRun, StageReport, Verdict
@@ -34,7 +38,9 @@ def _plan(shapes: RefShapes | None, budget: int | None, cores: int, ub: int) -> 
     if budget is None:
         total = sum(math.prod(t.dims) for t in tensors)
         return ShrinkPlan(elements_before=total, elements_after=total, budget=total)
-    return plan_shrink(tensors, budget=budget, cores=cores, ub_bytes=ub)
+    outputs = [] if shapes is None else [Shape(dims=list(o.shape or []), dtype=o.dtype or "float32")
+                                         for o in shapes.outputs or [] if o.kind == "tensor"]
+    return plan_shrink(tensors, budget=budget, cores=cores, ub_bytes=ub, outputs=outputs)
 
 
 def task_cases(task: Task, worker: ReferenceWorker, only: list[str] | None = None) -> list[TaskCase] | RefFailure:
@@ -59,6 +65,10 @@ def verify(task: Task, project: KernelProject, toolchain: Toolchain, *, toleranc
     v = Verdict(task=task.name, op_type=task.op_type, project=project.name, backend=toolchain.name, soc=profile.name,
                 tolerance=tol.name, tolerance_rule=tol.describe(), seed=seed)
     v.stages.append(lint_stage(project, api_lint=api_lint, extra_glue=extra_glue))
+    # said in every verdict where the machine or the backend could not contain the steps
+    for note in (sandbox.status().note(), toolchain.uncontained):
+        if note:
+            v.stage("run").findings.append(note)
     build_report = v.stage("build")
     t0 = time.monotonic()
     build = toolchain.build(project, soc=soc)
@@ -134,6 +144,7 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
                 v.skipped_cases[c.id] = f"not run: {failures} cases already failed"
             break
     measure = measure_stage(s.results)
+    judge_speed(measure, s.ran, toolchain=s.toolchain, build=s.build, task=task, worker=s.worker, soc=s.soc)
     if o.recheck and first_ok and not failures:
         case, shapes, plan = first_ok
         v.runs.append(run_trial(s, case, o.seed + RECHECK_SEED, v.trials, shapes, plan, label="recheck"))
@@ -176,6 +187,7 @@ def _finish(v: Verdict, start: float) -> Verdict:
         v.status = "error"
         v.summary = "no case could run: " + ("; ".join(f"{k}: {r}" for k, r in list(v.skipped_cases.items())[:3]) or
                                              v.stage("run").summary)
+    judgeable.apply(v)
     v.seconds = time.monotonic() - start
     return v
 

@@ -1,16 +1,23 @@
 """Build a KernelProject for the CPU emulation: prepare the sources, compile the host side of
 msopgen projects and read its op definition, then compile and link one kernel executable per
-dtype variant. Results (including compile errors) are cached by content."""
+dtype variant. Results (including compile errors) are cached by content; infrastructure failures
+(a step that timed out, a sandbox that did not start) are not.
+
+Every step is sandboxed: the compiler sees its installation, our headers, the runtime and the build
+directory (its only writable place); the op_host executable that describes the operator (its static
+constructors run there) sees only itself and a scratch directory, never the build it belongs to."""
 from __future__ import annotations
 
 import json
 import re
+import shutil
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from kernelwright.tools.buildkit import cache, sandbox
+from kernelwright.tools.buildkit.sandbox import View
 from kernelwright.tools.buildkit.diagnostics import PathMapper, dedupe, parse
 from kernelwright.tools.buildkit.sources import dtype_variants, variant_key
 from kernelwright.tools.dtypes import BY_GE
@@ -18,10 +25,11 @@ from kernelwright.tools.opspec import OpAttr, OpParam, OpSpec
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.sim import includes, sources
 from kernelwright.tools.sim.compiler import Compiler
-from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR, RuntimeLib
+from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR, RuntimeLib, compiler_view
 from kernelwright.tools.toolchain import BuildResult, Diagnostic
 
 COMPILE_LIMITS = sandbox.Limits(wall_s=180, cpu_s=300, memory_bytes=6 << 30)
+DESCRIBE_LIMITS = sandbox.Limits(wall_s=30, cpu_s=30)
 _OP_API = re.compile(r'#include\s*["<](?:aclnn/|opdev/|aclnn_kernels/|level0/|level2/)')
 
 
@@ -47,6 +55,8 @@ class Builder:
         self.log: list[str] = []
         self.diags: list[Diagnostic] = []
         self.extra_flags = includes.flags(project)  # the project's own include dirs beyond CANN's
+        self.view = compiler_view(rt.compiler, out, (str(rt.root), *map(str, includes.extra_dirs(project))))
+        self.infrastructure: list[str] = []  # failures that are not the kernel's: the result is not cached
 
     # the build directory is renamed into the cache when done; artefacts are recorded at their final paths
     def final_path(self, p: Path) -> str:
@@ -56,13 +66,15 @@ class Builder:
         # debug info must name the final cache path, where the executable will be symbolized
         prefix_map = f"-fdebug-prefix-map={self.out}={self.final}"
         r = sandbox.run([self.compiler.path, prefix_map, *args, f"-I{self.out / 'kwinc'}", *self.extra_flags], cwd=self.out,
-                        limits=COMPILE_LIMITS)
+                        limits=COMPILE_LIMITS, view=self.view)
         text = (r.stdout + r.stderr).replace(str(self.out) + "/", "")
         if text.strip():
             self.log.append(text)
-        if r.timed_out:
-            self.diags.append(Diagnostic(stage="build", message="the compiler did not finish within "
-                                         f"{COMPILE_LIMITS.wall_s:.0f} s", category="other"))
+        if r.infrastructure_failure:
+            why = r.sandbox_error or f"the compiler did not finish within {COMPILE_LIMITS.wall_s:.0f} s"
+            self.infrastructure.append(why)
+            self.diags.append(Diagnostic(stage="build", message=why + " (not cached: the next build tries again)",
+                                         category="other"))
             return False
         if r.returncode != 0 or "error:" in r.stderr:
             found = parse(r.stderr + r.stdout, self.mapper)
@@ -164,7 +176,20 @@ class Builder:
 
     def _describe(self, host_exe: Path) -> tuple[OpSpec, list[dict[str, Any]]] | None:
         """The project's operator as its OpDef registers it, and the tiling-data layouts of the host."""
-        r = sandbox.run([str(host_exe), "describe"], cwd=self.out, limits=sandbox.Limits(wall_s=30, cpu_s=30))
+        scratch = self.out / ".describe"
+        scratch.mkdir()
+        try:
+            r = sandbox.run([str(host_exe), "describe"], cwd=scratch, limits=DESCRIBE_LIMITS,
+                            view=View(writable=(str(scratch),), readable=(str(host_exe),)))
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        if r.infrastructure_failure:
+            why = r.sandbox_error or (f"the op_host code did not finish registering the operator within "
+                                      f"{DESCRIBE_LIMITS.wall_s:.0f} s (a hang in a static constructor or OpDef?)")
+            self.infrastructure.append(why)
+            self.diags.append(Diagnostic(stage="host", category="other", message=why + " (not cached: the next build "
+                                         "tries again)"))
+            return None
         try:
             data = json.loads(r.stdout)
         except json.JSONDecodeError:

@@ -1,5 +1,9 @@
 """Run one case of a built project on the CPU emulation: host tiling (msopgen), then the
-kernel on every block in a sandboxed subprocess; outputs and findings come back as data."""
+kernel on every block in a sandboxed subprocess; outputs and findings come back as data.
+
+Each step sees its executable (read-only, checked against the build's seal first) and the run's
+own directory; the kernel's blocks are forked inside its sandbox. Steps go to the build's long-lived
+sandbox (`buildkit.executor`) when the toolchain gives one, else each gets a sandbox of its own."""
 from __future__ import annotations
 
 import json
@@ -11,8 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from kernelwright.tools.buildkit import sandbox
+from kernelwright.tools.buildkit import cache, sandbox
+from kernelwright.tools.buildkit.sandbox import View
 from kernelwright.tools.buildkit.diagnostics import PathMapper
+from kernelwright.tools.buildkit.executor import Executor
 from kernelwright.tools.buildkit.sources import column_ctypes, variant_key
 from kernelwright.tools.dtypes import BY_NAME, GE_VALUES, KERNEL_DTYPES, NUMPY_TO_GE, name_of, numpy_dtype
 from kernelwright.tools.hardware import SocProfile
@@ -20,6 +26,7 @@ from kernelwright.tools.opspec import OpParam, OpSpec
 from kernelwright.tools.sim.manifest import FORMAT_ND, dims, line, list_line_fields, platform_line, soc_line
 from kernelwright.tools.sim.reports import RunReport
 from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR
+from kernelwright.tools.sim.trace import read_trace
 from kernelwright.tools.tensor_lists import gaps, instance_keys, is_dynamic
 from kernelwright.tools.toolchain import BadCase, BuildResult, Case, Diagnostic, RunResult
 
@@ -32,9 +39,11 @@ def _at(p: OpParam, col: int) -> str:
 
 
 class Runner:
-    def __init__(self, build: BuildResult, case: Case, soc: SocProfile, race_check: bool = True, keep_dir: bool = False):
+    def __init__(self, build: BuildResult, case: Case, soc: SocProfile, race_check: bool = True, keep_dir: bool = False,
+                 executor: Executor | None = None):
         self.build, self.case, self.soc, self.race_check, self.keep = build, case, soc, race_check, keep_dir
-        self.dir = Path(tempfile.mkdtemp(prefix="kw-run-"))
+        self.executor = executor   # the build's long-lived sandbox; None: a sandbox per step
+        self.dir = executor.new_dir() if executor else Path(tempfile.mkdtemp(prefix="kw-run-"))
         self.mapper = PathMapper(Path(build.artifacts.get("src", "/nonexistent")), INCLUDE_DIR)
         self.result = RunResult(toolchain="sim", status="ok")
 
@@ -62,18 +71,33 @@ class Runner:
         np.ascontiguousarray(arr).tofile(p)
         return p
 
+    def _step(self, exe: str | Path, args: list[str], limits: sandbox.Limits) -> sandbox.Completed:
+        """One sandboxed step on a built executable, refused when the build changed since it was sealed."""
+        root = cache.sealed_root(Path(exe))
+        if root is None or cache.tampered(root, [str(Path(exe).relative_to(root))]):
+            raise BadCase(f"the built executable {Path(exe).name} is not the one the builder sealed (changed "
+                          "or removed after the build); rebuild the project")
+        if self.executor:
+            return self.executor.run([str(exe), *args], cwd=self.dir, limits=limits)
+        return sandbox.run([str(exe), *args], cwd=self.dir, limits=limits,
+                           view=View(writable=(str(self.dir),), readable=(str(exe),)))
+
     def _execute(self, exe: Path, manifest: list[str], outputs: dict[str, tuple[tuple[int, ...], np.dtype]]) -> None:
         mpath = self.dir / "manifest.txt"
         mpath.write_text("\n".join(manifest) + "\n")
         limits = sandbox.Limits(wall_s=self.case.timeout_s + 10, cpu_s=int(self.case.timeout_s * 4) + 30)
-        r = sandbox.run([str(exe), str(mpath)], cwd=self.dir, limits=limits)
+        r = self._step(exe, [str(mpath)], limits)
         self.result.stdout = r.stdout[-20000:]
         report = RunReport(self.dir, exe, self.mapper)
         self.result.diagnostics += report.diagnostics()
         self.result.counters = report.counters()
+        self.result.trace = read_trace(self.dir)
         launch = report.launch
         if r.timed_out:
             self.result.status, self.result.detail = "timeout", f"the emulator was killed after {limits.wall_s:.0f} s"
+            return
+        if r.sandbox_error:
+            self.result.status, self.result.detail = "crash", r.sandbox_error
             return
         if r.returncode == 64:
             raise BadCase(r.stderr.strip().replace("kernelwright runner: ", ""))
@@ -120,7 +144,8 @@ class Runner:
                 elif a.name in c.outputs:
                     spec = c.outputs[a.name]
                     dt = numpy_dtype(spec.dtype)
-                    m.append(line("buffer", a.name, int(np.prod(spec.shape, dtype=np.int64)) * dt.itemsize, "out", "-"))
+                    m.append(line("buffer", a.name, int(np.prod(spec.shape, dtype=np.int64)) * dt.itemsize, "out", "-",
+                                  spec.poison or "-"))
                     outputs[a.name] = (tuple(spec.shape), dt)
                 else:
                     raise BadCase(f"argument {i} names tensor '{a.name}', which is neither an input nor an output of the case")
@@ -261,7 +286,7 @@ class Runner:
                 dt = numpy_dtype(c.outputs[key].dtype if key in c.outputs else
                                  declared if declared in KERNEL_DTYPES else "float32")
                 nbytes = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
-                m.append(line("buffer", key, nbytes, "out", "-"))
+                m.append(line("buffer", key, nbytes, "out", "-", (c.outputs[key].poison if key in c.outputs else None) or "-"))
                 outputs[key] = (shape, dt)
                 shapes.append(shape)
                 instance += 1
@@ -287,8 +312,7 @@ class Runner:
     def _host_tiling(self, host: list[str]) -> dict[str, Any] | None:
         mpath = self.dir / "host_manifest.txt"
         mpath.write_text("\n".join(host) + "\n")
-        r = sandbox.run([self.build.artifacts["host_exe"], "tiling", str(mpath)], cwd=self.dir,
-                        limits=sandbox.Limits(wall_s=60, cpu_s=60))
+        r = self._step(self.build.artifacts["host_exe"], ["tiling", str(mpath)], sandbox.Limits(wall_s=60, cpu_s=60))
         try:
             data = json.loads(r.stdout.strip().splitlines()[-1]) if r.stdout.strip() else None
         except json.JSONDecodeError:

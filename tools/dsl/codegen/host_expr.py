@@ -9,6 +9,10 @@ from kernelwright.tools.dsl.codegen.cpp_expr import float_lit, int_lit, safe
 from kernelwright.tools.dsl.dtypes import DType, DTYPES
 from kernelwright.tools.dsl.types_host import HostTypes
 
+# On-chip memories the tiling language reads (hw.<attr>): PlatformAscendC memory type and C++ local.
+MEMORIES = (("l1_bytes", "L1"), ("l0a_bytes", "L0_A"), ("l0b_bytes", "L0_B"), ("l0c_bytes", "L0_C"))
+HW_LOCALS = {"l1_bytes": "hwL1Bytes", "l0a_bytes": "hwL0aBytes", "l0b_bytes": "hwL0bBytes", "l0c_bytes": "hwL0cBytes"}
+
 CTYPE = {"int": "int64_t", "float": "double", "bool": "bool", "shape": "KwDims", "dtype": "ge::DataType"}
 
 HOST_HELPERS = """struct KwDims {
@@ -177,7 +181,8 @@ class HostCpp:
                         "ndim": f"{obj}.dims.n"}[e.attr]
             if base == "dtype":
                 return f"KwSize({obj})"
-            return {"ub_bytes": "hwUbBytes", "vector_cores": "hwVectorCores", "cube_cores": "hwCubeCores"}[e.attr]
+            return {"ub_bytes": "hwUbBytes", "vector_cores": "hwVectorCores", "cube_cores": "hwCubeCores",
+                    **HW_LOCALS}[e.attr]
         if isinstance(e, ir.BinOp):
             return self.binop(e.op, e.left, e.right, self.t(e))
         if isinstance(e, ir.Unary):

@@ -10,7 +10,7 @@ import numpy as np
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.dtypes import DType
 from kernelwright.tools.dsl.errors import DslDiagnostic, DslError
-from kernelwright.tools.dsl.interp import dma, vector
+from kernelwright.tools.dsl.interp import cube, dma, index, vector
 from kernelwright.tools.dsl.interp.memory import Arena, GmTensor
 from kernelwright.tools.dsl.interp.values import F32, KernelExprEval
 from kernelwright.tools.dsl.layout import Buffer
@@ -101,7 +101,7 @@ class Block:
                 off += tile
 
     def simple(self, s: ir.Stmt) -> None:
-        if isinstance(s, (ir.TileDecl, ir.WorkspaceDecl, ir.Pass)):
+        if isinstance(s, (ir.TileDecl, ir.WorkspaceDecl, ir.CubeDecl, ir.Pass)):
             return
         if isinstance(s, ir.Assign):
             v = self.ev.eval(s.value)
@@ -124,6 +124,14 @@ class Block:
             vector.set_value(self, s)
         elif isinstance(s, ir.Extern):
             self.extern(s)
+        elif isinstance(s, ir.Matmul):
+            cube.matmul(self, s)
+        elif isinstance(s, ir.Gather):
+            index.gather(self, s)
+        elif isinstance(s, ir.Scatter):
+            index.scatter(self, s)
+        elif isinstance(s, ir.Where):
+            index.where(self, s)
 
     def typed(self, name: str, v: Any) -> Any:
         return F32(v) if self.p.kernel_types.get(name) == "scalar" else int(v)

@@ -17,8 +17,8 @@ from kernelwright.tools.dsl.interp.machine import Block
 from kernelwright.tools.dsl.interp.memory import GmTensor
 from kernelwright.tools.dsl.interp.values import KernelExprEval
 from kernelwright.tools.dsl.layout import Buffer, align32, ledger
-from kernelwright.tools.dsl.roles import Roles, analyse
-from kernelwright.tools.dsl.rules_case import case_rules
+from kernelwright.tools.dsl.roles import Roles, analyse, launch_blocks
+from kernelwright.tools.dsl.rules_case import case_rules, cube_rules
 from kernelwright.tools.hardware import SocProfile, load_soc
 
 
@@ -101,11 +101,11 @@ def _run(program, inputs, attrs, soc, externs, res: InterpResult) -> None:
     res.buffers = buffers = ledger(program, roles, ev0)
     ws = workspace_layout(program, ev0)
     tiling.workspace_bytes = sum(align32(n * dt.size) for _, n, dt in ws.values())
-    findings = case_rules(program, roles, tiling, buffers, soc)
+    findings = case_rules(program, roles, tiling, buffers, soc) + cube_rules(program, ev0)
     res.diagnostics += findings
     if any(d.severity == "error" for d in findings):
         return
-    res.block_dim = tiling.block_dim
+    res.block_dim = launch_blocks(program, tiling.block_dim)
     shapes = run_shapes(program, specs, attrs)
     gm: dict[str, GmTensor] = {}
     for t in program.sig.inputs:
@@ -135,7 +135,7 @@ def _run(program, inputs, attrs, soc, externs, res: InterpResult) -> None:
 
 
 def _run_blocks(program, roles: Roles, buffers, gm, tiling, dts, soc, externs, res: InterpResult) -> None:
-    nb = tiling.block_dim
+    nb = launch_blocks(program, tiling.block_dim)
     warnings: list[DslDiagnostic] = []
     blocks, gens = [], []
     for b in range(nb):

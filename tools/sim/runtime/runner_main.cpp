@@ -119,6 +119,9 @@ int main(int argc, char** argv) {
             GmBuffer* b = kw::rt::gm_register(f[1], std::stoull(f[2]), f[3]);
             if (f[4] != "-") {
                 if (!read_file(f[4], b->base, b->bytes)) bad_manifest("cannot read " + f[4] + " (" + f[2] + " bytes)");
+            } else if (f.size() > 5 && from_hex(f[5]).size() > 0) {  // the referee's poison: one element, repeated
+                std::vector<uint8_t> p = from_hex(f[5]);
+                for (uint64_t i = 0; i < b->bytes; ++i) b->base[i] = p[i % p.size()];
             } else if (cfg.poison && b->role != "workspace") {
                 std::memset(b->base, 0xFF, b->bytes);  // outputs start as garbage, as on the NPU
             }
@@ -187,6 +190,7 @@ int main(int argc, char** argv) {
     } else {
         status = kw::rt::launch(block_dim, [&]() { entry->call(args); });
     }
+    if (!kw::rt::gm_check_canaries() && status == 0) status = 1;
     for (auto& kv : buffers) {
         GmBuffer* b = kv.second;
         if (b->role == "out" || b->role == "inout") write_file(cfg.out_dir + "/out_" + kv.first + ".bin", b->base, b->bytes);
