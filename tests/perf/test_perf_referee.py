@@ -13,6 +13,7 @@ from kernelwright.tools.referee import verify
 from kernelwright.tools.tasks import load_task
 from kernelwright.tools.tasks.reference import ReferenceWorker
 from kernelwright.tools.timing import TimingResult, TimingStats
+from kernelwright.tools.toolchain import Toolchain
 
 FIX = Path(__file__).resolve().parents[1] / "referee" / "fixtures"
 
@@ -64,11 +65,12 @@ def test_eager_baseline_launches_one_kernel_per_op_and_views_are_free():
     assert e.us > 300                                    # ~354 TFLOPS fp16 peak: at least 0.39 ms
 
 
-class TimedSim:
+class TimedSim(Toolchain):
     """The emulation plus a `time` capability, standing in for a backend that measures on a device."""
 
     def __init__(self, sim):
         self.sim, self.name, self.calls = sim, "fake-device", []
+        self.soc, self.capabilities = sim.soc, sim.capabilities
 
     def build(self, project, *, soc=None):
         return self.sim.build(project, soc=soc)

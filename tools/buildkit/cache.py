@@ -5,6 +5,11 @@ the real toolchain's builds use the `cann` namespace),
 created atomically (built in a temporary sibling, then renamed) and guarded by a lock file so
 parallel builds of the same key wait for each other instead of racing.
 
+A key holds everything that changes the entry. Build products embed absolute paths into the install
+that made them (a precompiled header records its headers' paths; debug info names our headers), so
+two installs sharing one home (two checkouts, a pipx install beside a venv) key them apart by
+`install_parts()`, and by `code_digest()` of the Python that writes the build's inputs.
+
 The cache cannot be written by what it caches: when the builder is done, an entry is sealed (its
 files made read-only and owned by the caller, their SHA-256 recorded in `seal.json`), and it is
 verified against the seal before use; a tampered entry is thrown away and rebuilt. Sandboxed runs
@@ -24,9 +29,13 @@ import stat
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
+from functools import lru_cache
 from typing import Iterable, Iterator
 
+from kernelwright._version import __version__
 from kernelwright.tools.toolchain import BuildResult
+
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 
 
 def home() -> Path:
@@ -54,6 +63,17 @@ def tree_digest(paths: Iterable[Path], root: Path) -> str:
         parts.append(str(p.relative_to(root)))
         parts.append(p.read_bytes())
     return digest(parts)
+
+
+def install_parts() -> list[str]:
+    """Where this install of kernelwright lives and its version."""
+    return [str(PACKAGE_ROOT), __version__]
+
+
+@lru_cache(maxsize=None)
+def code_digest(*modules: str) -> str:
+    """A digest of our own source files (paths relative to the package root) that shape a build."""
+    return tree_digest([PACKAGE_ROOT / m for m in modules], PACKAGE_ROOT)
 
 
 @contextmanager

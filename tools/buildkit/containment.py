@@ -69,10 +69,8 @@ def _is_root() -> bool:
 
 
 def _python_paths() -> list[str]:
-    import kernelwright
-
     paths = {sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix,
-             str(Path(kernelwright.__file__).resolve().parent), str(Path(sys.executable).parent)}
+             str(cache.PACKAGE_ROOT), str(Path(sys.executable).parent)}
     paths |= {p for p in sys.path if p and os.path.exists(p)}
     return sorted(paths)
 

@@ -22,7 +22,6 @@ from kernelwright.tools.buildkit import cache
 from kernelwright.tools.buildkit.diagnostics import dedupe
 from kernelwright.tools.buildkit.sources import drop_launches, dtype_variants, variant_key
 from kernelwright.tools.cann.build_launch import prepare_sources
-from kernelwright.tools.cann.build_opp import op_description
 from kernelwright.tools.cann.cmake_gen import UnsupportedSoc, npu_arch, npu_arch_number
 from kernelwright.tools.cann.detect import CannInstall, cpu_debug_include_dirs, detect_cann
 from kernelwright.tools.cann.env import EnvError, cann_env
@@ -32,7 +31,7 @@ from kernelwright.tools.cann.toolchain import NO_CANN, environment_error
 from kernelwright.tools.cpp_text import include_path
 from kernelwright.tools.hardware import SocProfile, load_soc
 from kernelwright.tools.project import KernelProject
-from kernelwright.tools.toolchain import BuildResult, Case, Diagnostic, RunResult
+from kernelwright.tools.toolchain import BuildResult, Capabilities, Case, Diagnostic, RunResult, Toolchain
 
 NO_HEADERS = "no AscendC headers (kernel_operator.h) under {root}'s CPU-debug include dirs ({dirs})"
 
@@ -59,8 +58,9 @@ def pick_compiler(wanted: str | None = None) -> str | None:
     return None
 
 
-class CannSyntaxToolchain:
+class CannSyntaxToolchain(Toolchain):
     name = "cann-syntax"
+    capabilities = Capabilities(runs=False)
     uncontained = UNCONTAINED
 
     def __init__(self, soc: str | None = None, *, install: CannInstall | None = None, compiler: str | None = None):
@@ -158,7 +158,7 @@ class _Check(StagedBuild):
         (self.out / "kw_tiling.h").write_text(kernel_tiling_header(p.name, tiling_text))
         variants = [{}]
         if spec is not None:
-            result.op = op_description(p.name, spec, p.compute_units())
+            result.op = spec.model_copy(update={"op_type": p.name})
             variants = dtype_variants(result.op) or [{}]
         result.variants = [variant_key(v) for v in variants]
 

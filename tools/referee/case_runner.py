@@ -100,7 +100,7 @@ def bind(s: Setting, ref: RefRun) -> tuple[Bound, list]:
     if s.project.kind == "msopgen":
         if not s.build.op:
             return Bound(problem="the build did not read an OpDef from op_host (no OP_ADD?)"), expected
-        if not s.build.op["outputs"] and ref.post:
+        if not s.build.op.outputs and ref.post:
             # an in-place operator (no OpDef outputs) whose reference modifies its inputs: the final state of
             # those inputs is the result (what the reference returns may be a rearranged copy of it)
             bound = bind_msopgen(s.build.op, values, [], mutated=set(ref.post), supported=s.supported_dtypes)
@@ -203,6 +203,7 @@ def run_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShap
     run.reference_sizes = [int(a.size) for a in references]
     r = s.toolchain.run(s.build, bound.case)
     run.run_status, run.block_dim, run.seconds = r.status, r.block_dim, r.seconds
+    run.diagnostics = (r.errors() + [d for d in r.diagnostics if d.severity == "warning"])[:20]
     if r.status != "ok":
         run.status = "fail"
         errors = "; ".join(d.render() for d in r.errors()[:3])

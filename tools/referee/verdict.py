@@ -60,6 +60,7 @@ class CaseRun(BaseModel):
     reason: str = ""
     run_status: str | None = None     # the toolchain's RunResult.status
     mismatches: list[Mismatch] = Field(default_factory=list)
+    diagnostics: list[Diagnostic] = Field(default_factory=list)   # the run's findings (errors first)
     notes: list[str] = Field(default_factory=list)
     block_dim: int = 0
     seconds: float = 0.0

@@ -22,6 +22,8 @@ from kernelwright.tools.buildkit import cache, sandbox
 from kernelwright.tools.buildkit.sandbox import View
 from kernelwright.tools.buildkit.diagnostics import PathMapper, dedupe, parse
 from kernelwright.tools.buildkit.sources import dtype_variants, variant_key
+from kernelwright.tools.dtypes import BY_GE
+from kernelwright.tools.opspec import OpAttr, OpParam, OpSpec
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.sim import includes, sources
 from kernelwright.tools.sim.compiler import Compiler
@@ -33,8 +35,13 @@ DESCRIBE_LIMITS = sandbox.Limits(wall_s=30, cpu_s=30)
 _OP_API = re.compile(r'#include\s*["<](?:aclnn/|opdev/|aclnn_kernels/|level0/|level2/)')
 
 
+# the Python that writes a build's inputs (generated units, tiling structs, dtype macros)
+BUILDER_CODE = ("tools/sim/build.py", "tools/sim/sources.py", "tools/sim/includes.py", "tools/buildkit/sources.py",
+                "tools/dtypes.py")
+
+
 def build_key(rt: RuntimeLib, project: KernelProject) -> str:
-    parts = [rt.root.name, project.kind, project.name]
+    parts = [rt.root.name, cache.code_digest(*BUILDER_CODE), project.kind, project.name]
     for rel in sorted(project.files):
         parts += [rel, project.files[rel]]
     parts += includes.key_parts(project)
@@ -143,16 +150,17 @@ class Builder:
         if not self._link(host_objs, self.rt.host_archive, host_exe, ("-Wl,--allow-multiple-definition",)):
             return
         result.artifacts["host_exe"] = self.final_path(host_exe)
-        op = self._describe(host_exe)
-        if op is None:
+        described = self._describe(host_exe)
+        if described is None:
             return
-        result.op = op
-        (self.out / "kw_tiling.h").write_text(sources.tiling_header(op["type"], op.get("tiling_classes", [])))
+        result.op, tiling_classes = described
+        result.artifacts["describe"] = self.final_path(self.out / "describe.json")   # the OpDefs and tiling layouts
+        (self.out / "kw_tiling.h").write_text(sources.tiling_header(result.op.op_type, tiling_classes))
         if not kernel_units:
             self.diags.append(Diagnostic(stage="build", category="syntax_structure",
                                          message=f"no kernel source: expected op_kernel/{self.project.snake_name}.cpp"))
             return
-        variants = dtype_variants(op, orig=True) or [{}]
+        variants = dtype_variants(result.op, orig=True) or [{}]
         kernel_rel = kernel_units[0]
         kernel_name = self.project.snake_name
         result.kernels = [kernel_name]
@@ -173,7 +181,8 @@ class Builder:
             if ok:
                 result.artifacts[f"kernel_exe:{key}"] = self.final_path(self.out / f"kernel_v{i}")
 
-    def _describe(self, host_exe: Path) -> dict[str, Any] | None:
+    def _describe(self, host_exe: Path) -> tuple[OpSpec, list[dict[str, Any]]] | None:
+        """The project's operator as its OpDef registers it, and the tiling-data layouts of the host."""
         scratch = self.out / ".describe"
         scratch.mkdir()
         try:
@@ -202,7 +211,19 @@ class Builder:
                                          message=f"no operator definition for '{self.project.name}' (OP_ADD registered: {names})",
                                          hint="declare `class X : public OpDef` and register it with OP_ADD(X) in op_host"))
             return None
-        op["tiling_classes"] = data.get("tiling_classes", [])
         (self.out / "describe.json").write_text(json.dumps(data, indent=1))
-        return op
+        return op_spec(op), data.get("tiling_classes", [])
+
+
+def op_spec(described: dict[str, Any]) -> OpSpec:
+    """An OpDef as the host runner's `describe` prints it (GE dtype names, attribute defaults as text) ->
+    OpSpec. A dtype outside our table keeps its GE name."""
+    def param(p: dict[str, Any]) -> OpParam:
+        return OpParam(name=p["name"], param_type=p["param_type"] if p["param_type"] in ("required", "dynamic") else
+                       "optional", dtypes=[BY_GE[d].name if d in BY_GE else d for d in p["dtypes"]],
+                       formats=p["formats"], scalar=p["scalar"], value_depend=p["value_depend"])
+    return OpSpec(op_type=described["type"], inputs=[param(p) for p in described["inputs"]],
+                  outputs=[param(p) for p in described["outputs"]],
+                  attrs=[OpAttr(name=a["name"], type=a["type"], param_type="required" if a["required"] else "optional",
+                                default=a["default"] if a["default"] != "" else None) for a in described["attrs"]])
 

@@ -64,8 +64,9 @@ def _sources() -> list[Path]:
 
 
 def runtime_key(compiler: Compiler, cce_aicore: int) -> str:
+    # the header root is part of the key: the precompiled headers record the absolute paths they were made from
     return "rt-" + cache.digest([compiler.identity, compiler.path, str(cce_aicore), " ".join(compiler.common_flags()),
-                                 cache.tree_digest(_sources(), SIM_DIR)])
+                                 cache.tree_digest(_sources(), SIM_DIR), str(INCLUDE_DIR), *cache.install_parts()])
 
 
 def compiler_view(compiler: Compiler, out: Path, readable: tuple[str, ...] = ()) -> View:

@@ -8,6 +8,7 @@ import math
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.dtypes import DTYPES, DType
 from kernelwright.tools.dsl.roles import kernel_kind
+from kernelwright.tools.dsl.types_kernel import KernelTypes
 
 CPP_KEYWORDS = {
     "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char", "class", "const", "constexpr",
@@ -50,7 +51,6 @@ class KernelExpr:
         self.mix = kernel_kind(program) == "mix"         # MIX: vector cores run in pairs per block
 
     def type_of(self, e: ir.Expr) -> str:
-        from kernelwright.tools.dsl.types_kernel import KernelTypes
         kt = KernelTypes(self.p)
         kt.env = dict(self.p.kernel_types)
         for k, v in self.p.constants.items():

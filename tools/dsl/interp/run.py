@@ -11,6 +11,7 @@ import numpy as np
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.dtypes import DTYPES, DType, dtype_of_array
 from kernelwright.tools.dsl.errors import DslDiagnostic, DslError
+from kernelwright.tools.dsl.externs import resolve
 from kernelwright.tools.dsl.host_eval import TensorSpec, TilingResult, run_shapes, run_tiling
 from kernelwright.tools.dsl.interp.machine import MAX_STEPS, MAX_TOTAL_STEPS, Block
 from kernelwright.tools.dsl.interp.memory import GmTensor
@@ -65,7 +66,6 @@ def workspace_layout(program: ir.Program, ev: KernelExprEval) -> dict[str, tuple
 def interpret(program: ir.Program, inputs: dict[str, np.ndarray], attrs: dict[str, Any] | None = None,
               soc: SocProfile | None = None, externs: dict[str, Callable] | None = None,
               label: str = "") -> InterpResult:
-    from kernelwright.tools.dsl.externs import resolve
     soc = soc or load_soc(None)
     res = InterpResult(ok=False)
     try:
