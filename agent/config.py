@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from kernelwright.errors import ConfigError
+from kernelwright.tools.contained_paths import MISSING, input_problem
 from kernelwright.tools.hardware import soc_names
 
 NODES = ("planner", "dsl_writer", "lowerer", "debugger")
@@ -57,11 +58,35 @@ class ModelConfig(_Strict):
     @field_validator("kwargs")
     @classmethod
     def _no_keys(cls, v: dict[str, Any]) -> dict[str, Any]:
-        bad = [k for k in v if "key" in k.lower() or k.lower() in ("token", "api_token", "access_token", "auth_token")]
+        bad = _credentials(v, "kwargs")
         if bad:
-            raise ValueError(f"model kwargs {bad}: API keys come only from the environment "
-                             "(e.g. OPENAI_API_KEY, ANTHROPIC_API_KEY), never from a config file")
+            raise ValueError(f"model {', '.join(bad)}: API keys come only from the environment (e.g. OPENAI_API_KEY, "
+                             "ANTHROPIC_API_KEY), never from a config file, and so do other credentials")
         return v
+
+
+_SECRET_PARTS = ("key", "secret", "password", "passwd", "credential", "cookie")
+_SECRET_NAMES = {"token", "api_token", "access_token", "auth_token", "authorization", "proxy-authorization", "auth",
+                 "bearer"}
+
+
+def _credentials(value: Any, where: str) -> list[str]:
+    """Dotted places in `value` (nested dicts and lists, e.g. extra_headers.Authorization) holding a
+    credential by name, or a string that is one (`Bearer ...`, `Basic ...`). Values are never shown."""
+    found = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            name = str(k).lower()
+            if any(p in name for p in _SECRET_PARTS) or name in _SECRET_NAMES:
+                found.append(f"{where}.{k}")
+            else:
+                found += _credentials(v, f"{where}.{k}")
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            found += _credentials(v, f"{where}[{i}]")
+    elif isinstance(value, str) and re.match(r"(?i)\s*(bearer|basic)\s", value):
+        found.append(where)
+    return found
 
 
 class ModelsConfig(_Strict):
@@ -182,6 +207,9 @@ def read_file(path: str | Path) -> dict[str, Any]:
     import tomllib
 
     import yaml
+    problem = input_problem(p)
+    if problem and problem != MISSING:         # a missing file is reported by the read below
+        raise ConfigError(f"config file {p}: {problem}")
     try:
         text = p.read_text(encoding="utf-8")
         data = tomllib.loads(text) if p.suffix == ".toml" else yaml.safe_load(text) or {}

@@ -36,6 +36,9 @@ class Retriever(Protocol):
     def api(self, name: str) -> ApiCard | None: ...
 
 
+MAX_QUERY_CHARS = 2000
+
+
 class NullRetriever:
     """Retrieval switched off: the agent must work without it."""
 
@@ -120,7 +123,9 @@ class IndexRetriever:
         """Up to k passages, one per document: exact lookups first, then fused search results.
         The SoC filter narrows the search part, and with a target CANN version an API absent from it gives
         its place to its replacement (Divs -> Muls on 8.x); an API card or SoC profile named in the query
-        is always shown (a card says itself where its API holds)."""
+        is always shown (a card says itself where its API holds). Only the first MAX_QUERY_CHARS
+        characters are searched (a compiler log or a pasted file would otherwise cost minutes)."""
+        query = query[:MAX_QUERY_CHARS]
         kinds = check_kinds(kinds)
         cann = cann or self.cann
         soc_name = load_soc(soc).name if soc else None

@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
     from kernelwright.agent.config import load_config
+    from kernelwright.evals.bench.lock import out_lock
     from kernelwright.evals.bench.reports import text_summary, write_reports
     from kernelwright.evals.bench.runner import BenchOptions, check_settings, run_bench, select
 
@@ -73,18 +74,19 @@ def run(args: argparse.Namespace) -> int:
                                               "agent.max_steps": opts.max_steps, "bench.executor": args.executor,
                                               "bench.address": args.address})
     opts = opts.model_copy(update=cfg.bench.model_dump())
-    check_settings(opts)
     interrupted = False
-    try:
-        records = run_bench(opts, tasks)
-    except KeyboardInterrupt:
-        interrupted = True
-        from kernelwright.evals.bench.records import latest, read_records
-        names = {t.name for t in tasks}
-        records = [r for r in latest(read_records(opts.out / "results.jsonl")).values()
-                   if r.task in names and r.attempt < opts.attempts]
-    summary = write_reports(opts.out, records, suite=opts.suite, model=model, backend=opts.backend,
-                            tolerance=opts.tolerance, attempts=opts.attempts, total_tasks=len(tasks))
+    with out_lock(opts.out):           # held for the whole run, whichever executor runs the tries
+        check_settings(opts)
+        try:
+            records = run_bench(opts, tasks)
+        except KeyboardInterrupt:
+            interrupted = True
+            from kernelwright.evals.bench.records import latest, read_records
+            names = {t.name for t in tasks}
+            records = [r for r in latest(read_records(opts.out / "results.jsonl")).values()
+                       if r.task in names and r.attempt < opts.attempts]
+        summary = write_reports(opts.out, records, suite=opts.suite, model=model, backend=opts.backend,
+                                tolerance=opts.tolerance, attempts=opts.attempts, total_tasks=len(tasks))
     print(text_summary(summary))
     print(f"reports: {opts.out / 'summary.json'}, {opts.out / 'summary.csv'}, {opts.out / 'report.html'}")
     if interrupted:

@@ -11,6 +11,7 @@ from kernelwright.agent.config import load_config
 from kernelwright.errors import UserError
 from kernelwright.knowledge.models import KINDS
 from kernelwright.knowledge.versions import target_cann
+from kernelwright.terminal_text import printable
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -63,10 +64,10 @@ def _search(args: argparse.Namespace) -> int:
     if not passages:
         print("no results")
     for n, p in enumerate(passages, 1):
-        print(f"[{n}] {p.doc_id}  ({p.match}, {p.score:.2f})  {p.cite()}")
+        print(printable(f"[{n}] {p.doc_id}  ({p.match}, {p.score:.2f})  {p.cite()}"))
         lines = p.text.strip().splitlines()
         for line in lines if args.full else lines[:8]:
-            print(f"    {line}")
+            print(printable(f"    {line}"))
         if not args.full and len(lines) > 8:
             print(f"    … ({len(lines) - 8} more lines; --full shows all)")
     return 0

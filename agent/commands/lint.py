@@ -8,6 +8,7 @@ from pathlib import Path
 from kernelwright.agent.config import load_config
 from kernelwright.errors import UserError
 from kernelwright.knowledge.versions import target_cann
+from kernelwright.terminal_text import printable
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -51,6 +52,6 @@ def run(args: argparse.Namespace) -> int:
                           "diagnostics": [d.model_dump() for d in found]}, indent=1))
     else:
         for d in found:
-            print(d.format())
+            print(printable(d.format()))
         print(f"{len(found)} finding(s) in {len(files)} file(s) (CANN {cann})")
     return 1 if found else 0

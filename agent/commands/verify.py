@@ -5,6 +5,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from kernelwright.terminal_text import printable
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("verify", help="check a kernel project against a task's PyTorch reference (the referee)",
@@ -33,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _fail(message: str) -> int:
-    print(f"kernelwright verify: {message}", file=sys.stderr)
+    print(printable(f"kernelwright verify: {message}"), file=sys.stderr)
     return 2
 
 
@@ -82,6 +84,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         print_report(verdict, rich=sys.stdout.isatty())
     if verdict.status == "error":
-        print(f"kernelwright verify: could not judge the kernel: {verdict.summary}", file=sys.stderr)
+        print(printable(f"kernelwright verify: could not judge the kernel: {verdict.summary}"), file=sys.stderr)
         return 2
     return 0 if verdict.ok else 1

@@ -8,6 +8,7 @@ from collections import Counter
 from typing import TextIO
 
 from kernelwright.evals.bench.records import TaskRecord
+from kernelwright.terminal_text import printable
 
 
 def describe(r: TaskRecord) -> str:
@@ -46,7 +47,7 @@ class PlainProgress:
         self._print(f"bench: {total} run(s), {done} already finished, {total - done} to go")
 
     def _print(self, line: str) -> None:
-        print(line, file=self.stream, flush=True)
+        print(printable(line), file=self.stream, flush=True)
 
     def started(self, label: str) -> None:
         pass
@@ -73,8 +74,8 @@ class BarProgress:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
         self.console = Console(stderr=True)
         self.progress = Progress(TextColumn("bench"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[passed]} passed"),
-                                 TimeElapsedColumn(), TextColumn("{task.fields[running]}"), TextColumn("{task.fields[nodes]}"),
-                                 console=self.console)
+                                 TimeElapsedColumn(), TextColumn("{task.fields[running]}", markup=False),
+                                 TextColumn("{task.fields[nodes]}", markup=False), console=self.console)
         self.running: list[str] = []
         self.passed = 0
         self.nodes = NodeCounts()
@@ -83,11 +84,11 @@ class BarProgress:
 
     def started(self, label: str) -> None:
         self.running.append(label)
-        self.progress.update(self.bar, running=", ".join(self.running[-3:]))
+        self.progress.update(self.bar, running=printable(", ".join(self.running[-3:])))
 
     def note(self, text: str) -> None:
         from rich.text import Text
-        self.progress.console.print(Text(f"bench: {text}", style="dim"))
+        self.progress.console.print(Text(printable(f"bench: {text}"), style="dim"))
 
     def finished(self, r: TaskRecord) -> None:
         label = f"{r.task}#{r.attempt}"
@@ -96,14 +97,15 @@ class BarProgress:
         self.passed += r.correct
         self.nodes.add(r)
         from rich.text import Text
-        self.progress.console.print(Text(describe(r), style="green" if r.correct else "red"))
-        self.progress.update(self.bar, advance=1, passed=self.passed, running=", ".join(self.running[-3:]),
-                             nodes=self.nodes.line())
+        self.progress.console.print(Text(printable(describe(r)), style="green" if r.correct else "red"))
+        self.progress.update(self.bar, advance=1, passed=self.passed, running=printable(", ".join(self.running[-3:])),
+                             nodes=printable(self.nodes.line()))
 
     def close(self) -> None:
         self.progress.stop()
         if self.nodes.finished:
-            self.console.print(f"bench: per node: {self.nodes.line()}")
+            from rich.text import Text
+            self.console.print(Text(printable(f"bench: per node: {self.nodes.line()}")))
 
 
 def make_progress(total: int, done: int, tty: bool | None = None):

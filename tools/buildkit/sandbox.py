@@ -133,16 +133,24 @@ def popen(cmd: list[str], *, cwd: str | Path, view: View, limits: Limits = Limit
     enforce). End it with `kill`."""
     staging = Path(tempfile.mkdtemp(prefix="kw-staged-"))
     argv, how = _command(cmd, Path(cwd), limits, view, None, staging)
-    proc = subprocess.Popen(argv, cwd=cwd, start_new_session=True, **how, **kwargs)
+    # contained, bubblewrap dies with its parent; uncontained, the worker stays in the caller's process
+    # group, so a caller killed with its group (a bench try at its timeout) does not leave it behind
+    own_group = argv is not cmd
+    proc = subprocess.Popen(argv, cwd=cwd, start_new_session=own_group, **how, **kwargs)
     proc.kw_staging = staging  # type: ignore[attr-defined]
+    proc.kw_own_group = own_group  # type: ignore[attr-defined]
     return proc
 
 
 def kill(proc: subprocess.Popen) -> None:
     """End a `popen` process and everything it started (once it has been reaped, a contained step has
-    nothing left: its PID namespace died with it)."""
+    nothing left: its PID namespace died with it; an uncontained worker's children share its caller's
+    process group)."""
     if proc.returncode is None:
-        _kill_group(proc.pid)
+        if getattr(proc, "kw_own_group", True):
+            _kill_group(proc.pid)
+        else:
+            proc.kill()
         proc.wait()
     shutil.rmtree(getattr(proc, "kw_staging", "/nonexistent"), ignore_errors=True)
 

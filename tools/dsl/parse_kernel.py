@@ -220,8 +220,8 @@ class KernelParser(PrimParser, StmtParser):
             raise DslError("call.args", 'use: A.extern("name", "what it does", reads=[...], writes=[...], '
                                         'numpy="callback", <param>=<value>...)', line)
         name, spec = (x.value for x in call.args)
-        if not name.isidentifier():
-            raise DslError("call.args", f"extern name `{name}` must be an identifier", line)
+        if not (name.isidentifier() and name.isascii()):
+            raise DslError("call.args", f"extern name {ascii(name)} must be an ASCII identifier", line)
         reads: list = []
         writes: list = []
         numpy = None

@@ -12,6 +12,7 @@ import math
 import time
 from dataclasses import dataclass
 
+from kernelwright.errors import UserError
 from kernelwright.tools.buildkit import sandbox
 from kernelwright.tools.hardware import load_soc
 from kernelwright.tools.project import KernelProject
@@ -60,6 +61,9 @@ def verify(task: Task, project: KernelProject, toolchain: Toolchain, *, toleranc
            cases: list[str] | None = None, recheck: bool = True, extra_glue: dict[str, str] | None = None,
            stop_after_failures: int = 3) -> Verdict:
     start = time.monotonic()
+    for name, value in (("trials", trials), ("budget", budget)):
+        if value is not None and value < 1:
+            raise UserError(f"{name} {value}: must be at least 1 (otherwise no case runs and nothing is judged)")
     tol = get_tolerance(tolerance)
     profile = load_soc(soc) if soc else toolchain.soc
     v = Verdict(task=task.name, op_type=task.op_type, project=project.name, backend=toolchain.name, soc=profile.name,

@@ -11,8 +11,10 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -65,8 +67,13 @@ class Builder:
     def _compile(self, args: list[str]) -> bool:
         # debug info must name the final cache path, where the executable will be symbolized
         prefix_map = f"-fdebug-prefix-map={self.out}={self.final}"
-        r = sandbox.run([self.compiler.path, prefix_map, *args, f"-I{self.out / 'kwinc'}", *self.extra_flags], cwd=self.out,
-                        limits=COMPILE_LIMITS, view=self.view)
+        tmp = tempfile.mkdtemp(prefix=".tmp-", dir=self.out)   # the compiler's temporary files stay in the build
+        try:
+            view = replace(self.view, env=(*self.view.env, ("TMPDIR", tmp)))
+            r = sandbox.run([self.compiler.path, prefix_map, *args, f"-I{self.out / 'kwinc'}", *self.extra_flags],
+                            cwd=self.out, limits=COMPILE_LIMITS, view=view)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
         text = (r.stdout + r.stderr).replace(str(self.out) + "/", "")
         if text.strip():
             self.log.append(text)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from kernelwright.tools.cpp_text import comment_text
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.dtypes import DTYPES, DType
 
@@ -39,7 +40,7 @@ def cube_tiling(program: ir.Program, unit: ir.CubeDecl, field: str, init_expr: C
     tile = ", ".join(f"static_cast<int32_t>({init_expr(e)})" for e in unit.tile)
     shape = ", ".join(f"static_cast<int32_t>({init_expr(e)})" for e in unit.shape)
     flag = {True: "true", False: "false"}
-    lines = [f"    {{   // line {unit.line}: the cube unit `{unit.name}`",
+    lines = [f"    {{   // line {unit.line}: the cube unit `{comment_text(unit.name)}`",
              f"        {mt}::MatmulApiTiling cube(platform);",
              f"        cube.SetAType({mt}::TPosition::GM, {mt}::CubeFormat::ND, {typ(unit.a)}, {flag[unit.trans_a]});",
              f"        cube.SetBType({mt}::TPosition::GM, {mt}::CubeFormat::ND, {typ(unit.b)}, {flag[unit.trans_b]});",

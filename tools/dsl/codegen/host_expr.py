@@ -4,6 +4,7 @@ tensor -> KwTensor. Floor division and modulo go through helpers with Python's s
 C++ computes exactly what our evaluator computed."""
 from __future__ import annotations
 
+from kernelwright.tools.cpp_text import comment_text
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.codegen.cpp_expr import float_lit, int_lit, safe
 from kernelwright.tools.dsl.dtypes import DType, DTYPES
@@ -86,7 +87,7 @@ class HostCpp:
 
     def comment(self, s: ir.Stmt) -> str:
         text = self.source[s.line - 1].strip() if 0 < s.line <= len(self.source) else ""
-        return f"// line {s.line}: {text}"
+        return f"// line {s.line}: {comment_text(text)}"
 
     def locals(self) -> list[str]:
         params = set(self.fn.params)
@@ -141,7 +142,7 @@ class HostCpp:
             out.append(f"{ind}}}")
         elif isinstance(s, ir.Assert):
             out.append(f"{ind}if (!({self.expr(s.cond)})) {{")
-            out.append(f"{ind}    return ge::GRAPH_FAILED;   // {s.msg or 'assertion failed'}")
+            out.append(f"{ind}    return ge::GRAPH_FAILED;   // {comment_text(s.msg or 'assertion failed')}")
             out.append(f"{ind}}}")
         elif isinstance(s, ir.Pass):
             pass

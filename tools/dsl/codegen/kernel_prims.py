@@ -3,6 +3,7 @@
 scalar loop), A.where (condition -> bit mask -> Select) and A.get with a bound."""
 from __future__ import annotations
 
+from kernelwright.tools.cpp_text import comment_text
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.codegen.cpp_expr import safe
 from kernelwright.tools.dsl.dtypes import DTYPES
@@ -115,4 +116,5 @@ def matmul_member(e, unit: ir.CubeDecl) -> str:
              f"MatmulType<{c_pos}, CubeFormat::ND, {c_type}>"]
     if unit.bias is not None:
         types.append(f"MatmulType<TPosition::GM, CubeFormat::ND, {gm_type(unit.bias)}>")
-    return f"    Matmul<{', '.join(types)}> {safe(unit.name)};   // line {unit.line}: the cube unit `{unit.name}`"
+    return (f"    Matmul<{', '.join(types)}> {safe(unit.name)};   // line {unit.line}: the cube unit "
+            f"`{comment_text(unit.name)}`")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kernelwright.tools.cpp_text import comment_text
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.codegen import kernel_prims
 from kernelwright.tools.dsl.codegen.cpp_expr import KernelExpr, gm_ctype, safe
@@ -38,7 +39,7 @@ class Emitter:
     # ---- small pieces
     def comment(self, s: ir.Stmt) -> str:
         text = self.source[s.line - 1].strip() if 0 < s.line <= len(self.source) else ""
-        return f"// line {s.line}: {text}"
+        return f"// line {s.line}: {comment_text(text)}"
 
     def tile(self, ref: ir.TileRef) -> str:
         base = safe(ref.name)

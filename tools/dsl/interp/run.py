@@ -13,7 +13,7 @@ from kernelwright.tools.dsl.dtypes import DTYPES, DType, dtype_of_array
 from kernelwright.tools.dsl.errors import DslDiagnostic, DslError
 from kernelwright.tools.dsl.externs import resolve
 from kernelwright.tools.dsl.host_eval import TensorSpec, TilingResult, run_shapes, run_tiling
-from kernelwright.tools.dsl.interp.machine import Block
+from kernelwright.tools.dsl.interp.machine import MAX_STEPS, MAX_TOTAL_STEPS, Block
 from kernelwright.tools.dsl.interp.memory import GmTensor
 from kernelwright.tools.dsl.interp.values import KernelExprEval
 from kernelwright.tools.dsl.layout import Buffer, align32, ledger
@@ -144,9 +144,12 @@ def _run_blocks(program, roles: Roles, buffers, gm, tiling, dts, soc, externs, r
         blocks.append(blk)
         gens.append(blk.run())
     active = list(range(nb))
+    total = 0
     while active:
         waiting, done = [], []
         for b in active:
+            before = blocks[b].steps
+            blocks[b].max_steps = min(MAX_STEPS, before + MAX_TOTAL_STEPS - total)
             try:
                 line = next(gens[b])
                 waiting.append((b, line))
@@ -155,6 +158,7 @@ def _run_blocks(program, roles: Roles, buffers, gm, tiling, dts, soc, externs, r
                 raise
             except StopIteration:
                 done.append(b)
+            total += blocks[b].steps - before
         if waiting and done:
             b, line = waiting[0]
             raise DslError("sync_all.mismatch", f"block {b} waits in A.sync_all #{blocks[b].sync_count} but block "
