@@ -54,6 +54,18 @@ class NumpyUfuncs(dict):
         return unary
 
 
+UFUNC_SEMANTICS = "`numpy=\"np.<ufunc>\"` (n=): an elementwise unary NumPy ufunc (np.tanh, np.log1p, ...): " \
+                  "writes[0][:n] = ufunc(reads[0][:n]) computed in fp32."
+
+
+def reference_text(soc: str | None = None) -> str:
+    """The DSL reference the writer is shown, generated from the checker's tables for the SoC's architecture,
+    with the extern semantics this door adds (NumpyUfuncs)."""
+    from kernelwright.tools.dsl.reference_card import reference_card
+    from kernelwright.tools.hardware import load_soc
+    return reference_card(load_soc(soc).npu_arch, (UFUNC_SEMANTICS,))
+
+
 def parse(source: str):
     from kernelwright.tools.dsl.parse_program import parse_program
     return parse_program(source, DSL_FILE)
