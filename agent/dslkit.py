@@ -75,15 +75,17 @@ def check(source: str, task: Task, worker: Any, *, soc: str | None = None, toler
     """Parse, static rules, then the interpreter on every case of the task against the reference, with
     the run's tolerance (the kernel's verdict uses the same one)."""
     from kernelwright.tools.dsl.check import check as dsl_check
-    from kernelwright.tools.dsl.errors import DslError
+    from kernelwright.tools.dsl.errors import DslError, findings
     from kernelwright.tools.hardware import load_soc
 
     start = time.monotonic()
     try:
         program = parse(source)
     except DslError as e:
-        return DslCheck(ok=False, stage="parse", summary=f"the program does not parse: [{e.diag.rule}] {e.diag.message}",
-                        diagnostics=[e.diag.render(source)], seconds=time.monotonic() - start)
+        found = findings(e)
+        more = f" (and {len(found) - 1} more finding(s) below)" if len(found) > 1 else ""
+        return DslCheck(ok=False, stage="parse", summary=f"the program does not parse: [{e.diag.rule}] {e.diag.message}{more}",
+                        diagnostics=[d.render(source) for d in found], seconds=time.monotonic() - start)
     report = dsl_check(program, task, worker=worker, soc=load_soc(soc), tolerance=tolerance, externs=NumpyUfuncs())
     seconds = time.monotonic() - start
     static = [d.render(source) for d in report.diagnostics if d.severity == "error"]
