@@ -48,3 +48,19 @@ def test_a_constant_named_A_is_diagnosed():
 
 def test_a_correct_program_still_parses():
     assert parse_program(CHAIN).kernel.name == "binary_chain"
+
+
+def test_an_input_spelled_A_underscore_is_matched_to_the_reference_argument_A(tmp_path):
+    from kernelwright.tools.dsl.check import check
+    from kernelwright.tools.tasks.load import load_task
+    from kernelwright.tools.tasks.reference import ReferenceWorker
+    ref = (EXAMPLES / "binary_chain.py").read_text().replace("forward(self, a: torch.Tensor, b", "forward(self, A: torch.Tensor, b")
+    ref = ref.replace("return (a - b) * (a + b) * self.scale + a", "return (A - b) * (A + b) * self.scale + A")
+    (tmp_path / "binary_chain.py").write_text(ref)
+    task = load_task(tmp_path / "binary_chain.py")
+    program = parse_program(CHAIN.replace('"a": (A.f32', '"A_": (A.f32').replace('{"out": "a"}', '{"out": "A_"}')
+                            .replace("(a, b, out, t)", "(A_, b, out, t)").replace("(a, b, hw, scale)", "(A_, b, hw, scale)")
+                            .replace("a.", "A_.").replace("a[off:]", "A_[off:]"))
+    with ReferenceWorker(task) as worker:
+        report = check(program, task, worker=worker)
+    assert report.ok, report
