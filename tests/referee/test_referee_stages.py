@@ -34,7 +34,8 @@ def test_lint_stage_reports_api_findings_as_warnings_and_cheats_as_failures():
     flagged = lint_stage(project, extra_glue={"bind/op.cpp": cheat})
     assert flagged.status == "fail" and "anti-cheat: 1 finding" in flagged.summary
     assert flagged.findings == ["cheat: bind/op.cpp: check_binding_launches: the binding never launches a kernel "
-                                "(no EXEC_NPU_CMD, aclnn call, <<<>>> or *_launch)"]
+                                "(no EXEC_NPU_CMD, aclnn call, <<<>>> or *_launch) "
+                                "[rule: AscendOpGenAgent Type1 (the kernel is never launched)]"]
 
 
 def test_measure_stage_sums_work_counters():

@@ -82,17 +82,47 @@ def check_torch_compute(src: str) -> tuple[bool, str]:
     return False, ""
 
 
-# Rationale: torch.nn compute layers in ModelNew (nn.Linear, nn.LayerNorm, ...) are the reference's
-# own computation wearing a kernel's name.
+def _is_layer(call: ast.AST) -> bool:
+    if not isinstance(call, ast.Call):
+        return False
+    name = _dotted(call.func)
+    return name.rsplit(".", 1)[-1] in NN_LAYERS and (name.startswith(("nn.", "torch.nn.")) or name in NN_LAYERS)
+
+
+def _held_layers(cls: ast.ClassDef) -> dict[str, int]:
+    """`self.<attr>` names assigned a torch.nn layer anywhere in the class -> the line that built it."""
+    held: dict[str, int] = {}
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Assign) and _is_layer(node.value):
+            for t in node.targets:
+                if isinstance(t, ast.Attribute) and _dotted(t.value) == "self":
+                    held[t.attr] = node.lineno
+    return held
+
+
+# Rationale: a torch.nn layer that computes in ModelNew (`self.fc(x)`, `self.fc.forward(x)`,
+# `nn.ReLU()(x)`) is the reference's own computation wearing a kernel's name. Holding parameters in a
+# layer is not: MultiKernelBench's `ModelNew`s keep weights in nn.Linear / nn.Conv2d / nn.GroupNorm and
+# hand `.weight` / `.bias` to the custom op. This follows MultiKernelBench utils/cheating_detection.py
+# (@2192a6b): only code reachable from forward is checked and a `self.<module>(...)` call there is a
+# violation; layers built in __init__ are not (the harness relaxed its nn-module ban after false positives).
 def check_nn_layers(src: str) -> tuple[bool, str]:
     cls = _model_new(src)
     if cls is None:
         return False, ""
-    for node in ast.walk(cls):
-        if isinstance(node, ast.Call):
-            name = _dotted(node.func)
-            if name.rsplit(".", 1)[-1] in NN_LAYERS and (name.startswith(("nn.", "torch.nn.")) or name in NN_LAYERS):
-                return True, f"line {node.lineno}: ModelNew builds a torch.nn compute layer (`{name}`)"
+    held = _held_layers(cls)
+    for fn in (n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name != "__init__"):
+        for node in ast.walk(fn):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in ("forward", "__call__"):
+                func = func.value                       # self.fc.forward(x) is self.fc(x)
+            if _is_layer(func):
+                return True, f"line {node.lineno}: ModelNew.{fn.name} runs a torch.nn layer (`{_dotted(func.func)}(...)(...)`)"
+            if isinstance(func, ast.Attribute) and _dotted(func.value) == "self" and func.attr in held:
+                return True, (f"line {node.lineno}: ModelNew.{fn.name} calls the torch.nn layer `self.{func.attr}` "
+                              f"(built on line {held[func.attr]}); hand its .weight/.bias to the kernel instead")
     return False, ""
 
 
@@ -182,6 +212,21 @@ def check_binding_launches(src: str) -> tuple[bool, str]:
     return True, "the binding never launches a kernel (no EXEC_NPU_CMD, aclnn call, <<<>>> or *_launch)"
 
 
+# The public harness rule each check follows, named in every finding so an author can look it up.
+RULES: dict[str, str] = {
+    "check_torch_compute": "MultiKernelBench cheating_detection.py _forbidden_torch_ops (torch/F/tensor compute "
+                           "reachable from forward); AscendOpGenAgent Type3",
+    "check_nn_layers": "MultiKernelBench cheating_detection.py: a self.<module>(...) call reachable from forward; "
+                       "layers that only hold parameters are allowed",
+    "check_kernel_not_called": "MultiKernelBench cheating_detection.py _kernel_calls_in_forward; AscendOpGenAgent "
+                               "Type1/Type2",
+    "check_python_loops": "MultiKernelBench cheating_detection.py _scalar_for_loops; AscendOpGenAgent Type4",
+    "check_try_fallback": "AscendOpGenAgent (a torch fallback around the kernel)",
+    "check_result_cache": "KernelBench unit_tests/test_eval_adversarial.py (result reuse)",
+    "check_at_compute": "AscendOpGenAgent: no at:: compute in pybind11.cpp",
+    "check_binding_launches": "AscendOpGenAgent Type1 (the kernel is never launched)",
+}
+
 STRICT_PY: list[Check] = [check_torch_compute, check_nn_layers, check_kernel_not_called, check_python_loops,
                           check_try_fallback]
 WARN_PY: list[Check] = [check_result_cache]
@@ -195,10 +240,11 @@ def run_checks(model_src: str | None, bindings: dict[str, str]) -> tuple[list[st
         for check in STRICT_PY + WARN_PY:
             flagged, reason = check(model_src)
             if flagged:
-                (strict if check in STRICT_PY else warn).append(f"ModelNew: {check.__name__}: {reason}")
+                (strict if check in STRICT_PY else warn).append(
+                    f"ModelNew: {check.__name__}: {reason} [rule: {RULES[check.__name__]}]")
     for path, src in bindings.items():
         for check in STRICT_CPP:
             flagged, reason = check(src)
             if flagged:
-                strict.append(f"{path}: {check.__name__}: {reason}")
+                strict.append(f"{path}: {check.__name__}: {reason} [rule: {RULES[check.__name__]}]")
     return strict, warn
