@@ -33,7 +33,9 @@ NN_LAYERS = {"Linear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTra
              "ReLU", "GELU", "SiLU", "Softmax", "LogSoftmax", "Sigmoid", "Tanh", "MaxPool1d", "MaxPool2d",
              "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "Embedding", "MultiheadAttention", "LSTM", "GRU",
              "Dropout", "Mish", "Hardswish", "ELU", "LeakyReLU", "Softplus"}
-KERNEL_MODULES = re.compile(r"^(custom_ops_lib|kernel_gen_ops|cann_bench|custom_op|.*_ext|_C|ops)$")
+# extension module names (MultiKernelBench cheating_detection.py KERNEL_EXT_PATTERNS, plus NPUKernelBench's)
+KERNEL_MODULES = re.compile(r"^(custom_ops_lib|kernel_gen_ops|cann_bench|custom_op|benchmark_ops|.*_ext|\w+_ascendc\w*|"
+                            r"_C|ops)$")
 
 Check = Callable[[str], "tuple[bool, str]"]
 
@@ -62,6 +64,25 @@ def _kernel_call(call: ast.Call) -> bool:
     name = _dotted(call.func)
     head = name.split(".")[0]
     return name.startswith("torch.ops.") or (bool(head) and KERNEL_MODULES.match(head) is not None and "." in name)
+
+
+def _names_extension(node: ast.AST) -> bool:
+    """`custom_ops_lib.add_custom` or `getattr(custom_ops_lib, NAME)`: a reference to an extension function."""
+    if isinstance(node, ast.Attribute):
+        head = _dotted(node).split(".")[0]
+        return bool(head) and KERNEL_MODULES.match(head) is not None
+    return (isinstance(node, ast.Call) and _dotted(node.func) == "getattr" and bool(node.args) and
+            KERNEL_MODULES.match(_dotted(node.args[0]) or "-") is not None)
+
+
+def _calls_kernel(fwd: ast.FunctionDef) -> bool:
+    """A kernel call in forward: direct, through `getattr(ext, name)(...)`, or through a local bound to
+    either (`fn = getattr(custom_ops_lib, _FN); fn(*inputs)`, as MultiKernelBench's LLM4AscendC answers do)."""
+    aliases = {t.id for n in ast.walk(fwd) if isinstance(n, ast.Assign) and _names_extension(n.value)
+               for t in n.targets if isinstance(t, ast.Name)}
+    return any(isinstance(n, ast.Call) and (_kernel_call(n) or _names_extension(n.func) or
+                                            (isinstance(n.func, ast.Name) and n.func.id in aliases))
+               for n in ast.walk(fwd))
 
 
 # Rationale: a ModelNew whose forward computes with torch (torch.relu, F.softmax, x.sum(), a @ b) can
@@ -132,7 +153,7 @@ def check_kernel_not_called(src: str) -> tuple[bool, str]:
     fwd = _forward(_model_new(src))
     if fwd is None:
         return (True, "no ModelNew.forward found") if "ModelNew" in src else (False, "")
-    if any(isinstance(n, ast.Call) and _kernel_call(n) for n in ast.walk(fwd)):
+    if _calls_kernel(fwd):
         return False, ""
     return True, "ModelNew.forward never calls the kernel extension (custom_ops_lib, kernel_gen_ops, torch.ops, *_ext)"
 
