@@ -60,27 +60,42 @@ def _dotted(node: ast.AST) -> str:
     return node.id if isinstance(node, ast.Name) else ""
 
 
-def _kernel_call(call: ast.Call) -> bool:
+def _extension_aliases(tree: ast.AST) -> set[str]:
+    """Names an extension is imported under (`import custom_ops_lib as ops_lib`) or loaded into
+    (`ops_lib = importlib.import_module(...)`), as MultiKernelBench's _find_extension_imports finds them."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {a.asname or a.name for a in node.names if KERNEL_MODULES.match(a.name.split(".")[-1])}
+        elif (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and
+              _dotted(node.value.func) in ("importlib.import_module", "import_module")):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return names
+
+
+def _is_extension(head: str, aliases: set[str]) -> bool:
+    return bool(head) and (head in aliases or KERNEL_MODULES.match(head) is not None)
+
+
+def _kernel_call(call: ast.Call, aliases: set[str] = frozenset()) -> bool:   # type: ignore[assignment]
     name = _dotted(call.func)
-    head = name.split(".")[0]
-    return name.startswith("torch.ops.") or (bool(head) and KERNEL_MODULES.match(head) is not None and "." in name)
+    return name.startswith("torch.ops.") or ("." in name and _is_extension(name.split(".")[0], aliases))
 
 
-def _names_extension(node: ast.AST) -> bool:
+def _names_extension(node: ast.AST, aliases: set[str]) -> bool:
     """`custom_ops_lib.add_custom` or `getattr(custom_ops_lib, NAME)`: a reference to an extension function."""
     if isinstance(node, ast.Attribute):
-        head = _dotted(node).split(".")[0]
-        return bool(head) and KERNEL_MODULES.match(head) is not None
+        return _is_extension(_dotted(node).split(".")[0], aliases)
     return (isinstance(node, ast.Call) and _dotted(node.func) == "getattr" and bool(node.args) and
-            KERNEL_MODULES.match(_dotted(node.args[0]) or "-") is not None)
+            _is_extension(_dotted(node.args[0]), aliases))
 
 
-def _calls_kernel(fwd: ast.FunctionDef) -> bool:
+def _calls_kernel(fwd: ast.FunctionDef, ext: set[str]) -> bool:
     """A kernel call in forward: direct, through `getattr(ext, name)(...)`, or through a local bound to
     either (`fn = getattr(custom_ops_lib, _FN); fn(*inputs)`, as MultiKernelBench's LLM4AscendC answers do)."""
-    aliases = {t.id for n in ast.walk(fwd) if isinstance(n, ast.Assign) and _names_extension(n.value)
+    aliases = {t.id for n in ast.walk(fwd) if isinstance(n, ast.Assign) and _names_extension(n.value, ext)
                for t in n.targets if isinstance(t, ast.Name)}
-    return any(isinstance(n, ast.Call) and (_kernel_call(n) or _names_extension(n.func) or
+    return any(isinstance(n, ast.Call) and (_kernel_call(n, ext) or _names_extension(n.func, ext) or
                                             (isinstance(n.func, ast.Name) and n.func.id in aliases))
                for n in ast.walk(fwd))
 
@@ -91,10 +106,11 @@ def check_torch_compute(src: str) -> tuple[bool, str]:
     fwd = _forward(_model_new(src))
     if fwd is None:
         return False, ""
+    ext = _extension_aliases(ast.parse(src))
     for node in ast.walk(fwd):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
             return True, f"line {node.lineno}: ModelNew.forward multiplies matrices with `@` in PyTorch"
-        if isinstance(node, ast.Call) and not _kernel_call(node):
+        if isinstance(node, ast.Call) and not _kernel_call(node, ext):
             name = _dotted(node.func)
             last = name.rsplit(".", 1)[-1] if name else (node.func.attr if isinstance(node.func, ast.Attribute) else "")
             torchy = name.startswith(("torch.", "F.", "nn.functional.")) or isinstance(node.func, ast.Attribute)
@@ -150,12 +166,34 @@ def check_nn_layers(src: str) -> tuple[bool, str]:
 # Rationale: a ModelNew that never calls the extension (custom_ops_lib / kernel_gen_ops / torch.ops /
 # *_ext) cannot be testing the kernel (AscendOpGenAgent Type1/Type2).
 def check_kernel_not_called(src: str) -> tuple[bool, str]:
-    fwd = _forward(_model_new(src))
+    cls = _model_new(src)
+    fwd = _forward(cls)
     if fwd is None:
         return (True, "no ModelNew.forward found") if "ModelNew" in src else (False, "")
-    if _calls_kernel(fwd):
+    ext = _extension_aliases(ast.parse(src))
+    if any(_calls_kernel(f, ext) for f in _reachable(src, cls, fwd)):   # type: ignore[arg-type]
         return False, ""
-    return True, "ModelNew.forward never calls the kernel extension (custom_ops_lib, kernel_gen_ops, torch.ops, *_ext)"
+    return True, ("ModelNew.forward never calls the kernel extension (custom_ops_lib, kernel_gen_ops, torch.ops, *_ext), "
+                  "directly or through the methods and functions it calls")
+
+
+def _reachable(src: str, cls: ast.ClassDef, fwd: ast.FunctionDef) -> list[ast.FunctionDef]:
+    """forward and every ModelNew method (`self.m(...)`) or module function (`f(...)`) it reaches, as
+    MultiKernelBench's checker follows them."""
+    methods = {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef)}
+    functions = {n.name: n for n in ast.parse(src).body if isinstance(n, ast.FunctionDef)}
+    seen, todo = {id(fwd): fwd}, [fwd]
+    while todo:
+        for node in ast.walk(todo.pop()):
+            if not isinstance(node, ast.Call):
+                continue
+            f = node.func
+            target = (methods.get(f.attr) if isinstance(f, ast.Attribute) and _dotted(f.value) == "self" else
+                      functions.get(f.id) if isinstance(f, ast.Name) else None)
+            if target is not None and id(target) not in seen:
+                seen[id(target)] = target
+                todo.append(target)
+    return list(seen.values())
 
 
 # Rationale: Python loops over elements (`for i in range(x.numel()): y[i] = ...`, `.item()`/`.tolist()`
