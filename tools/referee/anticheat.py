@@ -77,7 +77,7 @@ def _is_extension(head: str, aliases: set[str]) -> bool:
     return bool(head) and (head in aliases or KERNEL_MODULES.match(head) is not None)
 
 
-def _kernel_call(call: ast.Call, aliases: set[str] = frozenset()) -> bool:   # type: ignore[assignment]
+def _kernel_call(call: ast.Call, aliases: set[str]) -> bool:
     name = _dotted(call.func)
     return name.startswith("torch.ops.") or ("." in name and _is_extension(name.split(".")[0], aliases))
 
@@ -275,10 +275,10 @@ def check_binding_launches(src: str) -> tuple[bool, str]:
 RULES: dict[str, str] = {
     "check_torch_compute": "MultiKernelBench cheating_detection.py _forbidden_torch_ops (torch/F/tensor compute "
                            "reachable from forward); AscendOpGenAgent Type3",
-    "check_nn_layers": "MultiKernelBench cheating_detection.py: a self.<module>(...) call reachable from forward; "
-                       "layers that only hold parameters are allowed",
-    "check_kernel_not_called": "MultiKernelBench cheating_detection.py _kernel_calls_in_forward; AscendOpGenAgent "
-                               "Type1/Type2",
+    "check_nn_layers": "MultiKernelBench cheating_detection.py: a self.<module>(...) call in model code (here: any "
+                       "ModelNew method but __init__); layers that only hold parameters are allowed",
+    "check_kernel_not_called": "AscendOpGenAgent Type1/Type2 (MultiKernelBench's checker finds the calls the same "
+                               "way, _kernel_calls_in_forward, but does not reject their absence)",
     "check_python_loops": "MultiKernelBench cheating_detection.py _scalar_for_loops; AscendOpGenAgent Type4",
     "check_try_fallback": "AscendOpGenAgent (a torch fallback around the kernel)",
     "check_result_cache": "KernelBench unit_tests/test_eval_adversarial.py (result reuse)",

@@ -29,7 +29,7 @@ def _scalar_attr(kind: str, v: Any) -> Any:
     if isinstance(v, (list, tuple)) and len(v) == 1:
         v = v[0]                                    # a one-element list for a scalar attribute
     if kind == "bool":
-        if isinstance(v, (bool, int, np.bool_, np.integer)) and not isinstance(v, float):
+        if isinstance(v, (bool, int, np.bool_, np.integer)):
             return bool(v)
         if isinstance(v, str) and v.lower() in ("true", "false"):
             return v.lower() == "true"
