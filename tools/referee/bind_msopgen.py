@@ -177,9 +177,9 @@ def bind_msopgen(op: OpSpec, values: list[TaskValue], expected: list, *, mutated
         claimed.add(id(v))
         try:
             attrs[a.name] = _attr_value(a.type, v.value.value)
-        except AttrValueError as e:     # e.g. a tuple (stride=(2, 2, 2)) for an int attribute
-            bound.problem = (f"attribute '{a.name}' <- {v.label} = {v.value.value!r}, which is not a value of the "
-                             f"OpDef's attribute type {a.type} ({e})")
+        except (TypeError, ValueError):   # e.g. a tuple (stride=(2, 2, 2)) for an int attribute
+            bound.problem = (f"attribute '{a.name}' <- {v.label} = {v.value.value!r}, which is not a value of "
+                             f"the OpDef's attribute type {a.type}")
             return bound
         if how == "position":
             bound.notes.append(f"attribute '{a.name}' <- {v.label} = {v.value.value!r} (by position)")
