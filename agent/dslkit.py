@@ -86,7 +86,8 @@ def check(source: str, task: Task, worker: Any, *, soc: str | None = None, toler
     except DslError as e:
         found = findings(e)
         more = f" (and {len(found) - 1} more finding(s) below)" if len(found) > 1 else ""
-        return DslCheck(ok=False, stage="parse", summary=f"the program does not parse: [{e.diag.rule}] {e.diag.message}{more}",
+        return DslCheck(ok=False, stage="parse",
+                        summary=f"the program does not parse: [{e.diag.rule}] {e.diag.message}{more}",
                         diagnostics=[d.render(source) for d in found], seconds=time.monotonic() - start)
     try:
         report = dsl_check(program, task, worker=worker, soc=load_soc(soc), tolerance=tolerance, externs=NumpyUfuncs())

@@ -49,5 +49,6 @@ def as_chat_model(model: object) -> ChatModel | None:
     return model  # type: ignore[return-value]
 
 
-__all__ = ["LangchainModel", "as_chat_model", "BUILTIN", "ChatModel", "Message", "ModelError", "RecordingModel", "Reply", "ReplayModel", "ScriptedModel",
+__all__ = ["BUILTIN", "ChatModel", "LangchainModel", "Message", "ModelError", "RecordingModel", "Reply", "ReplayModel",
+           "ScriptedModel", "as_chat_model",
            "TranscriptDiverged", "Usage", "estimated_usage", "models_for"]

@@ -35,7 +35,8 @@ def test_errors_inside_a_loop_body_are_each_reported():
 
 
 def test_an_input_named_A_is_diagnosed_as_a_clash_with_the_alias():
-    clash = CHAIN.replace('"a": (A.f32', '"A": (A.f32').replace('{"out": "a"}', '{"out": "A"}').replace("(a, b, out, t)", "(A, b, out, t)")
+    clash = (CHAIN.replace('"a": (A.f32', '"A": (A.f32').replace('{"out": "a"}', '{"out": "A"}')
+                  .replace("(a, b, out, t)", "(A, b, out, t)"))
     found = parse_findings(clash)
     alias = [d for d in found if d.rule == "names.alias"]
     assert alias and "A_" in alias[0].hint and "clashes with the DSL alias" in alias[0].message
@@ -54,12 +55,14 @@ def test_an_input_spelled_A_underscore_is_matched_to_the_reference_argument_A(tm
     from kernelwright.tools.dsl.check import check
     from kernelwright.tools.tasks.load import load_task
     from kernelwright.tools.tasks.reference import ReferenceWorker
-    ref = (EXAMPLES / "binary_chain.py").read_text().replace("forward(self, a: torch.Tensor, b", "forward(self, A: torch.Tensor, b")
+    ref = (EXAMPLES / "binary_chain.py").read_text().replace("forward(self, a: torch.Tensor, b",
+                                                             "forward(self, A: torch.Tensor, b")
     ref = ref.replace("return (a - b) * (a + b) * self.scale + a", "return (A - b) * (A + b) * self.scale + A")
     (tmp_path / "binary_chain.py").write_text(ref)
     task = load_task(tmp_path / "binary_chain.py")
     program = parse_program(CHAIN.replace('"a": (A.f32', '"A_": (A.f32').replace('{"out": "a"}', '{"out": "A_"}')
-                            .replace("(a, b, out, t)", "(A_, b, out, t)").replace("(a, b, hw, scale)", "(A_, b, hw, scale)")
+                            .replace("(a, b, out, t)", "(A_, b, out, t)")
+                            .replace("(a, b, hw, scale)", "(A_, b, hw, scale)")
                             .replace("a.", "A_.").replace("a[off:]", "A_[off:]"))
     with ReferenceWorker(task) as worker:
         report = check(program, task, worker=worker)

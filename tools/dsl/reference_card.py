@@ -60,6 +60,10 @@ def _dtypes(ds) -> str:
     return " ".join(ds)
 
 
+def _scalar_form(fn: str, kind: str) -> str:
+    return {"tile": f"A.{fn}(tile, n)", "get": f"A.{fn}(tile, i, bound=None)"}.get(kind, f"A.{fn}(s)")
+
+
 def _extern_lines() -> list[str]:
     out = []
     for name, fn in sorted(EXTERNS.items()):
@@ -86,9 +90,8 @@ def reference_card(arch: str = DEFAULT_ARCH, extra_semantics: tuple[str, ...] = 
               "", "## Kernel",
               f"Loops: {KernelParser.loops}; `lo, hi = A.block_span(total[, align])` (this block's share); if/else.",
               f"Expressions: {builtins}, {helpers}, " + ", ".join(f"A.{k}()" for k in KERNEL_ONLY) + ".",
-              "Scalar functions (`v = A.f(...)`): " + ", ".join(
-                  f"A.{f}(tile, n)" if kind == "tile" else ("A.get(tile, i, bound=None)" if kind == "get" else f"A.{f}(s)")
-                  for f, kind in SCALAR_FNS.items()) + ".",
+              "Scalar functions (`v = A.f(...)`): "
+              + ", ".join(_scalar_form(f, kind) for f, kind in SCALAR_FNS.items()) + ".",
               "", "Primitives:"]
     for p in prims().values():
         dts = "; ".join(f"{k}: {_dtypes(v)}" for k, v in p.dtypes.items())
@@ -106,8 +109,9 @@ def reference_card(arch: str = DEFAULT_ARCH, extra_semantics: tuple[str, ...] = 
             lines.append(f"- `{names_text}({call})` [{_dtypes(dts) or 'any'}]")
     lines.append(f"Cast round modes: {', '.join(ROUND_MODES)} or \"auto\"; pairs: {' '.join(cast_pairs(arch))}.")
     lines += ["", "## Extern holes",
-              "`A.extern(\"name\", \"what it does\", reads=[tiles or GM], writes=[...], numpy=\"<semantics>\", n=n, ...)`: "
-              "a call the generator cannot emit; the checker runs the named semantics on the arrays (each read/write "
+              "`A.extern(\"name\", \"what it does\", reads=[tiles or GM], writes=[...], numpy=\"<semantics>\", "
+              "n=n, ...)`: a call the generator cannot emit; the checker runs the named semantics on the arrays "
+              "(each read/write "
               "from its view offset to the end of its capacity) and the lowering fills the hole with AscendC. "
               "Semantics (keywords after reads/writes are passed on):"]
     lines += _extern_lines() + [f"- {line}" for line in extra_semantics]
