@@ -43,11 +43,12 @@ def new_run_id(task_name: str) -> str:
 
 
 def _models(model: Any, cfg: Config) -> dict[str, ChatModel | None]:
-    from kernelwright.agent.models import models_for
+    from kernelwright.agent.models import as_chat_model, models_for
     if isinstance(model, dict):
-        return {n: model.get(n) for n in NODES}
+        return {n: as_chat_model(model.get(n)) for n in NODES}
     if model is not None and not isinstance(model, str):
-        return {n: model for n in NODES}            # one ChatModel for every node
+        one = as_chat_model(model)                  # one ChatModel (or LangChain chat model) for every node
+        return {n: one for n in NODES}
     return models_for(cfg.models)
 
 

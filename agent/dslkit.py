@@ -3,6 +3,7 @@ to a KernelProject, fill its holes. Everything else in the agent deals in source
 below (`DslCheck`, `HoleWork`) and projects, so the DSL can change behind these few functions."""
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any, Callable, Literal
 
@@ -14,6 +15,7 @@ from kernelwright.tools.project import KernelProject
 from kernelwright.tools.task import Task
 
 DSL_FILE = "kernel.dsl.py"
+log = logging.getLogger(__name__)
 
 
 class DslCheck(BaseModel):
@@ -54,6 +56,18 @@ class NumpyUfuncs(dict):
         return unary
 
 
+UFUNC_SEMANTICS = "`numpy=\"np.<ufunc>\"` (n=): an elementwise unary NumPy ufunc (np.tanh, np.log1p, ...): " \
+                  "writes[0][:n] = ufunc(reads[0][:n]) computed in fp32."
+
+
+def reference_text(soc: str | None = None) -> str:
+    """The DSL reference the writer is shown, generated from the checker's tables for the SoC's architecture,
+    with the extern semantics this door adds (NumpyUfuncs)."""
+    from kernelwright.tools.dsl.reference_card import reference_card
+    from kernelwright.tools.hardware import load_soc
+    return reference_card(load_soc(soc).npu_arch, (UFUNC_SEMANTICS,))
+
+
 def parse(source: str):
     from kernelwright.tools.dsl.parse_program import parse_program
     return parse_program(source, DSL_FILE)
@@ -63,16 +77,25 @@ def check(source: str, task: Task, worker: Any, *, soc: str | None = None, toler
     """Parse, static rules, then the interpreter on every case of the task against the reference, with
     the run's tolerance (the kernel's verdict uses the same one)."""
     from kernelwright.tools.dsl.check import check as dsl_check
-    from kernelwright.tools.dsl.errors import DslError
+    from kernelwright.tools.dsl.errors import DslError, findings
     from kernelwright.tools.hardware import load_soc
 
     start = time.monotonic()
     try:
         program = parse(source)
     except DslError as e:
-        return DslCheck(ok=False, stage="parse", summary=f"the program does not parse: [{e.diag.rule}] {e.diag.message}",
-                        diagnostics=[e.diag.render(source)], seconds=time.monotonic() - start)
-    report = dsl_check(program, task, worker=worker, soc=load_soc(soc), tolerance=tolerance, externs=NumpyUfuncs())
+        found = findings(e)
+        more = f" (and {len(found) - 1} more finding(s) below)" if len(found) > 1 else ""
+        return DslCheck(ok=False, stage="parse",
+                        summary=f"the program does not parse: [{e.diag.rule}] {e.diag.message}{more}",
+                        diagnostics=[d.render(source) for d in found], seconds=time.monotonic() - start)
+    try:
+        report = dsl_check(program, task, worker=worker, soc=load_soc(soc), tolerance=tolerance, externs=NumpyUfuncs())
+    except Exception as e:   # the checker failing on model output must not end the run: the model sees it
+        log.exception("the DSL check failed on a program")
+        return DslCheck(ok=False, stage="interpret", seconds=time.monotonic() - start,
+                        summary=f"the checker failed on this program: {type(e).__name__}: {str(e)[:300]}",
+                        diagnostics=[internal_finding(e)])
     seconds = time.monotonic() - start
     static = [d.render(source) for d in report.diagnostics if d.severity == "error"]
     if static:
@@ -103,8 +126,17 @@ def lower(source: str, task: Task) -> tuple[KernelProject, list[HoleWork]] | str
         project = dsl_lower(parse(source), task.op_type)
     except (DslError, LowerError) as e:
         return str(e)
+    except Exception as e:   # a generator failure on model output is reported to the model, not raised
+        log.exception("lowering failed on a checked program")
+        return internal_finding(e)
     holes = [HoleWork.model_validate(h) for h in project.meta.get("holes", [])]
     return project, [h.model_copy(update={"brief": hole_brief(h)}) for h in holes]
+
+
+def internal_finding(e: Exception) -> str:
+    """What the model is told when our own code fails on its program (logged in full for us)."""
+    return (f"error [internal] {type(e).__name__}: {str(e)[:300]}\n  hint: kernelwright's checker or generator failed "
+            "on this program (a bug on our side, logged); express the step differently, e.g. with other primitives")
 
 
 def hole_brief(h: HoleWork) -> str:

@@ -1,6 +1,7 @@
 """SEARCH/REPLACE edits of generated AscendC files (the debugger's "AscendC patch"), in Aider's block
-format. An edit that does not apply says which block, shows the nearest real lines and which
-blocks did apply, so the model can send a corrected edit."""
+format. SEARCH text matches exactly, or line by line up to surrounding whitespace. An edit that does not
+apply says which block and shows the nearest real lines; the edits before it stay applied (as Aider
+keeps them), so the model continues from the current file."""
 from __future__ import annotations
 
 import difflib
@@ -10,8 +11,17 @@ _BLOCK = re.compile(r"^(?:(?P<file>[\w./-]+)\s*\n)?<<<<<<< SEARCH\n(?P<search>.*
                     re.S | re.M)
 
 
+FORMAT = ("op_kernel/<op>.cpp\n<<<<<<< SEARCH\n<lines copied from the current file>\n=======\n<new lines>\n"
+          ">>>>>>> REPLACE")
+
+
 class PatchError(ValueError):
-    pass
+    """An edit that does not apply. `files` holds the edits before it applied (kept, as Aider does) and
+    `applied` counts them, so the next attempt starts from the current file."""
+
+    def __init__(self, message: str, files: dict[str, str] | None = None, applied: int = 0):
+        super().__init__(message)
+        self.files, self.applied = files, applied
 
 
 def parse_edits(text: str) -> list[tuple[str | None, str, str]]:
@@ -31,23 +41,58 @@ def _nearest(text: str, search: str) -> str:
     return "\n".join(lines[at:at + len(want)])
 
 
+def _indent(line: str) -> str:
+    return line[:len(line) - len(line.lstrip())]
+
+
+def _loose_replace(text: str, search: str, replace: str) -> str | None:
+    """`text` with the one run of lines equal to `search` up to each line's surrounding whitespace (and blank
+    lines at its ends) replaced, the replacement re-indented by the file's indentation; None unless exactly one
+    run matches."""
+    want = [ln.strip() for ln in search.strip("\n").splitlines()]
+    while want and not want[0]:
+        want.pop(0)
+    while want and not want[-1]:
+        want.pop()
+    if not want:
+        return None
+    lines = text.splitlines(keepends=True)
+    hits = [i for i in range(len(lines) - len(want) + 1)
+            if [ln.strip() for ln in lines[i:i + len(want)]] == want]
+    if len(hits) != 1:
+        return None
+    at = hits[0]
+    first = next(ln for ln in search.splitlines() if ln.strip())
+    theirs, ours = _indent(first), _indent(lines[at])
+    new = [ours + ln[min(len(theirs), len(_indent(ln))):] if ln.strip() else ln for ln in replace.splitlines()]
+    tail = "" if lines[at + len(want) - 1].endswith("\n") else None
+    body = "\n".join(new) + ("\n" if tail is not None and new else "")
+    return "".join(lines[:at]) + body + "".join(lines[at + len(want):])
+
+
 def apply_edits(files: dict[str, str], text: str, default_file: str) -> dict[str, str]:
-    """New file contents; raises PatchError (written for the model) when a block does not apply, and
-    then applies none of them."""
+    """New file contents. Each edit's SEARCH text must occur once, exactly or up to whitespace around its lines.
+    An edit that does not apply raises PatchError (written for the model) carrying the files with the edits
+    before it applied."""
     edits = parse_edits(text)
     if not edits:
-        raise PatchError("expected one or more edits in the form\nop_kernel/<op>.cpp\n<<<<<<< SEARCH\n<exact lines>\n"
-                         "=======\n<new lines>\n>>>>>>> REPLACE")
+        raise PatchError(f"expected one or more edits in the form\n{FORMAT}")
     out = dict(files)
     for i, (path, search, replace) in enumerate(edits, 1):
         path = path or default_file
+        kept = (f" Edits 1-{i - 1} applied and are kept: the file below is the current one; send edit {i} "
+                "and the later ones again, against it.") if i > 1 else ""
         if path not in out:
-            raise PatchError(f"edit {i}: no file {path}; the project has {', '.join(sorted(out))}")
-        count = out[path].count(search)
-        if count != 1:
-            done = f" Edits 1-{i - 1} matched, but nothing was applied: send every edit again." if i > 1 else ""
-            near = _nearest(out[path], search)
-            raise PatchError(f"edit {i}: the SEARCH text occurs {count} times in {path} (it must occur exactly once)."
-                             + (f" Did you mean these lines?\n{near}" if count == 0 and near else "") + done)
-        out[path] = out[path].replace(search, replace)
+            raise PatchError(f"edit {i}: no file {path}; the project has {', '.join(sorted(out))}.{kept}", out, i - 1)
+        count = ("\n" + out[path]).count("\n" + search)          # whole lines only
+        if count == 1:
+            out[path] = ("\n" + out[path]).replace("\n" + search, "\n" + replace)[1:]
+            continue
+        loose = _loose_replace(out[path], search, replace) if count == 0 else None
+        if loose is not None:
+            out[path] = loose
+            continue
+        near = _nearest(out[path], search)
+        raise PatchError(f"edit {i}: the SEARCH text occurs {count} times in {path} (it must occur exactly once)."
+                         + (f" Did you mean these lines?\n{near}\n" if count == 0 and near else "") + kept, out, i - 1)
     return out

@@ -66,10 +66,3 @@ def chip_facts(soc: str | None) -> dict[str, Any]:
             "ub_bytes": p.ub_bytes, "ub_block_bytes": p.ub_block_bytes, "ub_reserved_bytes": p.ub_reserved_tail_bytes,
             "l1_bytes": p.l1_bytes, "notes": p.notes}
 
-
-def dsl_reference() -> str:
-    """The DSL reference page of the knowledge corpus: the model's manual for the language."""
-    from kernelwright.knowledge.frontmatter import split_front_matter
-    from kernelwright.knowledge.paths import CORPUS_DIR
-    page = CORPUS_DIR / "dsl" / "reference.md"
-    return split_front_matter(page.read_text(encoding="utf-8"), str(page))[1].strip()

@@ -7,8 +7,9 @@ from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
+from kernelwright.agent.dslkit import reference_text
 from kernelwright.agent.models.base import ChatModel, Message, Reply
-from kernelwright.agent.prompting import chip_facts, dsl_reference, examples, render
+from kernelwright.agent.prompting import chip_facts, examples, render
 from kernelwright.agent.replies import FormatError, one_code_block
 from kernelwright.agent.state import DslCheck, Feedback, Plan, VerdictBrief
 
@@ -52,7 +53,7 @@ class LlmWriter:
     def messages(self, req: WriteRequest) -> list[Message]:
         family = req.plan.category if req.plan else None
         return render("dsl_writer", task=req.task, source=req.source, plan=req.plan, trace=req.trace,
-                      chip=chip_facts(req.soc), reference=dsl_reference(), examples=examples(family),
+                      chip=chip_facts(req.soc), reference=reference_text(req.soc), examples=examples(family),
                       previous=req.previous, check=req.check, verdict=req.verdict, feedback=req.feedback) + req.reflection
 
     def write(self, req: WriteRequest) -> WriteResult:

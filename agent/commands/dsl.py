@@ -48,7 +48,7 @@ def _fail(message: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from kernelwright.tools.dsl.check import check, expand_dtypes
-    from kernelwright.tools.dsl.errors import DslError
+    from kernelwright.tools.dsl.errors import DslError, findings
     from kernelwright.tools.dsl.lower import LowerError, lower
     from kernelwright.tools.dsl.parse_program import parse_program
     from kernelwright.tools.hardware import load_soc
@@ -66,8 +66,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         program = parse_program(source, path.name)
     except DslError as e:
-        _print(args, {"file": str(path), "ok": False, "diagnostics": [e.diag.model_dump()]},
-               f"{path.name}: {e.diag.render(source)}")
+        found = findings(e)
+        _print(args, {"file": str(path), "ok": False, "diagnostics": [d.model_dump() for d in found]},
+               "\n".join(f"{path.name}: {d.render(source)}" for d in found))
         return 1
     worker = None
     if task is not None:

@@ -31,6 +31,16 @@ def _ask(state: RunState, deps: Deps, project: KernelProject, fb: Feedback | Non
     return ask(deps, "lowerer", messages + reflection(state, "lowerer"))
 
 
+def _keep_partial(state: RunState, art: Artifacts, project, e: PatchError) -> dict[str, Any]:
+    """The project with the edits that did apply, as a new version (nothing when none applied)."""
+    if not e.applied or e.files is None:
+        return {}
+    version = state.get("project_version", 0) + 1
+    project = project.model_copy(update={"files": e.files})
+    art.save_project(project, f"project/v{version}")
+    return {"project": project, "project_version": version, "lowered_from": state.get("dsl_version")}
+
+
 def lowerer(state: RunState, deps: Deps) -> dict[str, Any]:
     art = Artifacts(state["artifacts"])
     fb = feedback_for(state, "lowerer")
@@ -53,11 +63,12 @@ def lowerer(state: RunState, deps: Deps) -> dict[str, Any]:
         except ModelError as e:
             return model_failed("lowerer", e)
         except PatchError as e:
+            kept = _keep_partial(state, art, project, e)        # edits before the failing one stay applied
             if reply is None:                 # the debugger's own patch: the debugger hears that it did not apply
-                art.event("lowerer", outcome="patch_error", error=str(e))
-                return {"failure": Failure(subject="patch", stage="apply", summary=f"your patch does not apply: {e}",
-                                           details=[text])}
-            return format_failed(state, deps, "lowerer", reply, str(e), "SEARCH/REPLACE edits of op_kernel files")
+                art.event("lowerer", outcome="patch_error", error=str(e), applied=e.applied)
+                return kept | {"failure": Failure(subject="patch", stage="apply",
+                                                  summary=f"your patch does not apply: {e}", details=[text])}
+            return kept | format_failed(state, deps, "lowerer", reply, str(e), "SEARCH/REPLACE edits of op_kernel files")
         usage = usage_update(reply)
     todo = [h for h in holes if not h.fill or (fb is not None and fb.hole in (None, h.name))]
     for hole in todo:

@@ -74,7 +74,7 @@ def lower_dsl(inp: LowerInput, *, out: str | Path | None = None) -> LowerOutput:
     """Check a DSL program (static rules; against the task's reference when one is given) and lower it
     to an AscendC msopgen project."""
     from kernelwright.agent import dslkit
-    from kernelwright.tools.dsl.errors import DslError
+    from kernelwright.tools.dsl.errors import DslError, findings
 
     task = None
     if inp.task:
@@ -95,7 +95,7 @@ def lower_dsl(inp: LowerInput, *, out: str | Path | None = None) -> LowerOutput:
             program = dslkit.parse(inp.dsl)
         except DslError as e:
             return LowerOutput(ok=False, stage="parse", summary=f"the program does not parse: {e.diag.message}",
-                               diagnostics=[e.diag.render(inp.dsl)])
+                               diagnostics=[d.render(inp.dsl) for d in findings(e)])
         report = check_static(program)
         if not report.ok:
             diags = [d.render(inp.dsl) for d in report.errors()]

@@ -101,3 +101,25 @@ def test_the_typed_state_survives_the_checkpoint_serializer(tmp_path, agent_conf
     assert {k: type(v) for k, v in back.items()} == {k: type(v) for k, v in state.items()}
     assert type(back["holes"]).__name__ == "list" and type(back["settings"].config.paths.runs) is type(
         agent_config.paths.runs)
+
+
+def test_edits_before_a_failing_one_are_kept_and_the_debugger_sees_the_current_file(tmp_path, agent_config):
+    state = lowered_state(tmp_path)
+    kernel = dslkit.kernel_file(state["project"])
+    lines = state["project"].files[kernel].splitlines()
+    muls = next(ln for ln in lines if ln.strip().startswith("Muls("))
+    abs_ = next(ln for ln in lines if ln.strip().startswith("Abs("))
+    edit = "{}\n<<<<<<< SEARCH\n{}\n=======\n{}\n>>>>>>> REPLACE\n"
+    patch = edit.format(kernel, " " + abs_.strip(), abs_.strip() + "  // kept") + \
+        edit.format(kernel, muls.replace("Muls(", "Muls<float>("), muls)
+    model = ScriptedModel([{"node": "debugger", "content": json.dumps(
+        {"fault": "ascendc", "explanation": "e", "instructions": "i"})}])
+    deps = Deps(config=agent_config, models={"debugger": model}, writer=None, toolchain=None, retriever=NoDocs())
+    state["feedback"] = Feedback(to="lowerer", source="debugger", text="patch it", code=patch)
+    update = _step("lowerer", lowerer, deps)(state)
+    assert "edit 2" in update["failure"].summary and "Edits 1-1 applied and are kept" in update["failure"].summary
+    current = update["project"].files[kernel]
+    assert abs_ + "  // kept" in current and update["project_version"] == 2    # edit 1, re-indented like the file
+    _step("debugger", debugger, deps)(advance(state, update))
+    [(node, messages)] = model.calls
+    assert abs_ + "  // kept" in messages[-1]["content"]                        # the prompt shows the current file

@@ -79,3 +79,10 @@ def test_dsl_mismatch_goes_to_the_debugger_and_back_to_the_writer(run_task, trac
     assert (result.artifacts / "dsl/v2.dsl.py").read_text().count("A.Muls(v, v, 2.0, n)") == 1
     trace = json.loads((result.artifacts / "trace.json").read_text())
     assert trace["ok"] is (tracer == "answers") and ("no answer within" in trace.get("error", "")) is (tracer != "answers")
+
+
+def test_a_reply_that_crashes_the_interpreter_becomes_a_diagnostic_the_writer_sees(run_task):
+    result, model = run_task("extern_crash_repair")
+    assert result.status == "passed", result.reason
+    assert model.remaining == 0
+    assert [(c["ok"], c["stage"]) for c in events(result, "dsl_writer")] == [(False, "interpret"), (True, "pass")]

@@ -13,13 +13,29 @@ def test_edits_apply_in_order():
     assert "Adds(y, x, 2.0f, n);" in out["op_kernel/k.cpp"] and "Muls(y, y, 3.0f, n);" in out["op_kernel/k.cpp"]
 
 
-def test_an_edit_that_does_not_match_shows_the_nearest_lines():
+def test_the_partial_edit_case_keeps_earlier_edits():
     text = ("<<<<<<< SEARCH\n    Adds(y, x, 1.0f, n);\n=======\n    Adds(y, x, 2.0f, n);\n>>>>>>> REPLACE\n"
             "<<<<<<< SEARCH\n    Muls(y, y, 2.0, n);\n=======\n    Muls(y, y, 3.0f, n);\n>>>>>>> REPLACE\n")
     with pytest.raises(PatchError, match=r"(?s)edit 2: the SEARCH text occurs 0 times.*Muls\(y, y, 2.0f, n\);"
-                                         r".*Edits 1-1 matched, but nothing was applied: send every edit again"):
+                                         r".*Edits 1-1 applied and are kept") as info:
         apply_edits(FILES, text, "op_kernel/k.cpp")
-    assert "Adds(y, x, 1.0f, n);" in FILES["op_kernel/k.cpp"]          # all or nothing: edit 1 is not kept
+    assert info.value.applied == 1
+    kept = info.value.files["op_kernel/k.cpp"]
+    assert "Adds(y, x, 2.0f, n);" in kept and "Muls(y, y, 2.0f, n);" in kept      # edit 1 kept, edit 2 not
+    assert "Adds(y, x, 1.0f, n);" in FILES["op_kernel/k.cpp"]                      # the input is not mutated
+
+
+def test_whitespace_around_lines_is_tolerated_and_the_files_indentation_kept():
+    text = ("<<<<<<< SEARCH\n  Adds(y, x, 1.0f, n);   \n\tMuls(y, y, 2.0f, n);\n=======\n  Adds(y, x, 5.0f, n);\n"
+            "  Relu(y, y, n);\n>>>>>>> REPLACE\n")
+    out = apply_edits(FILES, text, "op_kernel/k.cpp")["op_kernel/k.cpp"]
+    assert out == "void f() {\n    Adds(y, x, 5.0f, n);\n    Relu(y, y, n);\n}\n"
+    twice = {"k.cpp": "  a;\n  b;\n    a;\n"}          # loose matching never guesses between two places
+    with pytest.raises(PatchError, match="occurs 0 times"):
+        apply_edits(twice, "<<<<<<< SEARCH\n a; \n=======\nc;\n>>>>>>> REPLACE\n", "k.cpp")
+
+
+def test_an_edit_that_does_not_match_is_refused():
     with pytest.raises(PatchError, match="no file op_kernel/other.cpp"):
         apply_edits(FILES, "op_kernel/other.cpp\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n", "op_kernel/k.cpp")
     with pytest.raises(PatchError, match="expected one or more edits"):

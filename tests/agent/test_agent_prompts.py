@@ -43,12 +43,16 @@ def test_every_node_prompt_renders():
     assert "could not be used: no block." in render_text("format_error", problem="no block", expected="a block", attempt=1)
 
 
-def test_the_writer_is_shown_the_dsl_reference_page():
+def test_the_writer_is_shown_the_dsl_reference_generated_from_the_tables():
     from kernelwright.agent.models import ScriptedModel
     from kernelwright.agent.writers import LlmWriter, WriteRequest
+    from kernelwright.tools.dsl.primitives import prims
     req = WriteRequest(task=TASK, source="...", plan=PLAN, trace=TRACE)
     user = LlmWriter(ScriptedModel([])).messages(req)[1]["content"]
-    assert user.startswith("The DSL reference:\n# The kernel DSL (`adsl`)") and "kind: concept" not in user
+    assert user.startswith("The DSL reference:\n## Program")
+    for needle in ("@A.shapes", "Queue lifetime", 'numpy="gather"', 'numpy="np.<ufunc>"', "A.Tiling(block_dim="):
+        assert needle in user, needle
+    assert all(p.form in user for p in prims().values())
 
 
 def test_a_missing_variable_is_an_error():

@@ -53,5 +53,22 @@ class DslError(Exception):
         return self.diag.render()
 
 
+class DslErrors(DslError):
+    """Several independent findings of one stage (every broken statement of a program's parse), so the writer
+    fixes them in one round; `diag` is the first, `diags` all of them."""
+
+    def __init__(self, diags: list[DslDiagnostic]):
+        Exception.__init__(self, diags[0].message)
+        self.diag, self.diags = diags[0], list(diags)
+
+    def __str__(self) -> str:
+        return "\n".join(d.render() for d in self.diags)
+
+
+def findings(e: DslError) -> list[DslDiagnostic]:
+    """Every diagnostic an error carries (one, or all of a DslErrors)."""
+    return list(getattr(e, "diags", [e.diag]))
+
+
 def errors(diags: list[DslDiagnostic]) -> list[DslDiagnostic]:
     return [d for d in diags if d.severity == "error"]

@@ -28,6 +28,7 @@ def sort_ascending(reads: list[np.ndarray], writes: list[np.ndarray], n: int) ->
 
 @register("sort_descending")
 def sort_descending(reads: list[np.ndarray], writes: list[np.ndarray], n: int) -> None:
+    """writes[0][:n] = the first n elements of reads[0], descending."""
     writes[0][:n] = (-np.sort(-reads[0][:n].astype(np.float32), kind="stable")).astype(writes[0].dtype)
 
 

@@ -73,6 +73,7 @@ def parse_host_function(fn: ast.FunctionDef, kind: str, tensors: set[str], attrs
                                            + (" and `hw`" if kind == "tiling" else ""))
     parser = HostParser(kind, tensors & set(params), constants, hw_param="hw" if "hw" in params else None)
     body = parser.block(fn.body)
+    parser.raise_problems()
     if not body or not isinstance(body[-1], ir.Return):
         raise DslError(f"{kind}.return", f"{fn.name} must end with a return statement", fn.lineno,
                        hint="return A.Tiling(block_dim=..., ...)" if kind == "tiling" else 'return {"y": x.shape}')

@@ -274,4 +274,6 @@ def parse_kernel_function(fn: ast.FunctionDef, gm: list[str], constants: dict) -
                                          f"tiling data: ({', '.join(gm + ['t'])}); got ({', '.join(params)})", fn.lineno)
     parser = KernelParser(set(gm), params[-1], constants, declared(fn, "A.ub"), declared(fn, "A.workspace"),
                           declared(fn, "A.cube"))
-    return ir.KernelFunc(fn.name, gm, params[-1], parser.block(fn.body), fn.lineno)
+    body = parser.block(fn.body)
+    parser.raise_problems()
+    return ir.KernelFunc(fn.name, gm, params[-1], body, fn.lineno)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.dtypes import DTYPES
-from kernelwright.tools.dsl.errors import DslError
+from kernelwright.tools.dsl.errors import DslDiagnostic, DslError, DslErrors, findings
 from kernelwright.tools.dsl.parse_expr import construct_name, dotted, reject
 from kernelwright.tools.dsl.parse_host import parse_host_function
 from kernelwright.tools.dsl.parse_kernel import parse_kernel_function
@@ -43,51 +43,87 @@ def parse_program(source: str, filename: str = "<dsl>") -> ir.Program:
     doc = ast.get_docstring(tree) or ""
     constants: dict = {}
     funcs: dict[str, tuple[ast.FunctionDef, ast.AST]] = {}
+    problems: list[DslDiagnostic] = []
+
+    def attempt(fn, *args):
+        """Run one independent part of the parse; its findings are kept and the parse goes on."""
+        try:
+            return fn(*args)
+        except DslError as e:
+            problems.extend(d for d in findings(e) if d not in problems)
+            return None
+
     for i, node in enumerate(tree.body):
         if i == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and \
                 isinstance(node.value.value, str):
             continue
-        if isinstance(node, ast.Import):
-            if [(a.name, a.asname) for a in node.names] != [("adsl", "A")]:
-                raise DslError("program.import", f"`{ast.unparse(node)}` is not allowed", node.lineno,
-                               hint="the only import is `import adsl as A`")
-            continue
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            name = node.targets[0].id
-            if name.startswith("_") or name == "A":
-                raise DslError("subset.assign", f"cannot define `{name}`", node.lineno)
-            constants[name] = constant_value(node.value, constants)
-            continue
-        if isinstance(node, ast.FunctionDef):
-            if len(node.decorator_list) != 1:
-                raise DslError("program.structure", f"function {node.name} needs exactly one decorator "
-                                                    "(@A.tiling, @A.shapes or @A.kernel(...))", node.lineno)
-            deco = node.decorator_list[0]
-            kind = dotted(deco.func if isinstance(deco, ast.Call) else deco)
-            if kind not in ("A.tiling", "A.shapes", "A.kernel"):
-                raise DslError("program.structure", f"unknown decorator @{ast.unparse(deco)}", node.lineno,
-                               hint="@A.tiling, @A.shapes or @A.kernel(inputs=..., outputs=..., attrs=...)")
-            if kind in funcs:
-                raise DslError("program.structure", f"a program has one @{kind} function; {node.name} is a second one",
-                               node.lineno)
-            funcs[kind] = (node, deco)
-            continue
-        raise reject(node, allowed=TOP_ALLOWED) if not isinstance(node, ast.Expr) else \
-            DslError("program.structure", f"a top-level expression ({construct_name(node.value)}) is not allowed",
-                     node.lineno, hint=TOP_ALLOWED)
+        attempt(_top_level, node, constants, funcs)
     for need in ("A.tiling", "A.kernel"):
         if need not in funcs:
-            raise DslError("program.structure", f"the program has no @{need} function", None, hint=TOP_ALLOWED)
-    kfn, kdeco = funcs["A.kernel"]
-    sig = parse_signature(kdeco, constants)
-    inputs = {t.name for t in sig.inputs}
-    attrs = {a.name for a in sig.attrs}
-    tiling = parse_host_function(funcs["A.tiling"][0], "tiling", inputs, attrs, constants)
-    shapes = parse_host_function(funcs["A.shapes"][0], "shapes", inputs, attrs, constants) if "A.shapes" in funcs else None
-    kernel = parse_kernel_function(kfn, [t.name for t in sig.inputs + sig.outputs], constants)
+            problems.append(DslError("program.structure", f"the program has no @{need} function", None,
+                                     hint=TOP_ALLOWED).diag)
+    sig = attempt(parse_signature, funcs["A.kernel"][1], constants) if "A.kernel" in funcs else None
+    if sig is not None:
+        attempt(_check_alias, sig, funcs["A.kernel"][1])
+        inputs = {t.name for t in sig.inputs}
+        attrs = {a.name for a in sig.attrs}
+        tiling = attempt(parse_host_function, funcs["A.tiling"][0], "tiling", inputs, attrs, constants) \
+            if "A.tiling" in funcs else None
+        shapes = attempt(parse_host_function, funcs["A.shapes"][0], "shapes", inputs, attrs, constants) \
+            if "A.shapes" in funcs else None
+        kernel = attempt(parse_kernel_function, funcs["A.kernel"][0], [t.name for t in sig.inputs + sig.outputs],
+                         constants)
+    if problems:
+        raise DslErrors(problems)
     program = ir.Program(source, filename, doc, constants, sig, tiling, shapes, kernel)
     check_types(program)
     return program
+
+
+def _top_level(node: ast.stmt, constants: dict, funcs: dict) -> None:
+    if isinstance(node, ast.Import):
+        if [(a.name, a.asname) for a in node.names] != [("adsl", "A")]:
+            raise DslError("program.import", f"`{ast.unparse(node)}` is not allowed", node.lineno,
+                           hint="the only import is `import adsl as A`")
+        return
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        name = node.targets[0].id
+        if name == "A":
+            raise DslError("names.alias", "`A` is the DSL alias (`import adsl as A`); a constant cannot take its name",
+                           node.lineno, hint="give the constant another name")
+        if name.startswith("_"):
+            raise DslError("subset.assign", f"cannot define `{name}`", node.lineno)
+        constants[name] = constant_value(node.value, constants)
+        return
+    if isinstance(node, ast.FunctionDef):
+        if len(node.decorator_list) != 1:
+            raise DslError("program.structure", f"function {node.name} needs exactly one decorator "
+                                                "(@A.tiling, @A.shapes or @A.kernel(...))", node.lineno)
+        deco = node.decorator_list[0]
+        kind = dotted(deco.func if isinstance(deco, ast.Call) else deco)
+        if kind not in ("A.tiling", "A.shapes", "A.kernel"):
+            raise DslError("program.structure", f"unknown decorator @{ast.unparse(deco)}", node.lineno,
+                           hint="@A.tiling, @A.shapes or @A.kernel(inputs=..., outputs=..., attrs=...)")
+        if kind in funcs:
+            raise DslError("program.structure", f"a program has one @{kind} function; {node.name} is a second one",
+                           node.lineno)
+        funcs[kind] = (node, deco)
+        return
+    raise reject(node, allowed=TOP_ALLOWED) if not isinstance(node, ast.Expr) else \
+        DslError("program.structure", f"a top-level expression ({construct_name(node.value)}) is not allowed",
+                 node.lineno, hint=TOP_ALLOWED)
+
+
+def _check_alias(sig: ir.Signature, deco: ast.AST) -> None:
+    """`A` is the DSL's alias: an input, output or attribute named `A` (a reference's `forward(self, A, B)`)
+    would hide it, and every `A.<name>` after it would read as that tensor."""
+    for name in [t.name for t in sig.inputs + sig.outputs] + [a.name for a in sig.attrs]:
+        if name == "A":
+            raise DslError("names.alias", "the name `A` clashes with the DSL alias (`import adsl as A`): with a "
+                                          "tensor or attribute named `A`, `A.load`, `A.f32`, ... would not mean the DSL",
+                           getattr(deco, "lineno", None),
+                           hint="call it `A_` (in @A.kernel and in every parameter list): the check matches `A_` to the "
+                                "reference's argument `A`")
 
 
 def constant_value(node: ast.AST, constants: dict):

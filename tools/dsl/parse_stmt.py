@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from kernelwright.tools.dsl import ir
-from kernelwright.tools.dsl.errors import DslError
+from kernelwright.tools.dsl.errors import DslDiagnostic, DslError, DslErrors, findings
 from kernelwright.tools.dsl.parse_expr import BINOPS, ExprParser, construct_name, dotted, reject
 
 STMT_ALLOWED = ("assignments, `x += ...`, if/elif/else, for loops over {loops}, assert, pass{extra}")
@@ -16,12 +16,26 @@ class StmtParser(ExprParser):
     extra = ""
 
     def block(self, nodes: list[ast.stmt]) -> list[ir.Stmt]:
+        """The statements; a broken one is recorded in `problems` and skipped, so every independent finding
+        of a function is reported at once (`raise_problems` ends the function's parse)."""
         out: list[ir.Stmt] = []
         for node in nodes:
-            s = self.stmt(node)
+            try:
+                s = self.stmt(node)
+            except DslError as e:
+                self.problems.extend(d for d in findings(e.at(node.lineno)) if d not in self.problems)
+                continue
             if s is not None:
                 out.append(s)
         return out
+
+    @property
+    def problems(self) -> list[DslDiagnostic]:
+        return self.__dict__.setdefault("_problems", [])
+
+    def raise_problems(self) -> None:
+        if self.problems:
+            raise DslErrors(self.problems)
 
     def stmt_allowed(self) -> str:
         return STMT_ALLOWED.format(loops=self.loops, extra=self.extra)

@@ -14,7 +14,7 @@ import numpy as np
 
 from kernelwright.tools.dsl import ir, rules
 from kernelwright.tools.dsl.dtypes import DTYPES
-from kernelwright.tools.dsl.errors import DslDiagnostic, DslError
+from kernelwright.tools.dsl.errors import DslDiagnostic, DslError, findings
 from kernelwright.tools.dsl.interp.run import interpret
 from kernelwright.tools.dsl.lower import op_spec
 from kernelwright.tools.dsl.parse_program import parse_program
@@ -81,7 +81,7 @@ class InterpToolchain(Toolchain):
         try:
             program = parse_program(source, file)
         except DslError as e:
-            result.diagnostics.append(diagnostic(e.diag, file, "build"))
+            result.diagnostics += [diagnostic(d, file, "build") for d in findings(e)]
             return result
         result.diagnostics = [diagnostic(d, file, "build") for d in rules.check(program)]
         result.seconds = time.monotonic() - start

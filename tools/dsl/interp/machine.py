@@ -168,8 +168,8 @@ class Block:
         fn = self.externs.get(s.numpy)
         if fn is None:
             raise DslError("extern.missing", f"no NumPy semantics named `{s.numpy}` for hole `{s.name}`", s.line,
-                           hint="register the callback (kernelwright.tools.dsl.externs, or externs={name: fn}); known: "
-                                + (", ".join(self.externs.names()) or "none"))
+                           hint="use one of the registered semantics: " + (", ".join(self.externs.names()) or "none")
+                                + " (or np.<ufunc> through the agent); argument conventions are in the DSL reference")
         params = {k: self.ev.eval(v) for k, v in s.params.items()}
 
         def arrays(refs: list, write: bool) -> list[np.ndarray]:
@@ -191,7 +191,15 @@ class Block:
                     out.append(self.arena.array(off, count, ts.buf.dtype))
             return out
         reads, writes = arrays(s.reads, False), arrays(s.writes, True)
-        fn(reads, writes, **params)
+        try:
+            fn(reads, writes, **params)
+        except Exception as e:   # the semantics run on the program's arguments: a bad call is the program's finding
+            shapes = ", ".join(f"{len(a)}" for a in reads) or "none"
+            raise DslError("extern.semantics", f"the semantics `{s.numpy}` of hole `{s.name}` failed on its arguments: "
+                                               f"{type(e).__name__}: {str(e)[:200]}", s.line,
+                           hint=f"check reads/writes and the keywords against the semantics' conventions in the DSL "
+                                f"reference (elements available from each read's view: {shapes}; indices are element "
+                                f"indices, not byte offsets)") from None
 
     def dtype_of(self, name: str) -> DType:
         return self.ev.dtype_of(name)

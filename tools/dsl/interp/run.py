@@ -89,6 +89,8 @@ def _unwritten(n: int, np_dtype) -> np.ndarray:
 
 
 def _run(program, inputs, attrs, soc, externs, res: InterpResult) -> None:
+    inputs = {**inputs, **{t.name: inputs[t.name[:-1]] for t in program.sig.inputs
+                           if t.name not in inputs and t.name.endswith("_") and t.name[:-1] in inputs}}  # `A_` for `A`
     missing = [t.name for t in program.sig.inputs if t.name not in inputs]
     if missing:
         raise DslError("case.inputs", f"the case has no value for input(s) {', '.join(missing)}", program.kernel.line)
