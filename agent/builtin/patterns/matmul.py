@@ -126,7 +126,7 @@ def _epilogue(g: OpGraph, core: Node, p: Product) -> list[Node] | None:
             if name is None or name in done:
                 continue
             leaf = g.node(name)
-            if leaf.kind not in ("placeholder", "get_attr") or leaf.shape is None or leaf.dtype != "float32":
+            if leaf.kind not in ("placeholder", "get_attr") or leaf.shape is None or leaf.dtype not in FLOAT_DTYPES:
                 return None
             if leaf.numel == rows * cols and leaf.shape == core.shape:
                 p.extras[name] = "full"
@@ -184,7 +184,7 @@ def _emit(g: OpGraph, core: Node, p: Product, after: list[Node], name: str) -> E
         leaves = {core.name: "acc"} | {leaf: f"ex_{i}" for i, leaf in enumerate(p.extras)}
         tiles = comp.compile(after, leaves, keep={after[-1].name})
         result = tiles[after[-1].name]
-    ntiles = 2 + len(p.extras) + len(comp.tiles)      # acc + the store tile + operand tiles + scratch
+    ntiles = 2 + 2 * len(p.extras) + len(comp.tiles)      # acc, the store tile, operands (as loaded, widened), scratch
     a_off = ("bi * t.M * t.K + " if p.batched else "") + ("m0" if p.a.trans else "m0 * t.K")
     b_off = ("bi * t.K * t.N + " if p.batched else "") + ("n0 * t.K" if p.b.trans else "n0")
     c_off = "(bi * t.M + m0) * t.N + n0"
@@ -199,17 +199,20 @@ def _emit(g: OpGraph, core: Node, p: Product, after: list[Node], name: str) -> E
         cores, per_tile = "hw.cube_cores", "bm = min(128, M)\n    bn = min(256, N)"
     else:
         decls = ["acc = A.ub(A.f32, t.lanes)", f"yout = A.ub({y}.dtype, t.lanes)"]
+        decls += [f"in_{i} = A.ub({names[leaf]}.dtype, t.lanes)" for i, leaf in enumerate(p.extras)]
         decls += [f"ex_{i} = A.ub(A.f32, t.lanes)" for i in range(len(p.extras))] + [f"{w} = A.ub(A.f32, t.lanes)" for w in comp.tiles]
         decls.append(f"mm = A.cube({a}, {b}, acc, {cube_args})")
         loop += ["ld = A.align_up(nn, 8)                     # fp32 rows of the block: 32-byte aligned",
                  "ls = A.align_up(nn, 16)                    # rows of the store tile (any float dtype)",
                  "A.Duplicate(acc, 0.0, mn * ld)             # the padding lanes of each row stay defined",
                  f"A.matmul(mm, acc, {a}[{a_off}:], {b}[{b_off}:], mn, nn, t.K{bias_arg})"]
-        for i, (leaf, kind) in enumerate(p.extras.items()):
+        for i, (leaf, kind) in enumerate(p.extras.items()):     # loaded in their dtype, widened row by row
             if kind == "full":
-                loop.append(f"A.load(ex_{i}, {names[leaf]}[{c_off}:], nn, rows=mn, src_stride=t.N, dst_stride=ld)")
+                loop += [f"A.load(in_{i}, {names[leaf]}[{c_off}:], nn, rows=mn, src_stride=t.N, dst_stride=ls)",
+                         "for r in A.range(0, mn):", f'    A.Cast(ex_{i}[r * ld:], in_{i}[r * ls:], "auto", nn)']
             else:
-                loop += [f"for r in A.range(0, mn):", f"    A.load(ex_{i}[r * ld:], {names[leaf]}[n0:], nn)"]
+                loop += [f"A.load(in_{i}, {names[leaf]}[n0:], nn)",
+                         "for r in A.range(0, mn):", f'    A.Cast(ex_{i}[r * ld:], in_{i}, "auto", nn)']
         loop += comp.lines
         loop += ["for r in A.range(0, mn):", f'    A.Cast(yout[r * ls:], {result}[r * ld:], "auto", nn)',
                  f"A.store({y}[{c_off}:], yout, nn, rows=mn, src_stride=ls, dst_stride=t.N)"]
