@@ -4,7 +4,9 @@ scatter_add along it, index_select of rows and nn.Embedding (a row per index, ea
 masked_fill with a constant, and torch.where over three tensors of one shape."""
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 
 from kernelwright.agent.builtin.dslgen import ident
 from kernelwright.agent.builtin.examples import instantiate
@@ -18,9 +20,9 @@ INDEX_DTYPES = ("int64",)
 
 
 def _rename(src: str, names: dict[str, str]) -> str | None:
-    """The program with each example tensor name (a whole word) replaced by the task's; None when a new name
-    is already a word of the program (it would capture one of the example's own names)."""
-    words = set(re.findall(r"\b\w+\b", src))
+    """The program with each example tensor name (a whole word, in code and prose) replaced by the task's; None
+    when a new name is already a name in the program's code (it would capture one of the example's own)."""
+    words = {tok.string for tok in tokenize.generate_tokens(io.StringIO(src).readline) if tok.type == tokenize.NAME}
     if any(new in words and new != old for old, new in names.items()) or len(set(names.values())) != len(names):
         return None
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b")
