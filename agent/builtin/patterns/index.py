@@ -1,6 +1,6 @@
 """Indexing, emitted from the DSL's index/ examples with the example's tensors renamed to the task's (so the
 referee binds them by name): gather / take_along_dim along the last axis of a 2-D tensor, scatter and
-scatter_add along it, index_select of rows and nn.Embedding (a row per index, each index bounds-checked),
+scatter_add along it, index_select of rows or columns and nn.Embedding (a row per index, each index bounds-checked),
 masked_fill with a constant, and torch.where over three tensors of one shape."""
 from __future__ import annotations
 
@@ -62,7 +62,8 @@ def _along_last(g: OpGraph, n: Node, name: str) -> Emitted | None:
 
 
 def _rows(g: OpGraph, n: Node, name: str) -> Emitted | None:
-    """nn.Embedding / F.embedding / index_select(x, 0, idx): a row of the table per index."""
+    """nn.Embedding / index_select(x, 0, idx): a row of the table per index; index_select(x, 1, idx): a gather
+    of every row through one index list."""
     if n.op == "Embedding":
         w = g.params.get(f"{n.target}.weight")
         idx, table = _input(g, n.args[0]), (f"{n.target}.weight" if w else None)
@@ -70,8 +71,10 @@ def _rows(g: OpGraph, n: Node, name: str) -> Emitted | None:
     elif n.op == "index_select":
         x, idx, dim = _input(g, n.args[0]), _input(g, n.arg(2, "index")), n.arg(1, "dim")
         table = x
-        ok = x is not None and x.dtype == "float32" and len(x.shape) == 2 and isinstance(dim, int) and dim % 2 == 0
-        ok = ok and idx is not None and len(idx.shape) == 1
+        ok = x is not None and len(x.shape) == 2 and isinstance(dim, int) and idx is not None and len(idx.shape) == 1
+        if ok and dim % 2 == 1 and x.dtype in FLOAT_DTYPES and idx.dtype in INDEX_DTYPES:
+            return _emit(g, name, "index_select_cols", {"x": x, "idx": idx}, "index_select along the last axis")
+        ok = ok and x.dtype == "float32" and dim % 2 == 0
     else:
         return None
     if not ok or idx is None or idx.dtype not in INDEX_DTYPES:
