@@ -9,7 +9,7 @@ from dataclasses import dataclass
 COVERS = ("elementwise chains and activations, broadcasting elementwise ops, casts, optimizer steps, softmax and "
           "log-softmax over the last axis, reductions over one axis or consecutive axes, scans, norms and "
           "normalisations, pooling, losses to a scalar, argmax/argmin over the last axis, matrix products on the cube unit (matmul, bmm, linear, addmm, transposed operands) with elementwise epilogues, gather/take_along_dim/scatter/scatter_add along the "
-          "last axis, embedding and index_select of rows, masked_fill with -inf, where")
+          "last axis, embedding and index_select of rows, masked_fill with a constant, where")
 
 
 @dataclass

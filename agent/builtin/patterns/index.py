@@ -5,6 +5,7 @@ masked_fill with a constant, and torch.where over three tensors of one shape."""
 from __future__ import annotations
 
 import io
+import math
 import re
 import tokenize
 
@@ -36,10 +37,14 @@ def _input(g: OpGraph, v) -> Node | None:
 
 
 def _emit(g: OpGraph, name: str, program: str, names: dict[str, Node | str], what: str,
-          consts: dict | None = None) -> Emitted | None:
+          fill: str | None = None) -> Emitted | None:
     taken: set[str] = set()
     mapping = {old: (ident(new.name, taken) if isinstance(new, Node) else ident(new, taken)) for old, new in names.items()}
-    src = _rename(instantiate(f"index/{program}.dsl.py", consts or {}, name), mapping)
+    src = instantiate(f"index/{program}.dsl.py", {}, name)
+    if fill is not None:                      # the masked_fill example's fill value is -inf
+        assert "A.where(yout, cond, -A.inf, xin, n)" in src, "the masked_fill example changed: update its fill edit"
+        src = src.replace("A.where(yout, cond, -A.inf, xin, n)", f"A.where(yout, cond, {fill}, xin, n)")
+    src = _rename(src, mapping)
     return Emitted("index", what, src) if src else None
 
 
@@ -87,9 +92,10 @@ def _elementwise(g: OpGraph, n: Node, name: str) -> Emitted | None:
         x, mask, value = _input(g, n.args[0]), _input(g, n.arg(1, "mask")), n.arg(2, "value")
         if x is None or mask is None or x.shape != mask.shape or mask.dtype != "bool" or x.dtype not in FLOAT_DTYPES:
             return None
-        if value != float("-inf"):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
             return None
-        return _emit(g, name, "masked_fill", {"x": x, "mask": mask}, "masked_fill with -inf")
+        fill = "-A.inf" if value == -math.inf else "A.inf" if value == math.inf else repr(float(value))
+        return _emit(g, name, "masked_fill", {"x": x, "mask": mask}, f"masked_fill with {value}", fill=fill)
     if n.op == "where" and len(n.args) == 3:
         cond, a, b = (_input(g, v) for v in n.args)
         if None in (cond, a, b) or cond.dtype != "bool" or not cond.shape == a.shape == b.shape:
