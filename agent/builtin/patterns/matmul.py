@@ -1,7 +1,7 @@
 """Matrix products on the cube unit: matmul / mm / bmm / `@`, nn.Linear, F.linear and addmm, with operands read
 transposed in place (`.T`, `.t()`, `transpose(-2, -1)`), a batch, a bias row added by the cube, and any
-elementwise epilogue (activations, scalar arithmetic, a same-shape tensor or a per-column vector) run by the
-vector unit on each block the cube leaves in the UB (a MIX kernel). Without an epilogue the kernel is
+elementwise epilogue (activations, scalar arithmetic, a same-shape tensor, a per-column vector or a 0-d
+parameter) run by the vector unit on each block the cube leaves in the UB (a MIX kernel). Without an epilogue the kernel is
 cube-only and writes C straight to GM. Either way the vector work is per element of C, never per K.
 The programs follow prompts/examples/matmul/ (matmul, bmm, matmul_tt, linear_gelu)."""
 from __future__ import annotations
@@ -18,7 +18,7 @@ PRODUCTS = {"matmul", "mm", "bmm", "Linear", "linear", "addmm"}
 TRANSPOSES = {"t", "transpose", "getattr", "permute"}
 PASS = {"contiguous", "clone", "detach", "identity"}
 LOCALS = {"acc", "yout", "mm", "bi", "m0", "n0", "mn", "nn", "ld", "ls", "r", "i", "lo_", "hi_", "M", "N", "K", "bm", "bn",
-          "tn", "per", "tiles", "batch"}
+          "tn", "per", "tiles", "batch"} | {f"{pre}_{k}" for pre in ("ex", "in", "s", "wk") for k in range(32)}
 KNOWN = PRODUCTS | TRANSPOSES | PASS | recipes.KNOWN
 
 
@@ -34,7 +34,7 @@ class Product:
     b: Operand
     bias: Node | None = None
     batched: bool = False
-    extras: dict[str, str] = field(default_factory=dict)     # leaf fx name -> "full" | "row"
+    extras: dict[str, str] = field(default_factory=dict)     # leaf fx name -> "full" | "row" | "scalar"
 
 
 def _swaps_last_two(n: Node, ndim: int) -> bool:
@@ -132,6 +132,8 @@ def _epilogue(g: OpGraph, core: Node, p: Product) -> list[Node] | None:
                 p.extras[name] = "full"
             elif leaf.numel == cols and leaf.shape[-1] == cols:
                 p.extras[name] = "row"
+            elif leaf.numel == 1:
+                p.extras[name] = "scalar"
             else:
                 return None
     return after
@@ -210,6 +212,9 @@ def _emit(g: OpGraph, core: Node, p: Product, after: list[Node], name: str) -> E
             if kind == "full":
                 loop += [f"A.load(in_{i}, {names[leaf]}[{c_off}:], nn, rows=mn, src_stride=t.N, dst_stride=ls)",
                          "for r in A.range(0, mn):", f'    A.Cast(ex_{i}[r * ld:], in_{i}[r * ls:], "auto", nn)']
+            elif kind == "scalar":                         # a 0-d parameter: read once, spread over the block
+                loop += [f"A.load(in_{i}, {names[leaf]}, 1)", f'A.Cast(ex_{i}, in_{i}, "auto", 1)',
+                         f"s_{i} = A.get(ex_{i}, 0)", f"A.Duplicate(ex_{i}, s_{i}, mn * ld)"]
             else:
                 loop += [f"A.load(in_{i}, {names[leaf]}[n0:], nn)",
                          "for r in A.range(0, mn):", f'    A.Cast(ex_{i}[r * ld:], in_{i}, "auto", nn)']
