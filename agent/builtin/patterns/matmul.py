@@ -9,17 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kernelwright.agent.builtin import recipes
-from kernelwright.agent.builtin.chain import ChainCompiler, Unsupported, fn_name, is_elementwise
+from kernelwright.agent.builtin.chain import MODULES, ChainCompiler, Unsupported, is_elementwise
 from kernelwright.agent.builtin.dslgen import decorator, doc, ident, indent, kernel_name
 from kernelwright.agent.builtin.graphview import FLOAT_DTYPES, Node, OpGraph, ref
 from kernelwright.agent.builtin.patterns import Emitted
 
-PRODUCTS = {"matmul", "mm", "bmm", "Linear", "linear", "addmm"}
+PRODUCTS = {"matmul", "mm", "bmm", "Linear", "linear", "addmm", "einsum"}
 TRANSPOSES = {"t", "transpose", "getattr", "permute"}
 PASS = {"contiguous", "clone", "detach", "identity"}
 LOCALS = {"acc", "yout", "mm", "bi", "m0", "n0", "mn", "nn", "ld", "ls", "r", "i", "lo_", "hi_", "M", "N", "K", "bm", "bn",
           "tn", "per", "tiles", "batch"} | {f"{pre}_{k}" for pre in ("ex", "in", "s", "wk") for k in range(32)}
-KNOWN = PRODUCTS | TRANSPOSES | PASS | recipes.KNOWN
+KNOWN = PRODUCTS | TRANSPOSES | PASS | recipes.KNOWN | set(MODULES)
 
 
 @dataclass
@@ -91,10 +91,26 @@ def _product(g: OpGraph, core: Node) -> Product | None:
         if bias is None or a is None or b is None or bias.trans or len(bias.node.shape) != 1:
             return None
         return Product(a, b, bias.node)
+    if core.op == "einsum":
+        if len(core.args) != 3 or not isinstance(core.args[0], str) or not _einsum_is_matmul(core.args[0]):
+            return None
+        a, b = _operand(g, core.args[1]), _operand(g, core.args[2])
+        return Product(a, b) if a and b and not a.trans and not b.trans else None
     a, b = (_operand(g, v) for v in core.args[:2])
     if a is None or b is None:
         return None
     return Product(a, b, batched=len(a.node.shape) == 3 and len(b.node.shape) == 3)
+
+
+def _einsum_is_matmul(eq: str) -> bool:
+    """`<rows>l,lk-><rows>k` (e.g. "bijl,lk->bijk"): an N-D tensor times a matrix over its last axis."""
+    ins, _, out = eq.replace(" ", "").partition("->")
+    parts = ins.split(",")
+    if len(parts) != 2 or len(parts[1]) != 2:
+        return False
+    a, (l, k) = parts[0], parts[1]
+    letters = a + k
+    return len(set(letters)) == len(letters) and a[-1] == l and out == a[:-1] + k
 
 
 def _fits(p: Product, core: Node) -> bool:
