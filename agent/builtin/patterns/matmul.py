@@ -202,7 +202,8 @@ def _emit(g: OpGraph, core: Node, p: Product, after: list[Node], name: str) -> E
         leaves = {core.name: "acc"} | {leaf: f"ex_{i}" for i, leaf in enumerate(p.extras)}
         tiles = comp.compile(after, leaves, keep={after[-1].name})
         result = tiles[after[-1].name]
-    ntiles = 2 + 2 * len(p.extras) + len(comp.tiles)      # acc, the store tile, operands (as loaded, widened), scratch
+    # acc, the store tile, operands (as loaded, widened), scratch, and the advanced APIs' temporary (two tiles)
+    ntiles = 2 + 2 * len(p.extras) + len(comp.tiles) + (2 if comp.advanced else 0)
     a_off = ("bi * t.M * t.K + " if p.batched else "") + ("m0" if p.a.trans else "m0 * t.K")
     b_off = ("bi * t.K * t.N + " if p.batched else "") + ("n0 * t.K" if p.b.trans else "n0")
     c_off = "(bi * t.M + m0) * t.N + n0"
@@ -225,6 +226,8 @@ def _emit(g: OpGraph, core: Node, p: Product, after: list[Node], name: str) -> E
                  "A.Duplicate(acc, 0.0, mn * ld)             # the padding lanes of each row stay defined",
                  f"A.matmul(mm, acc, {a}[{a_off}:], {b}[{b_off}:], mn, nn, t.K{bias_arg})"]
         for i, (leaf, kind) in enumerate(p.extras.items()):     # loaded in their dtype, widened row by row
+            if kind != "scalar":                           # its padding lanes stay defined, like acc's
+                loop.append(f"A.Duplicate(ex_{i}, 0.0, mn * ld)")
             if kind == "full":
                 loop += [f"A.load(in_{i}, {names[leaf]}[{c_off}:], nn, rows=mn, src_stride=t.N, dst_stride=ls)",
                          "for r in A.range(0, mn):", f'    A.Cast(ex_{i}[r * ld:], in_{i}[r * ls:], "auto", nn)']
