@@ -196,7 +196,6 @@ def _emit(g: OpGraph, core: Node, p: Product, after: list[Node], name: str) -> E
         out_shape = "(" + "".join(f"{a}.shape[{i}], " for i in range(len(sa) - 1)) + "N)" if not p.a.trans else "(M, N)"
     mix = bool(after)
     comp = ChainCompiler(g, count="mn * ld", prefix="wk_", broadcast=True)
-    lines: list[str] = []
     result = "acc"
     if mix:
         leaves = {core.name: "acc"} | {leaf: f"ex_{i}" for i, leaf in enumerate(p.extras)}
