@@ -75,7 +75,7 @@ def measure_stage(runs: list[tuple[str, RunResult]]) -> StageReport:
             copy.update({k: int(b) for k, b in block.get("copy_bytes", {}).items()})
         per_case[label] = {"block_dim": r.block_dim, "vector_instructions": vec_instr,
                            "vector_elements": sum(vec_elems.values()), "cube_instructions": cube_instr,
-                          "cube_macs": macs, "copy_bytes": dict(copy),
+                           "cube_macs": macs, "copy_bytes": dict(copy),
                            "emulation_seconds": round(r.seconds, 3)}
     report.metrics = {"per_case": per_case, "timing": "not measured on this backend (work counters only)"}
     first = next(iter(per_case.values()))
