@@ -7,13 +7,15 @@ from pathlib import Path
 from typing import Any
 
 
-def verify(project: Any, task: Any, *, backend: str = "sim", tolerance: str = "default", soc: str | None = None,
+def verify(project: Any, task: Any, *, backend: str = "sim", tolerance: str | None = None, soc: str | None = None,
            trials: int | None = None, launch: str | Path | dict | None = None, budget: int | None = None,
            toolchain: Any = None, **options: Any) -> Any:
     """Build `project`, run it on `task`'s cases and compare with the PyTorch reference.
 
     project: a KernelProject, or a path in any form `kernelwright export` reads (project directory,
-    kernel source, benchmark submission). task: a Task or a path a task loader reads. launch: a
+    kernel source, benchmark submission). task: a Task or a path a task loader reads. tolerance: a preset
+    name; None judges a benchmark's task by that benchmark's own preset (mkb, npukb, kernelbench), others by
+    `default`. launch: a
     launch spec (path, JSON dict) for a kernel-launch project. Further options go to the referee
     (`seed`, `cases`, `recheck`, ...)."""
     from kernelwright.tools.backends import get_toolchain

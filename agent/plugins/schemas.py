@@ -39,7 +39,8 @@ class VerifyInput(BaseModel):
                                      "source, or a benchmark submission file")
     task: str = Field(description="the task to judge against: a task .py or an NPUKernelBench task directory")
     backend: Backend = Field("sim", description="toolchain: sim (CPU emulation), cann (CANN + NPU)")
-    tolerance: str = Field("default", description="tolerance preset: default, mkb, npukb, kernelbench, akb, mere")
+    tolerance: str | None = Field(None, description="tolerance preset: default, mkb, npukb, kernelbench, akb, mere; "
+                                                    "default: the task's benchmark's own preset")
     launch: str | None = Field(None, description="launch spec JSON file for a kernel-launch project")
     trials: int | None = Field(None, ge=1, le=20, description="seeded trials per case (default 3 for one case, else 1)")
 

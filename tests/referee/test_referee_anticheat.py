@@ -54,9 +54,29 @@ def test_run_checks_splits_strict_and_warnings():
     strict, warn = anticheat.run_checks((CORPUS / "result_cache.py").read_text(),
                                         {"bind/op.cpp": (CORPUS / "no_launch_binding.cpp").read_text()})
     assert warn == ["ModelNew: check_result_cache: " + anticheat.check_result_cache(
-        (CORPUS / "result_cache.py").read_text())[1]]
+        (CORPUS / "result_cache.py").read_text())[1] +
+                    f" [rule: {anticheat.RULES['check_result_cache']}]"]
     assert len(strict) == 1 and strict[0].startswith("bind/op.cpp: check_binding_launches")
 
 
 def test_unparsable_python_is_not_a_crash():
     assert anticheat.check_torch_compute("class ModelNew(:\n") == (False, "")
+
+
+def test_every_check_names_the_harness_rule_it_follows():
+    every = anticheat.STRICT_PY + anticheat.WARN_PY + anticheat.STRICT_CPP
+    assert {c.__name__ for c in every} == set(anticheat.RULES)
+    strict, _ = anticheat.run_checks((CORPUS / "layer_forward_call.py").read_text(), {})
+    assert strict and strict[0].endswith(f"[rule: {anticheat.RULES['check_nn_layers']}]")
+
+
+def test_a_held_layer_is_named_with_the_line_that_built_it():
+    src = (CORPUS / "layer_forward_call.py").read_text()
+    flagged, reason = anticheat.check_nn_layers(src)
+    built = next(i for i, t in enumerate(src.splitlines(), 1) if "nn.Conv2d(" in t)
+    assert flagged and "`self.conv`" in reason and f"built on line {built}" in reason
+
+
+def test_parameter_containers_pass_every_python_check():
+    src = (CORPUS / "clean_param_container.py").read_text()
+    assert anticheat.run_checks(src, {}) == ([], [])

@@ -4,12 +4,14 @@ only compile-checks runs nothing."""
 from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.referee import verify
 from kernelwright.tools.referee.case_runner import reference
 from kernelwright.tools.referee.stages import lint_stage, measure_stage
+from kernelwright.tools.referee.tolerance import preset_for
 from kernelwright.tools.referee.verdict import CaseRun
 from kernelwright.tools.tasks import load_task
 from kernelwright.tools.tasks.reference import ReferenceWorker, RefRun
@@ -34,7 +36,8 @@ def test_lint_stage_reports_api_findings_as_warnings_and_cheats_as_failures():
     flagged = lint_stage(project, extra_glue={"bind/op.cpp": cheat})
     assert flagged.status == "fail" and "anti-cheat: 1 finding" in flagged.summary
     assert flagged.findings == ["cheat: bind/op.cpp: check_binding_launches: the binding never launches a kernel "
-                                "(no EXEC_NPU_CMD, aclnn call, <<<>>> or *_launch)"]
+                                "(no EXEC_NPU_CMD, aclnn call, <<<>>> or *_launch) "
+                                "[rule: AscendOpGenAgent Type1 (the kernel is never launched)]"]
 
 
 def test_measure_stage_sums_work_counters():
@@ -119,3 +122,33 @@ def test_lint_stage_is_skipped_when_nothing_is_checked():
     project = KernelProject.from_path(HERE / "fixtures/add_scale")
     report = lint_stage(project, api_lint=False)
     assert report.status == "skipped" and "API lint: skipped" in report.summary
+
+
+class HalfOutputs(Backend):
+    """The emulation's runs with every float32 output handed back in float16, as a kernel that writes half."""
+
+    def run(self, build, case):
+        r, outs = self.sim.run(build, case), {o.name for o in build.op.outputs}
+        return r.model_copy(update={"outputs": {k: (a.astype(np.float16) if k in outs else a)
+                                                for k, a in r.outputs.items()}})
+
+
+def test_a_benchmark_task_is_judged_by_its_benchmarks_preset_unless_one_is_named(sim):
+    task = load_task(SCALE_ADD)
+    half = HalfOutputs(sim, sim.capabilities)
+    common = dict(cases=["case_id 0"], api_lint=False, recheck=False, trials=1)
+    with ReferenceWorker(task) as worker:
+        own = verify(task, KernelProject.from_path(task.golden), half, worker=worker, **common)
+        named = verify(task, KernelProject.from_path(task.golden), half, worker=worker, tolerance="default", **common)
+    # NPUKernelBench compares in float: a half output of a float reference is no failure there
+    assert own.status == "pass" and own.tolerance == "npukb", own.summary
+    assert "NPUKernelBench's own judgement" in own.tolerance_rule and "--tolerance overrides" in own.tolerance_rule
+    assert named.status == "fail" and named.tolerance == "default" and named.first_mismatch().rule == "dtype"
+    assert "chosen" not in named.tolerance_rule
+
+
+def test_a_plain_task_keeps_kernelwrights_own_preset():
+    tol, why = preset_for("py")
+    assert tol.name == "default" and "no known benchmark" in why
+    assert {layout: preset_for(layout)[0].name for layout in ("mkb", "npukb", "kernelbench")} == {
+        "mkb": "mkb", "npukb": "npukb", "kernelbench": "kernelbench"}

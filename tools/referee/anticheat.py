@@ -33,7 +33,9 @@ NN_LAYERS = {"Linear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTra
              "ReLU", "GELU", "SiLU", "Softmax", "LogSoftmax", "Sigmoid", "Tanh", "MaxPool1d", "MaxPool2d",
              "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "Embedding", "MultiheadAttention", "LSTM", "GRU",
              "Dropout", "Mish", "Hardswish", "ELU", "LeakyReLU", "Softplus"}
-KERNEL_MODULES = re.compile(r"^(custom_ops_lib|kernel_gen_ops|cann_bench|custom_op|.*_ext|_C|ops)$")
+# extension module names (MultiKernelBench cheating_detection.py KERNEL_EXT_PATTERNS, plus NPUKernelBench's)
+KERNEL_MODULES = re.compile(r"^(custom_ops_lib|kernel_gen_ops|cann_bench|custom_op|benchmark_ops|.*_ext|\w+_ascendc\w*|"
+                            r"_C|ops)$")
 
 Check = Callable[[str], "tuple[bool, str]"]
 
@@ -58,10 +60,44 @@ def _dotted(node: ast.AST) -> str:
     return node.id if isinstance(node, ast.Name) else ""
 
 
-def _kernel_call(call: ast.Call) -> bool:
+def _extension_aliases(tree: ast.AST) -> set[str]:
+    """Names an extension is imported under (`import custom_ops_lib as ops_lib`) or loaded into
+    (`ops_lib = importlib.import_module(...)`), as MultiKernelBench's _find_extension_imports finds them."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {a.asname or a.name for a in node.names if KERNEL_MODULES.match(a.name.split(".")[-1])}
+        elif (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and
+              _dotted(node.value.func) in ("importlib.import_module", "import_module")):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return names
+
+
+def _is_extension(head: str, aliases: set[str]) -> bool:
+    return bool(head) and (head in aliases or KERNEL_MODULES.match(head) is not None)
+
+
+def _kernel_call(call: ast.Call, aliases: set[str]) -> bool:
     name = _dotted(call.func)
-    head = name.split(".")[0]
-    return name.startswith("torch.ops.") or (bool(head) and KERNEL_MODULES.match(head) is not None and "." in name)
+    return name.startswith("torch.ops.") or ("." in name and _is_extension(name.split(".")[0], aliases))
+
+
+def _names_extension(node: ast.AST, aliases: set[str]) -> bool:
+    """`custom_ops_lib.add_custom` or `getattr(custom_ops_lib, NAME)`: a reference to an extension function."""
+    if isinstance(node, ast.Attribute):
+        return _is_extension(_dotted(node).split(".")[0], aliases)
+    return (isinstance(node, ast.Call) and _dotted(node.func) == "getattr" and bool(node.args) and
+            _is_extension(_dotted(node.args[0]), aliases))
+
+
+def _calls_kernel(fwd: ast.FunctionDef, ext: set[str]) -> bool:
+    """A kernel call in forward: direct, through `getattr(ext, name)(...)`, or through a local bound to
+    either (`fn = getattr(custom_ops_lib, _FN); fn(*inputs)`, as MultiKernelBench's LLM4AscendC answers do)."""
+    aliases = {t.id for n in ast.walk(fwd) if isinstance(n, ast.Assign) and _names_extension(n.value, ext)
+               for t in n.targets if isinstance(t, ast.Name)}
+    return any(isinstance(n, ast.Call) and (_kernel_call(n, ext) or _names_extension(n.func, ext) or
+                                            (isinstance(n.func, ast.Name) and n.func.id in aliases))
+               for n in ast.walk(fwd))
 
 
 # Rationale: a ModelNew whose forward computes with torch (torch.relu, F.softmax, x.sum(), a @ b) can
@@ -70,10 +106,11 @@ def check_torch_compute(src: str) -> tuple[bool, str]:
     fwd = _forward(_model_new(src))
     if fwd is None:
         return False, ""
+    ext = _extension_aliases(ast.parse(src))
     for node in ast.walk(fwd):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
             return True, f"line {node.lineno}: ModelNew.forward multiplies matrices with `@` in PyTorch"
-        if isinstance(node, ast.Call) and not _kernel_call(node):
+        if isinstance(node, ast.Call) and not _kernel_call(node, ext):
             name = _dotted(node.func)
             last = name.rsplit(".", 1)[-1] if name else (node.func.attr if isinstance(node.func, ast.Attribute) else "")
             torchy = name.startswith(("torch.", "F.", "nn.functional.")) or isinstance(node.func, ast.Attribute)
@@ -82,29 +119,81 @@ def check_torch_compute(src: str) -> tuple[bool, str]:
     return False, ""
 
 
-# Rationale: torch.nn compute layers in ModelNew (nn.Linear, nn.LayerNorm, ...) are the reference's
-# own computation wearing a kernel's name.
+def _is_layer(call: ast.AST) -> bool:
+    if not isinstance(call, ast.Call):
+        return False
+    name = _dotted(call.func)
+    return name.rsplit(".", 1)[-1] in NN_LAYERS and (name.startswith(("nn.", "torch.nn.")) or name in NN_LAYERS)
+
+
+def _held_layers(cls: ast.ClassDef) -> dict[str, int]:
+    """`self.<attr>` names assigned a torch.nn layer anywhere in the class -> the line that built it."""
+    held: dict[str, int] = {}
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Assign) and _is_layer(node.value):
+            for t in node.targets:
+                if isinstance(t, ast.Attribute) and _dotted(t.value) == "self":
+                    held[t.attr] = node.lineno
+    return held
+
+
+# Rationale: a torch.nn layer that computes in ModelNew (`self.fc(x)`, `self.fc.forward(x)`,
+# `nn.ReLU()(x)`) is the reference's own computation wearing a kernel's name. Holding parameters in a
+# layer is not: MultiKernelBench's `ModelNew`s keep weights in nn.Linear / nn.Conv2d / nn.GroupNorm and
+# hand `.weight` / `.bias` to the custom op. This follows MultiKernelBench utils/cheating_detection.py
+# (@2192a6b): only code reachable from forward is checked and a `self.<module>(...)` call there is a
+# violation; layers built in __init__ are not (the harness relaxed its nn-module ban after false positives).
 def check_nn_layers(src: str) -> tuple[bool, str]:
     cls = _model_new(src)
     if cls is None:
         return False, ""
-    for node in ast.walk(cls):
-        if isinstance(node, ast.Call):
-            name = _dotted(node.func)
-            if name.rsplit(".", 1)[-1] in NN_LAYERS and (name.startswith(("nn.", "torch.nn.")) or name in NN_LAYERS):
-                return True, f"line {node.lineno}: ModelNew builds a torch.nn compute layer (`{name}`)"
+    held = _held_layers(cls)
+    for fn in (n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name != "__init__"):
+        for node in ast.walk(fn):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in ("forward", "__call__"):
+                func = func.value                       # self.fc.forward(x) is self.fc(x)
+            if _is_layer(func):
+                return True, f"line {node.lineno}: ModelNew.{fn.name} runs a torch.nn layer (`{_dotted(func.func)}(...)(...)`)"
+            if isinstance(func, ast.Attribute) and _dotted(func.value) == "self" and func.attr in held:
+                return True, (f"line {node.lineno}: ModelNew.{fn.name} calls the torch.nn layer `self.{func.attr}` "
+                              f"(built on line {held[func.attr]}); hand its .weight/.bias to the kernel instead")
     return False, ""
 
 
 # Rationale: a ModelNew that never calls the extension (custom_ops_lib / kernel_gen_ops / torch.ops /
 # *_ext) cannot be testing the kernel (AscendOpGenAgent Type1/Type2).
 def check_kernel_not_called(src: str) -> tuple[bool, str]:
-    fwd = _forward(_model_new(src))
+    cls = _model_new(src)
+    fwd = _forward(cls)
     if fwd is None:
         return (True, "no ModelNew.forward found") if "ModelNew" in src else (False, "")
-    if any(isinstance(n, ast.Call) and _kernel_call(n) for n in ast.walk(fwd)):
+    ext = _extension_aliases(ast.parse(src))
+    if any(_calls_kernel(f, ext) for f in _reachable(src, cls, fwd)):   # type: ignore[arg-type]
         return False, ""
-    return True, "ModelNew.forward never calls the kernel extension (custom_ops_lib, kernel_gen_ops, torch.ops, *_ext)"
+    return True, ("ModelNew.forward never calls the kernel extension (custom_ops_lib, kernel_gen_ops, torch.ops, *_ext), "
+                  "directly or through the methods and functions it calls")
+
+
+def _reachable(src: str, cls: ast.ClassDef, fwd: ast.FunctionDef) -> list[ast.FunctionDef]:
+    """forward and every ModelNew method (`self.m(...)`) or module function (`f(...)`) it reaches, as
+    MultiKernelBench's checker follows them."""
+    methods = {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef)}
+    functions = {n.name: n for n in ast.parse(src).body if isinstance(n, ast.FunctionDef)}
+    seen, todo = {id(fwd): fwd}, [fwd]
+    while todo:
+        for node in ast.walk(todo.pop()):
+            if not isinstance(node, ast.Call):
+                continue
+            f = node.func
+            target = (methods.get(f.attr) if isinstance(f, ast.Attribute) and _dotted(f.value) == "self" else
+                      functions.get(f.id) if isinstance(f, ast.Name) else None)
+            if target is not None and id(target) not in seen:
+                seen[id(target)] = target
+                todo.append(target)
+    return list(seen.values())
 
 
 # Rationale: Python loops over elements (`for i in range(x.numel()): y[i] = ...`, `.item()`/`.tolist()`
@@ -182,6 +271,21 @@ def check_binding_launches(src: str) -> tuple[bool, str]:
     return True, "the binding never launches a kernel (no EXEC_NPU_CMD, aclnn call, <<<>>> or *_launch)"
 
 
+# The public harness rule each check follows, named in every finding so an author can look it up.
+RULES: dict[str, str] = {
+    "check_torch_compute": "MultiKernelBench cheating_detection.py _forbidden_torch_ops (torch/F/tensor compute "
+                           "reachable from forward); AscendOpGenAgent Type3",
+    "check_nn_layers": "MultiKernelBench cheating_detection.py: a self.<module>(...) call in model code (here: any "
+                       "ModelNew method but __init__); layers that only hold parameters are allowed",
+    "check_kernel_not_called": "AscendOpGenAgent Type1/Type2 (MultiKernelBench's checker finds the calls the same "
+                               "way, _kernel_calls_in_forward, but does not reject their absence)",
+    "check_python_loops": "MultiKernelBench cheating_detection.py _scalar_for_loops; AscendOpGenAgent Type4",
+    "check_try_fallback": "AscendOpGenAgent (a torch fallback around the kernel)",
+    "check_result_cache": "KernelBench unit_tests/test_eval_adversarial.py (result reuse)",
+    "check_at_compute": "AscendOpGenAgent: no at:: compute in pybind11.cpp",
+    "check_binding_launches": "AscendOpGenAgent Type1 (the kernel is never launched)",
+}
+
 STRICT_PY: list[Check] = [check_torch_compute, check_nn_layers, check_kernel_not_called, check_python_loops,
                           check_try_fallback]
 WARN_PY: list[Check] = [check_result_cache]
@@ -195,10 +299,11 @@ def run_checks(model_src: str | None, bindings: dict[str, str]) -> tuple[list[st
         for check in STRICT_PY + WARN_PY:
             flagged, reason = check(model_src)
             if flagged:
-                (strict if check in STRICT_PY else warn).append(f"ModelNew: {check.__name__}: {reason}")
+                (strict if check in STRICT_PY else warn).append(
+                    f"ModelNew: {check.__name__}: {reason} [rule: {RULES[check.__name__]}]")
     for path, src in bindings.items():
         for check in STRICT_CPP:
             flagged, reason = check(src)
             if flagged:
-                strict.append(f"{path}: {check.__name__}: {reason}")
+                strict.append(f"{path}: {check.__name__}: {reason} [rule: {RULES[check.__name__]}]")
     return strict, warn

@@ -20,17 +20,43 @@ from kernelwright.tools.referee.binding import Bound, TaskValue, name_matches
 from kernelwright.tools.tensor_lists import is_dynamic
 from kernelwright.tools.toolchain import Case, OutputSpec
 
-def _attr_value(kind: str, v: Any) -> Any:
-    if kind.startswith("list") and not isinstance(v, (list, tuple)):
-        return [v]
+class AttrValueError(ValueError):
+    """A task value that is not a value of the OpDef attribute's type (a list for an `int`, a string for a
+    `float`): the answer and the task disagree, which is a verdict, not a crash."""
+
+
+def _scalar_attr(kind: str, v: Any) -> Any:
+    if isinstance(v, (list, tuple)) and len(v) == 1:
+        v = v[0]                                    # a one-element list for a scalar attribute
+    if kind == "bool":
+        if isinstance(v, (bool, int, np.bool_, np.integer)):
+            return bool(v)
+        if isinstance(v, str) and v.lower() in ("true", "false"):
+            return v.lower() == "true"
+        raise AttrValueError(f"{v!r} is not a bool")
+    if kind in ("str", "string"):
+        if isinstance(v, (str, int, float, bool)):
+            return str(v)
+        raise AttrValueError(f"{v!r} is not a string")
+    if not isinstance(v, (int, float, np.number, np.bool_)):
+        raise AttrValueError(f"{v!r} is not a number")
     if kind == "float":
         return float(v)
-    if kind == "int":
-        return int(v)
-    if kind == "bool":
-        return bool(v)
-    if kind in ("str", "string"):
-        return str(v)
+    if isinstance(v, (float, np.floating)) and not (np.isfinite(v) and float(v).is_integer()):
+        raise AttrValueError(f"{v!r} is not a whole number")
+    return int(v)
+
+
+def _attr_value(kind: str, v: Any) -> Any:
+    """The value of an attribute of msopgen type `kind` (int, float, bool, string, list_int,
+    list_list_int, ...); AttrValueError when `v` is none of it. Unknown types pass `v` through."""
+    kind = kind.lower().replace("_", "")
+    base = kind.removeprefix("list")
+    if kind.startswith("list"):
+        items = list(v) if isinstance(v, (list, tuple)) else [v]
+        return [_attr_value(base, x) for x in items]
+    if base in ("int", "float", "bool", "str", "string"):
+        return _scalar_attr(base, v)
     return v
 
 
@@ -52,7 +78,8 @@ def _expected_dtypes(op: OpSpec, expected: list) -> dict[str, str]:
 
 
 def _at(p: OpParam, col: int) -> str:
-    return p.dtypes[min(col, len(p.dtypes) - 1)]
+    """The dtype of column `col` (an OpDef that declares none: float32, as the sim takes it)."""
+    return p.dtypes[min(col, len(p.dtypes) - 1)] if p.dtypes else "float32"
 
 
 def _kernel_dtype(name: str) -> str:
@@ -148,7 +175,12 @@ def bind_msopgen(op: OpSpec, values: list[TaskValue], expected: list, *, mutated
         if v is None:
             continue
         claimed.add(id(v))
-        attrs[a.name] = _attr_value(a.type, v.value.value)
+        try:
+            attrs[a.name] = _attr_value(a.type, v.value.value)
+        except (TypeError, ValueError):   # e.g. a tuple (stride=(2, 2, 2)) for an int attribute
+            bound.problem = (f"attribute '{a.name}' <- {v.label} = {v.value.value!r}, which is not a value of "
+                             f"the OpDef's attribute type {a.type}")
+            return bound
         if how == "position":
             bound.notes.append(f"attribute '{a.name}' <- {v.label} = {v.value.value!r} (by position)")
     unused = [v.label for v in values if id(v) not in claimed and v.origin != "param" and v.value.kind not in ("none",)]

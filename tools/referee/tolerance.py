@@ -71,6 +71,21 @@ PRESETS: dict[str, Tolerance] = {
 PRESETS["akb"] = PRESETS["kernelbench"].model_copy(update={"name": "akb", "source": "AscendKernelBench evaluation.md"})
 
 
+# A task loaded from a known benchmark is judged by that benchmark's own bar unless the caller names a
+# preset: Task.layout -> preset. A plain `.py` task has no benchmark and gets ours.
+BENCHMARK_PRESETS: dict[str, str] = {"mkb": "mkb", "npukb": "npukb", "kernelbench": "kernelbench", "akb": "akb"}
+BENCHMARK_NAMES: dict[str, str] = {"mkb": "MultiKernelBench", "npukb": "NPUKernelBench", "kernelbench": "KernelBench",
+                                   "akb": "AscendKernelBench"}
+
+
+def preset_for(layout: str) -> tuple[Tolerance, str]:
+    """The preset a task of this layout is judged by when none is named, and a sentence saying why."""
+    name = BENCHMARK_PRESETS.get(layout)
+    if name is None:
+        return PRESETS["default"], "kernelwright's own bar (the task comes from no known benchmark)"
+    return PRESETS[name], f"{BENCHMARK_NAMES[layout]}'s own judgement for its tasks (--tolerance overrides)"
+
+
 class UnknownTolerance(ConfigError):
     pass
 

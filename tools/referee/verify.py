@@ -4,7 +4,8 @@ Stages: lint (API linter + static anti-cheat) -> build -> run -> compare (every 
 trials, all outputs, inputs unchanged) -> measure (work counters; kernel time against eager PyTorch's, measured
 on a device or estimated on the emulation), then a recheck: one more trial
 with fresh inputs after all the others. A kernel that fails is a verdict, never an exception;
-only bad arguments (an unknown tolerance preset) raise.
+only bad arguments (an unknown tolerance preset) raise. With no tolerance named, a task from a known
+benchmark is judged by that benchmark's preset (tolerance.preset_for), and the verdict says so.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from kernelwright.tools.referee import judgeable
 from kernelwright.tools.referee.case_runner import Setting, run_trial, run_trial_with_fallback
 from kernelwright.tools.referee.speed import judge_speed
 from kernelwright.tools.referee.stages import lint_stage, measure_stage
-from kernelwright.tools.referee.tolerance import Tolerance, get_tolerance
+from kernelwright.tools.referee.tolerance import Tolerance, get_tolerance, preset_for
 from kernelwright.tools.referee.verdict import CaseRun, StageReport, Verdict
 from kernelwright.tools.task import Task, TaskCase
 from kernelwright.tools.tasks.reference import ReferenceWorker, RefFailure, RefShapes
@@ -55,7 +56,7 @@ def task_cases(task: Task, worker: ReferenceWorker, only: list[str] | None = Non
     return [c for c in cases if only is None or c.id in only]
 
 
-def verify(task: Task, project: KernelProject, toolchain: Toolchain, *, tolerance: str | Tolerance = "default",
+def verify(task: Task, project: KernelProject, toolchain: Toolchain, *, tolerance: str | Tolerance | None = None,
            trials: int | None = None, seed: int = 0, soc: str | None = None, budget: int | None = None,
            fallback_budget: int = FALLBACK_BUDGET, worker: ReferenceWorker | None = None, api_lint: bool = True,
            cases: list[str] | None = None, recheck: bool = True, extra_glue: dict[str, str] | None = None,
@@ -64,10 +65,15 @@ def verify(task: Task, project: KernelProject, toolchain: Toolchain, *, toleranc
     for name, value in (("trials", trials), ("budget", budget)):
         if value is not None and value < 1:
             raise UserError(f"{name} {value}: must be at least 1 (otherwise no case runs and nothing is judged)")
-    tol = get_tolerance(tolerance)
+    if tolerance is None:          # not named: the task's benchmark judges as it would
+        tol, why = preset_for(task.layout)
+        rule = f"{tol.describe()} [chosen: {why}]"
+    else:
+        tol = get_tolerance(tolerance)
+        rule = tol.describe()
     profile = load_soc(soc) if soc else toolchain.soc
     v = Verdict(task=task.name, op_type=task.op_type, project=project.name, backend=toolchain.name, soc=profile.name,
-                tolerance=tol.name, tolerance_rule=tol.describe(), seed=seed)
+                tolerance=tol.name, tolerance_rule=rule, seed=seed)
     v.stages.append(lint_stage(project, api_lint=api_lint, extra_glue=extra_glue))
     # said in every verdict where the machine or the backend could not contain the steps
     for note in (sandbox.status().note(), toolchain.uncontained):

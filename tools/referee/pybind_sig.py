@@ -1,0 +1,103 @@
+"""What an answer's pybind source exports: each Python function name (`m.def("gemm_custom", &gemm_impl)`)
+with the C++ parameter names of the function it binds, and the operator its `EXEC_NPU_CMD` launches with
+which arguments. MultiKernelBench's `ModelNew` calls these functions; a stand-in extension module
+(tasks/model_new.py) takes its signatures from here. Text only: comments are stripped first, and what
+cannot be read is left out rather than guessed."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_DEF = re.compile(r"\.\s*def\s*\(\s*\"([A-Za-z_]\w*)\"\s*,\s*&?\s*([A-Za-z_][\w:]*)")
+_EXEC = re.compile(r"\bEXEC_NPU_CMD\s*\(\s*(\w+)\s*,")
+
+
+@dataclass
+class BoundFunction:
+    name: str                     # the Python name ModelNew calls
+    cpp: str                      # the C++ function it binds
+    params: list[str]             # that function's parameter names, in order
+    exec_op: str | None = None    # aclnnXxx of its EXEC_NPU_CMD, when it has one
+    exec_args: list[str] = field(default_factory=list)   # the EXEC_NPU_CMD arguments after the op
+
+
+def _split_top(text: str) -> list[str]:
+    """Split on commas outside <>, (), {} and []."""
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "<({[":
+            depth += 1
+        elif ch in ">)}]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    if "".join(cur).strip():
+        parts.append("".join(cur))
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _balanced(code: str, open_at: int) -> tuple[str, int] | None:
+    """The text inside the parenthesis at `open_at`, and the index after its close."""
+    depth = 0
+    for i in range(open_at, len(code)):
+        if code[i] == "(":
+            depth += 1
+        elif code[i] == ")":
+            depth -= 1
+            if depth == 0:
+                return code[open_at + 1:i], i + 1
+    return None
+
+
+def _param_name(decl: str) -> str | None:
+    """`const at::Tensor& x` -> x; None for an unnamed parameter (`int`)."""
+    decl = decl.split("=", 1)[0].strip()
+    m = re.search(r"([A-Za-z_]\w*)\s*$", decl)
+    named = m is not None and (len(decl.split()) > 1 or decl[:m.start()].rstrip().endswith(("&", "*")))
+    return m.group(1) if named else None
+
+
+def _definition(code: str, cpp: str) -> tuple[list[str], str] | None:
+    """(parameter names, body) of the C++ function `cpp` defined in `code`."""
+    short = cpp.split("::")[-1]
+    for m in re.finditer(rf"\b{re.escape(short)}\s*\(", code):
+        inside = _balanced(code, m.end() - 1)
+        if inside is None:
+            continue
+        params, after = inside
+        brace = re.match(r"\s*(?:const\s*)?(?:noexcept\s*)?\{", code[after:])
+        if not brace:
+            continue                                  # a call or a declaration, not the definition
+        names = [_param_name(p) for p in _split_top(params) if p != "void"]
+        if any(n is None for n in names):
+            return None
+        start, depth = after + brace.end() - 1, 0
+        for i in range(start, len(code)):
+            depth += {"{": 1, "}": -1}.get(code[i], 0)
+            if depth == 0:
+                return names, code[start + 1:i]       # type: ignore[return-value]
+        return names, code[start + 1:]                # type: ignore[return-value]
+    return None
+
+
+def bound_functions(src: str) -> dict[str, BoundFunction]:
+    """Every `m.def` of `src` whose C++ function is defined there, by Python name."""
+    code = re.sub(r"//[^\n]*", " ", re.sub(r"/\*.*?\*/", " ", src, flags=re.S))   # comments; names are strings
+    found: dict[str, BoundFunction] = {}
+    for name, cpp in _DEF.findall(code):
+        got = _definition(code, cpp)
+        if got is None:
+            continue
+        params, body = got
+        fn = BoundFunction(name=name, cpp=cpp, params=params)
+        ex = _EXEC.search(body)
+        if ex:
+            inside = _balanced(body, body.index("(", ex.start()))
+            if inside is not None:
+                args = _split_top(inside[0])
+                fn.exec_op, fn.exec_args = args[0], args[1:]
+        found[name] = fn
+    return found
