@@ -15,7 +15,7 @@ HERE = Path(__file__).parent
 TASKS = sorted((HERE / "builtin_tasks").glob("*.py"))
 FAMILY = {"act": "elementwise", "ew": "elementwise", "red": "reduce", "norms": "norms", "norm": "norm",
           "softmax": "softmax", "loss": "loss", "opt": "optimizer", "scan": "scan", "pool": "pooling",
-          "bcast": "broadcast", "cast": "cast", "idx": "index"}
+          "bcast": "broadcast", "cast": "cast", "idx": "index", "mm": "matmul"}
 
 
 @pytest.fixture(scope="session")
@@ -31,9 +31,7 @@ def test_the_suite_covers_every_family():
     assert {FAMILY[p.stem.split("_")[0]] for p in TASKS} == set(FAMILY.values())
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("path", TASKS, ids=[p.stem for p in TASKS])
-def test_builtin_writer_kernel_passes_the_referee(path, traces, sim):
+def _written_and_refereed(path, traces, sim):
     task = load_task(path)
     emitted, why = recognise(traces[task.name], task.name)
     assert emitted is not None, why
@@ -45,13 +43,32 @@ def test_builtin_writer_kernel_passes_the_referee(path, traces, sim):
         assert holes == []
         v = verify(task, project, sim, worker=worker, trials=1, recheck=False)
     assert v.status == "pass", v.summary
+    return v
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", TASKS, ids=[p.stem for p in TASKS])
+def test_builtin_writer_kernel_passes_the_referee(path, traces, sim):
+    v = _written_and_refereed(path, traces, sim)
+    if path.stem.startswith("mm_"):                  # matrix products run on the cube unit, in every case
+        cases = v.stage("measure").metrics["per_case"].values()
+        assert len(cases) >= 2 and all(c["cube_instructions"] > 0 and c["cube_macs"] > 0 for c in cases)
+
+
+@pytest.mark.slow
+def test_matmul_epilogue_vector_work_does_not_grow_with_k(traces, sim):
+    """Same M x N, K = 32 and 512: the cube's multiply-adds grow 16x, the vector instructions not at all."""
+    v = _written_and_refereed(HERE / "builtin_tasks" / "mm_relu_long_k.py", traces, sim)
+    short, long_ = v.stage("measure").metrics["per_case"].values()
+    assert long_["cube_macs"] == 16 * short["cube_macs"] > 0
+    assert long_["vector_instructions"] == short["vector_instructions"] > 0
 
 
 def test_what_it_cannot_write_is_named(tmp_path, traces):
     from kernelwright.agent.builtin.trace import trace_tasks
-    (tmp_path / "matmul_gelu.py").write_text(
+    (tmp_path / "matmul_tril.py").write_text(
         "import torch\nclass Model(torch.nn.Module):\n    def forward(self, a, b):\n"
-        "        return torch.nn.functional.gelu(torch.matmul(a, b))\n"
+        "        return torch.tril(torch.matmul(a, b))\n"
         "def get_inputs():\n    return [torch.randn(4, 8), torch.randn(8, 3)]\ndef get_init_inputs():\n    return []\n")
     (tmp_path / "conv.py").write_text(
         "import torch\nclass Model(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
@@ -60,9 +77,9 @@ def test_what_it_cannot_write_is_named(tmp_path, traces):
     (tmp_path / "softmax_dim0.py").write_text(
         "import torch\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return torch.softmax(x, dim=0)\n"
         "def get_inputs():\n    return [torch.randn(4, 8)]\ndef get_init_inputs():\n    return []\n")
-    tasks = [load_task(tmp_path / f) for f in ("matmul_gelu.py", "conv.py", "softmax_dim0.py")]
+    tasks = [load_task(tmp_path / f) for f in ("matmul_tril.py", "conv.py", "softmax_dim0.py")]
     found = [recognise(tr, t.name) for t, tr in zip(tasks, trace_tasks(tasks))]
-    assert found[0][0] is None and "cannot handle matmul (in matmul_gelu)" in found[0][1]
+    assert found[0][0] is None and "cannot handle tril (in matmul_tril)" in found[0][1]
     assert found[1][0] is None and "cannot handle Conv2d" in found[1][1]
     assert found[2][0] is None and "knows each op of softmax_dim0 (softmax) but not this combination" in found[2][1]
     assert all("--model" in why for _, why in found)

@@ -43,11 +43,12 @@ def test_lint_stage_reports_api_findings_as_warnings_and_cheats_as_failures():
 def test_measure_stage_sums_work_counters():
     r = RunResult(toolchain="sim", status="ok", block_dim=2, counters=[
         {"block": 0, "vector": [{"api": "Add", "instructions": 2, "elements": 100}], "copy_bytes": {"GM->UB": 800}},
-        {"block": 1, "vector": [{"api": "Add", "instructions": 1, "elements": 28}], "copy_bytes": {"GM->UB": 224}}])
+        {"block": 1, "vector": [{"api": "Add", "instructions": 1, "elements": 28}], "copy_bytes": {"GM->UB": 224},
+         "cube": [{"api": "Mmad", "dtype": "float16", "instructions": 4, "fractals": 8, "macs": 4096}]}])
     m = measure_stage([("case 0", r)])
     assert m.status == "pass" and m.metrics["per_case"]["case 0"] == {
-        "block_dim": 2, "vector_instructions": 3, "vector_elements": 128, "copy_bytes": {"GM->UB": 1024},
-        "emulation_seconds": 0.0}
+        "block_dim": 2, "vector_instructions": 3, "vector_elements": 128, "cube_instructions": 4, "cube_macs": 4096,
+        "copy_bytes": {"GM->UB": 1024}, "emulation_seconds": 0.0}
     assert measure_stage([]).status == "skipped"
 
 

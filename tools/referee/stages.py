@@ -64,14 +64,18 @@ def measure_stage(runs: list[tuple[str, RunResult]]) -> StageReport:
         return report
     per_case: dict[str, dict[str, Any]] = {}
     for label, r in runs:
-        vec_elems, vec_instr, copy = Counter(), 0, Counter()
+        vec_elems, vec_instr, copy, cube_instr, macs = Counter(), 0, Counter(), 0, 0
         for block in r.counters:
+            for c in block.get("cube", []):          # MMADs (the cube unit's work; MIX and cube-only kernels)
+                cube_instr += int(c.get("instructions", 0))
+                macs += int(c.get("macs", 0))
             for v in block.get("vector", []):
                 vec_elems[v.get("api", "?")] += int(v.get("elements", 0))
                 vec_instr += int(v.get("instructions", 0))
             copy.update({k: int(b) for k, b in block.get("copy_bytes", {}).items()})
         per_case[label] = {"block_dim": r.block_dim, "vector_instructions": vec_instr,
-                           "vector_elements": sum(vec_elems.values()), "copy_bytes": dict(copy),
+                           "vector_elements": sum(vec_elems.values()), "cube_instructions": cube_instr,
+                           "cube_macs": macs, "copy_bytes": dict(copy),
                            "emulation_seconds": round(r.seconds, 3)}
     report.metrics = {"per_case": per_case, "timing": "not measured on this backend (work counters only)"}
     first = next(iter(per_case.values()))
