@@ -97,3 +97,19 @@ def test_ragged_csv_names_the_line(tmp_path):
 def test_empty_tree_is_an_error(tmp_path):
     with pytest.raises(TaskError, match="no tasks found"):
         load_tasks(tmp_path)
+
+
+def test_json_groups_with_absent_optional_tensors_and_bad_lines(tmp_path):
+    """An optional tensor left out of a group ("shape": null, as NPUKernelBench's moe_finalize_routing has) adds
+    no shape; a line that is not an object with a list of inputs is a TaskError naming the line."""
+    task = tmp_path / "mkb" / "reference" / "npukernelbench_level2" / "6_opt.py"
+    task.parent.mkdir(parents=True)
+    task.write_text("class Model: pass\ndef get_input_groups(): pass\ndef get_init_inputs(): return []\n")
+    sidecar = task.with_suffix(".json")
+    sidecar.write_text('{"inputs": [{"name": "x", "type": "tensor", "dtype": "float16", "shape": [8, 4]},'
+                       ' {"name": "skip", "type": "tensor", "required": false, "dtype": "float16", "shape": null}]}\n')
+    assert load_task(task).cases[0].shapes == [[8, 4]]
+    for bad in ('{"inputs": null}', "[1, 2]"):
+        sidecar.write_text(bad + "\n")
+        with pytest.raises(TaskError, match="line 1 has no list of"):
+            load_task(task)

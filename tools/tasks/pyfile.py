@@ -32,7 +32,12 @@ def group_cases(path: Path) -> list[TaskCase]:
             entry = json.loads(text)
         except json.JSONDecodeError as e:
             raise TaskError(f"{sidecar}: line {i + 1} is not JSON ({e.msg})") from None
-        tensors = [a for a in entry.get("inputs", []) if a.get("type") == "tensor" and "shape" in a]
+        inputs = entry.get("inputs", []) if isinstance(entry, dict) else None
+        if not isinstance(inputs, list):
+            raise TaskError(f"{sidecar}: line {i + 1} has no list of \"inputs\" (got {type(inputs).__name__})")
+        # an optional tensor left out of a group has "shape": null; it adds no shape to the case
+        tensors = [a for a in inputs if isinstance(a, dict) and a.get("type") == "tensor"
+                   and isinstance(a.get("shape"), list)]
         dtypes = sorted({a["dtype"] for a in tensors if "dtype" in a})
         cases.append(TaskCase(id=f"group {i}" + (f" {'/'.join(dtypes)}" if dtypes else ""), index=i,
                               shapes=[list(a["shape"]) for a in tensors]))
