@@ -154,7 +154,12 @@ def bind_msopgen(op: dict[str, Any], values: list[TaskValue], expected: list, *,
         if v is None:
             continue
         claimed.add(id(v))
-        attrs[a["name"]] = _attr_value(a["type"], v.value.value)
+        try:
+            attrs[a["name"]] = _attr_value(a["type"], v.value.value)
+        except (TypeError, ValueError):   # e.g. a tuple (stride=(2, 2, 2)) for an int attribute
+            bound.problem = (f"attribute '{a['name']}' <- {v.label} = {v.value.value!r}, which is not a value of "
+                             f"the OpDef's attribute type {a['type']}")
+            return bound
         if how == "position":
             bound.notes.append(f"attribute '{a['name']}' <- {v.label} = {v.value.value!r} (by position)")
     unused = [v.label for v in values if id(v) not in claimed and v.origin != "param" and v.value.kind not in ("none",)]
