@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-Layout = Literal["py", "mkb", "npukb", "kernelbench"]
+Layout = Literal["py", "mkb", "npukb", "kernelbench", "sol"]
 InputKind = Literal["get_inputs", "input_groups", "npukb_rows"]
 
 
