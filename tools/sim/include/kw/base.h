@@ -150,8 +150,33 @@ constexpr int32_t MAX_REPEAT_TIMES = 255;
 constexpr int32_t BLOCK_CUBE = 16;
 constexpr int32_t VECTOR_REG_WIDTH = 256;
 constexpr uint64_t MASK_PLACEHOLDER = 0;
+// memory sizes per architecture as CANN 8.x declares them (kernel_utils_constants.h): the vector part of
+// UB excludes the 8 KiB the framework keeps at its top, L1 the 128 bytes KFC reserves on dav-c220
+#if __CCE_AICORE__ == 220
+constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 184 * 1024;
 constexpr uint32_t TOTAL_UB_SIZE = 192 * 1024;
 constexpr uint32_t TMP_UB_OFFSET = 184 * 1024;
+constexpr uint32_t TOTAL_L1_SIZE = 512 * 1024 - 128;
+constexpr uint32_t TOTAL_L0C_SIZE = 128 * 1024;
+#elif __CCE_AICORE__ == 300
+constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 184 * 1024;
+constexpr uint32_t TOTAL_UB_SIZE = 248 * 1024;
+constexpr uint32_t TMP_UB_OFFSET = 248 * 1024;
+constexpr uint32_t TOTAL_L1_SIZE = 1024 * 1024;
+constexpr uint32_t TOTAL_L0C_SIZE = 128 * 1024;
+#else  // dav-m200 (Ascend 310P) and dav-c100 (Ascend 910)
+constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 248 * 1024;
+constexpr uint32_t TOTAL_UB_SIZE = 256 * 1024;
+constexpr uint32_t TMP_UB_OFFSET = 248 * 1024;
+constexpr uint32_t TOTAL_L1_SIZE = 1024 * 1024;
+constexpr uint32_t TOTAL_L0C_SIZE = 256 * 1024;
+#endif
+constexpr uint32_t TOTAL_L0A_SIZE = 64 * 1024;
+constexpr uint32_t TOTAL_L0B_SIZE = 64 * 1024;
+constexpr uint32_t TMP_UB_SIZE = 8 * 1024;
+constexpr uint32_t F32_INF = 0x7f800000;
+constexpr uint32_t F32_NEG_INF = 0xff800000;
+constexpr uint32_t F32_NAN = 0x7fc00000;
 constexpr int32_t ONE_BYTE_BIT_SIZE = 8;
 constexpr int32_t B16_BYTE_SIZE = 2;
 constexpr int32_t B32_BYTE_SIZE = 4;
