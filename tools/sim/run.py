@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from kernelwright.tools.hardware import SocProfile
-from kernelwright.tools.sim import sandbox
+from kernelwright.tools.sim import host_calls, sandbox
 from kernelwright.tools.sim.diagnostics import PathMapper
 from kernelwright.tools.sim.manifest import FORMAT_ND, GE_DTYPE, dims, line, platform_line, soc_line
 from kernelwright.tools.sim.reports import RunReport
@@ -73,7 +73,8 @@ class Runner:
     def _execute(self, exe: Path, manifest: list[str], outputs: dict[str, tuple[tuple[int, ...], np.dtype]]) -> None:
         mpath = self.dir / "manifest.txt"
         mpath.write_text("\n".join(manifest) + "\n")
-        limits = sandbox.Limits(wall_s=self.case.timeout_s + 10, cpu_s=int(self.case.timeout_s * 4) + 30)
+        # the case runs as three calls of the operator (runtime/carry.cpp), each with the case's time limit
+        limits = sandbox.Limits(wall_s=3 * self.case.timeout_s + 10, cpu_s=int(self.case.timeout_s * 12) + 30)
         r = sandbox.run([str(exe), str(mpath)], cwd=self.dir, limits=limits)
         self.result.stdout = r.stdout[-20000:]
         report = RunReport(self.dir, exe, self.mapper)
@@ -298,8 +299,9 @@ class Runner:
     def _host_tiling(self, host: list[str]) -> dict[str, Any] | None:
         mpath = self.dir / "host_manifest.txt"
         mpath.write_text("\n".join(host) + "\n")
-        r = sandbox.run([self.build.artifacts["host_exe"], "tiling", str(mpath)], cwd=self.dir,
-                        limits=sandbox.Limits(wall_s=60, cpu_s=60))
+        host_exe = self.build.artifacts["host_exe"]
+        earlier = host_calls.earlier_manifests(host_exe, self.dir)
+        r = sandbox.run([host_exe, "tiling", str(mpath), *earlier], cwd=self.dir, limits=sandbox.Limits(wall_s=60, cpu_s=60))
         try:
             data = json.loads(r.stdout.strip().splitlines()[-1]) if r.stdout.strip() else None
         except json.JSONDecodeError:
@@ -314,10 +316,17 @@ class Runner:
         if int(data["block_dim"]) == 0:
             self._host_error("TilingFunc returned without calling SetBlockDim (blockDim is 0)", "host.block_dim")
             return None
+        stale = host_calls.stale_finding(data, bool(earlier))
+        if stale:
+            self._host_error(stale, "host.state_across_calls",
+                             "keep no state in statics or globals of the host code: compute every tiling value from the "
+                             "context of this call (shapes, attributes, platform)")
+            return None
+        host_calls.remember(host_exe, host)
         return data
 
-    def _host_error(self, message: str, rule: str) -> None:
+    def _host_error(self, message: str, rule: str, hint: str = "check TilingFunc: it must SetBlockDim, save the tiling "
+                    "data and return ge::GRAPH_SUCCESS for this input shape") -> None:
         self.result.status, self.result.detail = "host_error", message
         self.result.diagnostics.append(Diagnostic(stage="host", rule=rule, category="runtime_rule", message=message,
-                                                  hint="check TilingFunc: it must SetBlockDim, save the tiling data and "
-                                                       "return ge::GRAPH_SUCCESS for this input shape"))
+                                                  hint=hint))

@@ -183,4 +183,9 @@ uint64_t workspace_bytes() {
 }
 uint8_t* user_workspace(uint8_t* workspace) { return workspace ? workspace + sys_workspace_bytes() : nullptr; }
 
+void gm_reset_shadows() {
+    for (auto* b : buffers())
+        if (b->shadow) std::memset(b->shadow, 0, b->capacity * sizeof(uint64_t));
+}
+
 }  // namespace kw::rt

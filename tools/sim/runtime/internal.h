@@ -1,5 +1,7 @@
 // Runtime-internal state shared by the runtime translation units (not seen by kernels).
 #pragma once
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 #include "kw/runtime.h"
@@ -29,6 +31,7 @@ struct Config {
     bool race_check = true;
     bool poison = true;
     uint32_t mix_ratio = 1;  // AIV instances per block: 2 for kernels that run the Matmul API (MIX 1:2)
+    bool carry = false;      // this launch starts UB and L1 with the previous launch's contents (carry.cpp)
 };
 Config& config();
 
@@ -46,11 +49,23 @@ GmBuffer* gm_register(const std::string& name, uint64_t bytes, const std::string
 GmBuffer* gm_register_list(const std::string& name, const std::vector<GmBuffer*>& members,
                            const std::vector<std::vector<int64_t>>& dims);
 std::vector<GmBuffer*>& gm_buffers();
+// The operator's next calls in this process (carry.cpp): `launch` with other inputs, then with the
+// inputs of `files` again, starting with the UB/L1 the other call left; 1 with a state.stale_local
+// finding when that last call fails or writes other bytes than the first, else 0.
+// The buffers hold the first call's outputs afterwards.
+int repeat_calls(const std::map<GmBuffer*, std::string>& files, const std::function<int()>& launch);
 void gm_reset_core_state();  // forget in-core GM ordering (new block)
 
 // ---- pipe state ----
 void pipes_reset();  // new block: fresh clocks, shadows, flags
 void arenas_reset();
+bool arena_used(AscendC::Hardware hw);  // this block has touched that memory
+
+// ---- state across launches (carry.cpp) ----
+void carry_setup();                 // parent, before the first launch: a shared snapshot per core
+void carry_save(uint32_t block);    // a block that ended cleanly leaves its UB and L1 on its core
+void carry_restore(uint32_t block); // a block of a `carry` launch starts with what its core holds
+void gm_reset_shadows();            // a new launch: no block has touched GM in this launch yet
 
 // ---- reporting ----
 void report_line(const std::string& json);  // append one JSON object line to this block's report

@@ -62,7 +62,9 @@ void reset_block_state() {
     st.report_fd = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     install_crash_handlers();
     reset_block_state();
+    carry_restore(b);
     body.run();
+    carry_save(b);
     counters_flush();
     report_line("{\"type\":\"end\",\"block\":" + std::to_string(b) + ",\"status\":\"ok\"}");
     std::fflush(stdout);
@@ -169,6 +171,7 @@ int run_blocks(uint32_t block_dim, LaunchBody& body) {
     }
     std::fflush(stdout);
     std::fflush(stderr);
+    gm_reset_shadows();  // launches on one stream run one after the other: no race across them
     auto deadline = Clock::now() + std::chrono::milliseconds(config().timeout_ms);
     const uint32_t instances = block_dim * aiv_per_block();
     std::vector<Child> cs(instances);

@@ -75,6 +75,8 @@ uint8_t* arena(AscendC::Hardware hw) {
     return a.mem.data();
 }
 
+bool arena_used(AscendC::Hardware hw) { return !arena_of(hw).mem.empty(); }
+
 void arenas_reset() {
     for (int i = 0; i < static_cast<int>(AscendC::Hardware::MAX); ++i) arena_of(static_cast<AscendC::Hardware>(i)).mem.clear();
 }
