@@ -7,6 +7,8 @@ from typing import Any, Literal, Protocol, runtime_checkable
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from kernelwright.tools.npu_check import npu_check_class
+
 # Compile-error taxonomy of AscendKernelGen's failure analysis, plus our own for run time.
 Category = Literal[
     "api_signature",        # wrong API name, arity or overload ("no member named", "no matching function")
@@ -37,6 +39,11 @@ class Diagnostic(BaseModel):
     notes: list[str] = Field(default_factory=list)
     values: dict[str, Any] = Field(default_factory=dict)
     block: int | None = None
+    npu_check: str | None = None     # the class CANN's npu_check reports for this fault (tools/npu_check.py)
+
+    def model_post_init(self, _context: Any) -> None:
+        if self.npu_check is None and self.rule:
+            self.npu_check = npu_check_class(self.rule, self.message, self.symbol)
 
     def location(self) -> str:
         if not self.file:
@@ -47,7 +54,7 @@ class Diagnostic(BaseModel):
         where = self.location()
         head = f"{where}: " if where else ""
         block = f" [block {self.block}]" if self.block is not None else ""
-        rule = f" [{self.rule}]" if self.rule else ""
+        rule = f" [{self.rule}{', npu_check ' + self.npu_check if self.npu_check else ''}]" if self.rule else ""
         text = f"{head}{self.severity}{rule}{block}: {self.message}"
         if self.hint:
             text += f"\n  hint: {self.hint}"
