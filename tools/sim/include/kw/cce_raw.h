@@ -65,6 +65,24 @@ inline int64_t get_acc_val() {
 }
 
 namespace AscendC {
+// Duplicate's implementation functions on __ubuf__ pointers, which cann-ops kernels call directly.
+template <typename T> inline void DuplicateImpl(T* dstLocal, const T& scalarValue, const int32_t& count) {
+    LocalTensor<T> d = kw::ub_view<T>(dstLocal, "DuplicateImpl", "dst");
+    Duplicate(d, scalarValue, count);
+}
+template <typename T, bool isSetMask = true>
+inline void DuplicateImpl(T* dstLocal, const T& scalarValue, uint64_t mask, const uint8_t repeatTime, const uint16_t dstBlockStride,
+                          const uint8_t dstRepeatStride) {
+    LocalTensor<T> d = kw::ub_view<T>(dstLocal, "DuplicateImpl", "dst");
+    Duplicate<T, isSetMask>(d, scalarValue, mask, repeatTime, dstBlockStride, dstRepeatStride);
+}
+template <typename T, bool isSetMask = true>
+inline void DuplicateImpl(T* dstLocal, const T& scalarValue, uint64_t mask[], const uint8_t repeatTime, const uint16_t dstBlockStride,
+                          const uint8_t dstRepeatStride) {
+    LocalTensor<T> d = kw::ub_view<T>(dstLocal, "DuplicateImpl", "dst");
+    Duplicate<T, isSetMask>(d, scalarValue, mask, repeatTime, dstBlockStride, dstRepeatStride);
+}
+
 // CANN 8.x keeps this untyped form next to GetAccVal<T>() (deprecated for GetReduceRepeatSumSpr).
 inline int64_t GetAccVal() { return ::get_acc_val(); }
 inline int64_t GetReduceRepeatSumSpr() { return ::get_acc_val(); }

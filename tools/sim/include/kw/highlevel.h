@@ -8,3 +8,4 @@
 #include "kw/highlevel/norm.h"
 #include "kw/highlevel/reduce.h"
 #include "kw/highlevel/broadcast.h"
+#include "kw/highlevel/select.h"
