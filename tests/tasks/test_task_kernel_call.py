@@ -1,0 +1,93 @@
+"""An NPUKernelBench task's ModelNew may make values before it calls the operator (GeluGrad passes
+gelu(x)); the worker records that call, and those values are the first task values the binder sees,
+named by the task's pybind function."""
+import numpy as np
+
+from kernelwright.tools.referee.binding import task_values
+from kernelwright.tools.referee.bind_msopgen import bind_msopgen
+from kernelwright.tools.tasks import load_task
+from kernelwright.tools.tasks.kernel_call import parameter_names
+from kernelwright.tools.tasks.reference import ReferenceWorker, RefRun
+
+MODULE = '''
+import torch
+import torch.nn as nn
+import kernel_gen_ops
+
+
+class Model(nn.Module):
+    def __init__(self, scale):
+        super().__init__()
+        self.scale = scale
+
+    def forward(self, dy, x):
+        return dy * (x + 1) * self.scale
+
+
+class ModelNew(nn.Module):
+    def __init__(self, scale):
+        super().__init__()
+        self.scale = scale
+
+    def forward(self, dy, x):
+        y = x + 1
+        return kernel_gen_ops.scaled_grad(dy, x, y, self.scale)
+
+'''
+INPUTS = '''
+import torch
+
+
+def get_inputs(param, device=None):
+    return [torch.rand(4, 8), torch.rand(4, 8)]
+
+
+def get_init_inputs(param, device=None):
+    return [2.5]
+'''
+PYBIND = '''
+#include "pytorch_npu_helper.hpp"
+at::Tensor scaled_grad(at::Tensor dy, const at::Tensor& x, c10::optional<at::Tensor> y, double scale)
+{
+    at::Tensor z = at::empty_like(dy);
+    EXEC_NPU_CMD(aclnnScaledGrad, dy, x, y, scale, z);
+    return z;
+}
+'''
+
+
+def _task(tmp_path):
+    val = tmp_path / "ScaledGrad" / "validation"
+    val.mkdir(parents=True)
+    (val / "module.py").write_text(MODULE)
+    (val / "prepare_inputs.py").write_text(INPUTS)
+    (val / "pybind.cpp").write_text(PYBIND)
+    (val / "test_cases.csv").write_text("case_id;shape\n0;[4, 8]\n")
+    return load_task(tmp_path / "ScaledGrad")
+
+
+def test_parameter_names_of_the_pybind_function(tmp_path):
+    (tmp_path / "b.cpp").write_text(PYBIND)
+    assert parameter_names(str(tmp_path / "b.cpp"), "scaled_grad") == ["dy", "x", "y", "scale"]
+    assert parameter_names(str(tmp_path / "b.cpp"), "missing") == [] and parameter_names(None, "f") == []
+
+
+def test_values_the_task_modelnew_makes_come_first_and_bind_by_their_names(tmp_path):
+    task = _task(tmp_path)
+    with ReferenceWorker(task, timeout_s=60) as w:
+        run = w.run(task.cases[0], 3)
+    assert isinstance(run, RefRun), run
+    assert run.call_names == ["dy", "x", "y", "scale"]
+    assert run.call_from == ["input 0", "input 1", None, "init 0"]
+    dy, x = run.args[0].array, run.args[1].array
+    np.testing.assert_array_equal(run.call[2].array, x + 1)
+    values = task_values(run, ["dy", "x"], ["scale"])
+    assert [v.label for v in values][:3] == ["call 'y'", "input 'dy'", "input 'x'"]
+    f32 = ["DT_FLOAT"]
+    op = {"type": "ScaledGrad", "inputs": [{"name": n, "param_type": "required", "dtypes": f32} for n in ("dy", "x", "y")],
+          "outputs": [{"name": "z", "param_type": "required", "dtypes": f32}],
+          "attrs": [{"name": "scale", "type": "float", "required": True, "default": ""}]}
+    b = bind_msopgen(op, values, [])
+    assert b.problem is None and b.case.attrs == {"scale": 2.5}
+    np.testing.assert_array_equal(b.case.inputs["y"], x + 1)
+    np.testing.assert_array_equal(b.case.inputs["dy"], dy)
