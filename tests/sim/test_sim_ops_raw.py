@@ -304,3 +304,29 @@ def test_free_on_the_wrong_queue_frees_the_owner(tmp_path):
     assert r.status == 0, r.diags
     assert r.rules("warning") == ["queue.foreign_tensor", "queue.foreign_tensor"] and r.rules("error") == []
     assert np.array_equal(r.outputs["out"], a * 2)
+
+
+AXPY = r"""
+extern "C" __global__ __aicore__ void axpy(GM_ADDR a, GM_ADDR b, GM_ADDR out) {
+    TPipe pipe;
+    In<half> x, y; x.load(pipe, a, 16); y.load(pipe, b, 16);
+    Out<half> o; o.init(pipe, out, 16);
+    DataCopy(o.t, y.t, 16);
+    PipeBarrier<PIPE_V>();
+    Axpy<half, half>(o.t, x.t, (half)3.0, 16);
+    o.store();
+}
+KW_EXPORT_KERNEL(axpy)
+"""
+
+
+def test_half_axpy_rounds_the_product_then_the_sum(tmp_path):
+    # x * 3 lands halfway between two halves: rounded first (as two instructions and torch's half ops do),
+    # -3.5 + round(3.5009765625) is exactly 0; a fused multiply-add would give 0.0009765625
+    x = np.full(16, 1.1669921875, np.float16)
+    y = np.full(16, -3.5, np.float16)
+    r = h.build_and_run(tmp_path, h.kernel_source(AXPY), "axpy", [h.Buf("a", x), h.Buf("b", y), h.Buf("out", nbytes=32, role="out")],
+                        [("buffer", "a"), ("buffer", "b"), ("buffer", "out")])
+    assert r.status == 0, r.diags
+    np.testing.assert_array_equal(r.outputs["out"].view(np.float16), y + x * np.float16(3.0))
+    assert not r.outputs["out"].view(np.float16).any()
