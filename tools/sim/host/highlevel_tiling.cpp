@@ -59,6 +59,11 @@ void SoftMaxFlashV2TilingFunc(const ge::Shape& s, const uint32_t dtsize, const u
 bool IsBasicBlockInSoftMax(optiling::SoftMaxTiling& t, const uint32_t) {
     return t.get_srcK() % 64 == 0 && t.get_srcK() <= 2048 && t.get_srcM() % 8 == 0;
 }
+uint32_t GetSoftMaxGradMaxTmpSize(const ge::Shape& s, const uint32_t d, const bool, const bool r) { return GetSoftMaxMaxTmpSize(s, d, r); }
+uint32_t GetSoftMaxGradMinTmpSize(const ge::Shape& s, const uint32_t d, const bool, const bool r) { return GetSoftMaxMinTmpSize(s, d, r); }
+void SoftMaxGradTilingFunc(const ge::Shape& s, const uint32_t dtsize, const uint32_t ws, optiling::SoftMaxTiling& t, const bool) {
+    fill_softmax(t, s, dtsize, ws);
+}
 uint32_t GetLogSoftMaxMaxTmpSize(const ge::Shape s, const uint32_t d, const bool r) { return GetSoftMaxMaxTmpSize(s, d, r); }
 uint32_t GetLogSoftMaxMinTmpSize(const ge::Shape s, const uint32_t d, const bool r) { return GetSoftMaxMinTmpSize(s, d, r); }
 void LogSoftMaxTilingFunc(const ge::Shape s, const uint32_t dtsize, const uint32_t ws, optiling::LogSoftMaxTiling& t) {

@@ -5,6 +5,7 @@
 #include "kw/highlevel/common.h"
 #include "kw/highlevel/math.h"
 #include "kw/highlevel/softmax.h"
+#include "kw/highlevel/softmax_grad.h"
 #include "kw/highlevel/norm.h"
 #include "kw/highlevel/reduce.h"
 #include "kw/highlevel/broadcast.h"
