@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from kernelwright.tools.project import KernelProject
-from kernelwright.tools.sim import cache, includes, sandbox, sources
+from kernelwright.tools.sim import cache, includes, mix, sandbox, sources
 from kernelwright.tools.sim.compiler import Compiler
 from kernelwright.tools.sim.diagnostics import PathMapper, parse
 from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR, RuntimeLib
@@ -106,8 +106,8 @@ class Builder:
                 result.artifacts["kernel_exe"] = self.final_path(exe)
         result.artifacts["src"] = self.final_path(self.src)
 
-    def _link(self, objs: list[Path], archive: Path, exe: Path, extra: tuple[str, ...] = ()) -> bool:
-        return self._compile(["-no-pie", *extra, *map(str, objs), str(archive), "-o", str(exe)])
+    def _link(self, objs: list[Path], archive: Path, exe: Path, extra: tuple[str, ...] = (), libs: tuple[str, ...] = ()) -> bool:
+        return self._compile(["-no-pie", *extra, *map(str, objs), str(archive), *libs, "-o", str(exe)])
 
     # ---- msopgen projects ----
     def _build_msopgen(self, result: BuildResult, units: list[str]) -> None:
@@ -145,13 +145,19 @@ class Builder:
         kernel_name = self.project.snake_name
         result.kernels = [kernel_name]
 
+        ratio = mix.cube_ratio([t for rel, t in self.project.files.items() if rel.startswith("op_kernel/")])
+        includes_ = [f"-I{self.src / 'op_kernel'}", f"-I{self.src}"]
+
         def compile_variant(i: int) -> tuple[int, bool]:
             tu = self.out / f"kernel_v{i}.cpp"
             tu.write_text(sources.kernel_unit(kernel_rel, self.src, [kernel_name],
                                               sources.msopgen_prologue(self.out / "kw_tiling.h", variants[i])))
             obj = self.out / f"kernel_v{i}.o"
-            ok = self._compile(self.rt.kernel_flags() + [f"-I{self.src / 'op_kernel'}", f"-I{self.src}", "-c", str(tu), "-o", str(obj)])
-            return i, ok and self._link([obj], self.rt.kernel_archive, self.out / f"kernel_v{i}")
+            ok = self._compile(self.rt.kernel_flags() + includes_ + ["-c", str(tu), "-o", str(obj)])
+            if ok and ratio:
+                ok = self._cube_library(tu, includes_, self.out / f"kernel_v{i}_cube.so")
+            return i, ok and self._link([obj], self.rt.kernel_archive, self.out / f"kernel_v{i}",
+                                        *((("-rdynamic",), ("-ldl",)) if ratio else ()))
 
         with ThreadPoolExecutor(max_workers=2) as pool:
             done = list(pool.map(compile_variant, range(len(variants))))
@@ -160,6 +166,18 @@ class Builder:
             result.variants.append(key)
             if ok:
                 result.artifacts[f"kernel_exe:{key}"] = self.final_path(self.out / f"kernel_v{i}")
+                if ratio:
+                    result.artifacts[f"kernel_cube:{key}"] = self.final_path(self.out / f"kernel_v{i}_cube.so")
+        if ratio:
+            result.artifacts["cube_ratio"] = str(ratio)
+
+    def _cube_library(self, tu: Path, includes_: list[str], lib: Path) -> bool:
+        """The AIC copy of a MIX kernel (mix.py): the unit compiled for the cube core, as a shared library whose
+        own inline code stays its own (-Bsymbolic); the runtime it calls is the executable's."""
+        obj = lib.with_suffix(".o")
+        return (self._compile(self.rt.kernel_flags(pch=False) + includes_ + ["-fPIC", "-DKW_CORE_TYPE=AscendC::AIC", "-c", str(tu),
+                                                                              "-o", str(obj)])
+                and self._compile(["-shared", "-fPIC", "-Wl,-Bsymbolic", str(obj), "-o", str(lib)]))
 
     def _describe(self, host_exe: Path) -> dict[str, Any] | None:
         r = sandbox.run([str(host_exe), "describe"], cwd=self.out, limits=sandbox.Limits(wall_s=30, cpu_s=30))

@@ -246,6 +246,9 @@ class Runner:
             return
         self.result.tiling = tiling
         m = self._header(self.build.kernels[0], int(tiling["block_dim"]), int(tiling["tiling_key"]))
+        cube = self.build.artifacts.get(f"kernel_cube:{variant_key(macros)}")
+        if cube:  # a MIX kernel with its own cube code (mix.py)
+            m.append(line("cube", cube, self.build.artifacts["cube_ratio"]))
         outputs: dict[str, tuple[tuple[int, ...], np.dtype]] = {}
         out_names = {k for ks in outs for k in ks}
         for p, keys in zip(op["inputs"], ins):

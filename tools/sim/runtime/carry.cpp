@@ -3,8 +3,8 @@
 // one process. After a clean first call (the judged one, from the poison pattern), the runner
 // (runner_main.cpp) calls the kernel with other inputs, then with the case's inputs once more starting
 // with the UB and L1 that call left (`carry` in the config); the last call must write exactly the first
-// call's bytes, or the kernel reads on-chip memory it did not write (or caches results across calls). Blocks map to cores as the NPU hands them out in order: block
-// b runs on core b % cores.
+// call's bytes, or the kernel reads on-chip memory it did not write (or caches results across calls).
+// Blocks map to cores as the NPU hands them out in order (scheduler.cpp names each block's core slot).
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -29,9 +29,9 @@ Snapshot& snap() {
     static Snapshot s;
     return s;
 }
-uint32_t core_count() {
+uint32_t core_count() {  // AIV cores, then AIC cores (the cube instances of MIX launches)
     const SocInfo& s = soc();
-    uint32_t n = s.split_arch ? s.aiv_cores : s.aic_cores;
+    uint32_t n = s.split_arch ? s.aiv_cores + s.aic_cores : s.aic_cores;
     return n ? n : 1;
 }
 uint64_t offset_in_core(Hardware hw) { return hw == Hardware::UB ? 0 : arena_capacity(Hardware::UB); }
@@ -49,10 +49,10 @@ void carry_setup() {
     s.saved = s.mem + s.cores * s.per_core;
 }
 
-void carry_save(uint32_t block) {
+void carry_save(uint32_t slot) {
     Snapshot& s = snap();
     if (!s.mem) return;
-    uint32_t core = block % s.cores;
+    uint32_t core = slot % s.cores;
     for (int i = 0; i < 2; ++i) {
         Hardware hw = kCarried[i];
         if (!arena_used(hw)) continue;  // this block never touched that memory: the core keeps older contents
@@ -61,10 +61,10 @@ void carry_save(uint32_t block) {
     }
 }
 
-void carry_restore(uint32_t block) {
+void carry_restore(uint32_t slot) {
     Snapshot& s = snap();
     if (!s.mem || !config().carry) return;
-    uint32_t core = block % s.cores;
+    uint32_t core = slot % s.cores;
     for (int i = 0; i < 2; ++i) {
         Hardware hw = kCarried[i];
         if (s.saved[core * 2 + i]) std::memcpy(arena(hw), s.mem + core * s.per_core + offset_in_core(hw), arena_capacity(hw));

@@ -123,7 +123,7 @@ void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char*
     }
     if (!b->shadow) return;
     BlockState& st = bs();
-    uint16_t me = uint16_t(st.block_idx + 1);
+    uint16_t me = uint16_t((config().cube_ratio ? st.group : st.block_idx) + 1);  // MIX: the AIC and its AIVs order by flags
     uint16_t ep = uint16_t(st.epoch + 1);
     bool atomic = write && st.atomic != 0;
     bool unchanged = write && g_store_value && std::memcmp(a, g_store_value, bytes) == 0;  // an idempotent store

@@ -19,6 +19,8 @@ struct BlockState {
     std::string atomic_dtype;
     int report_fd = -1;  // this block's JSON-lines report
     bool in_block = false;
+    bool cube = false;   // an AIC instance of a MIX launch (runs the kernel compiled for the cube core)
+    int64_t group = 0;   // MIX launches: the AI Core (AIC + its AIVs) this instance belongs to
 };
 BlockState& bs();
 
@@ -32,6 +34,7 @@ struct Config {
     bool poison = true;
     uint32_t mix_ratio = 1;  // AIV instances per block: 2 for kernels that run the Matmul API (MIX 1:2)
     bool carry = false;      // this launch starts UB and L1 with the previous launch's contents (carry.cpp)
+    uint32_t cube_ratio = 0; // MIX launches of a kernel with its own cube code: AIVs per AIC (crosscore.cpp); 0 = none
 };
 Config& config();
 
@@ -63,8 +66,8 @@ bool arena_used(AscendC::Hardware hw);  // this block has touched that memory
 
 // ---- state across launches (carry.cpp) ----
 void carry_setup();                 // parent, before the first launch: a shared snapshot per core
-void carry_save(uint32_t block);    // a block that ended cleanly leaves its UB and L1 on its core
-void carry_restore(uint32_t block); // a block of a `carry` launch starts with what its core holds
+void carry_save(uint32_t slot);     // a block that ended cleanly leaves its UB and L1 on its core (slot)
+void carry_restore(uint32_t slot);  // a block of a `carry` launch starts with what its core holds
 void gm_reset_shadows();            // a new launch: no block has touched GM in this launch yet
 
 // ---- reporting ----
@@ -77,8 +80,16 @@ void install_crash_handlers();
 // ---- scheduler ----
 struct LaunchBody {
     virtual void run() = 0;
+    virtual void run_cube() {}  // the AIC instances of a MIX launch (Config::cube_ratio > 0)
     virtual ~LaunchBody() = default;
 };
+// A blocked instance hands control back to the parent: 'S' at SyncAll, 'W' at a cross-core wait whose
+// flag is not set yet. Returns when the parent resumes it.
+void yield_to_parent(char why);
+
+// ---- cross-core flags of MIX launches (crosscore.cpp) ----
+void crosscore_setup(uint32_t groups, uint32_t ratio);  // parent, before the instances start
+uint64_t crosscore_generation();                        // flag sets so far (the parent resumes waiters after one)
 // Runs body once per block in [0, block_dim) in forked children with SyncAll support.
 // Returns the overall status: 0 ok, 1 rule violation, 2 crash, 3 timeout, 4 bad launch.
 int run_blocks(uint32_t block_dim, LaunchBody& body);

@@ -1,6 +1,7 @@
 // The emulator's entry point: reads a launch manifest written by kernelwright, maps the GM
 // buffers, runs the kernel on every block and writes the outputs and a launch summary.
 // Manifest: one directive per line, fields separated by tabs (see tools/sim/manifest.py).
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <unistd.h>
 #include <fstream>
@@ -76,8 +77,8 @@ int main(int argc, char** argv) {
     std::ifstream in(argv[1]);
     if (!in) bad_manifest(std::string("cannot open ") + argv[1]);
     kw::rt::Config& cfg = kw::rt::config();
-    std::string kernel_name;
-    uint32_t block_dim = 0;
+    std::string kernel_name, cube_library;
+    uint32_t block_dim = 0, cube_ratio = 0;
     std::map<std::string, GmBuffer*> buffers;
     std::map<GmBuffer*, std::string> files;  // buffers whose contents come from a file (inputs, tiling)
     std::vector<kw::ArgValue> args;
@@ -115,6 +116,9 @@ int main(int argc, char** argv) {
             kernel_name = f.at(1);
         } else if (k == "block_dim") {
             block_dim = uint32_t(std::stoul(f.at(1)));
+        } else if (k == "cube") {  // cube LIBRARY RATIO: the kernel compiled for the AIC, and AIVs per AIC
+            cube_library = f.at(1);
+            cube_ratio = uint32_t(std::stoul(f.at(2)));
         } else if (k == "buffer") {
             if (f.size() < 5) bad_manifest("buffer needs name, bytes, role, file");
             GmBuffer* b = kw::rt::gm_register(f[1], std::stoull(f[2]), f[3]);
@@ -170,12 +174,20 @@ int main(int argc, char** argv) {
     }
     if (cfg.out_dir.empty()) bad_manifest("no out_dir");
     kw::rt::bs().report_fd = open((cfg.out_dir + "/parent.jsonl").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    const kw::KernelEntry* entry = nullptr;
+    // a MIX kernel with its own cube code: the copy compiled for the AIC registers itself when loaded
+    if (!cube_library.empty() && !dlopen(cube_library.c_str(), RTLD_NOW | RTLD_LOCAL))
+        bad_manifest("cannot load the cube-core kernel " + cube_library + ": " + dlerror());
+    const kw::KernelEntry *entry = nullptr, *cube_entry = nullptr;
     std::string known;
     for (auto& e : kw::kernel_registry()) {
+        if (e.cube) {
+            if (kernel_name == e.name) cube_entry = &e;
+            continue;
+        }
         known += std::string(known.empty() ? "" : ", ") + e.name;
         if (kernel_name == e.name) entry = &e;
     }
+    if (!cube_library.empty() && !cube_entry) bad_manifest("the cube-core library has no kernel named '" + kernel_name + "'");
     if (!entry) bad_manifest("no kernel named '" + kernel_name + "' (kernels in this build: " + known + ")");
     if (entry->arity != int(args.size()))
         bad_manifest("kernel '" + kernel_name + "' takes " + std::to_string(entry->arity) + " arguments, the case passes " +
@@ -187,6 +199,8 @@ int main(int argc, char** argv) {
             block_dim = kw::rt::last_launch().block_dim;
             return kw::rt::last_launch().status;
         }
+        if (cube_entry)
+            return kw::rt::launch_mix(block_dim, cube_ratio, [&]() { entry->call(args); }, [&]() { cube_entry->call(args); });
         return kw::rt::launch(block_dim, [&]() { entry->call(args); });
     };
     // An operator is called more than once in a process, and the NPU keeps UB and L1 between calls:
