@@ -38,6 +38,7 @@ from kernelwright.tools.formats.registry import load
 _NO_MEMBER = re.compile(r"no (?:member|type|template) named '([^']+)'")
 _UNDECLARED = re.compile(r"use of undeclared identifier '([^']+)'")
 _NO_FILE = re.compile(r"'([^']+)' file not found")
+_RULE = re.compile(r"\[([a-z0-9_]+\.[a-z0-9_.]+)[\],]")
 
 
 def npukb_items(root: Path, levels: list[str]) -> list[dict[str, Any]]:
@@ -90,6 +91,10 @@ def failure_class(verdict: dict[str, Any]) -> str:
         if errors:
             d = errors[0]
             return f"{name}: {d.get('rule') or d.get('category') or _first_line(d.get('message', ''))}"
+        failed = [r for r in verdict.get("runs", []) if r.get("status") in ("fail", "error")]
+        if name == "run" and failed:   # the run's own finding: `[rule]` in its reason, else the reason
+            found = _RULE.search(failed[0].get("reason", ""))
+            return f"run: {found.group(1) if found else _first_line(failed[0].get('reason', ''))}"
         if name == "compare":
             rules = [m["rule"] for r in verdict.get("runs", []) for m in r.get("mismatches", [])]
             if rules:
