@@ -6,7 +6,7 @@ import numpy as np
 from kernelwright.tools.referee.binding import task_values
 from kernelwright.tools.referee.bind_msopgen import bind_msopgen
 from kernelwright.tools.tasks import load_task
-from kernelwright.tools.tasks.kernel_call import parameter_names
+from kernelwright.tools.tasks.kernel_call import parameter_names, returned_outputs
 from kernelwright.tools.tasks.reference import ReferenceWorker, RefRun
 
 MODULE = '''
@@ -91,3 +91,58 @@ def test_values_the_task_modelnew_makes_come_first_and_bind_by_their_names(tmp_p
     assert b.problem is None and b.case.attrs == {"scale": 2.5}
     np.testing.assert_array_equal(b.case.inputs["y"], x + 1)
     np.testing.assert_array_equal(b.case.inputs["dy"], dy)
+
+
+CE_PYBIND = """
+#include "pytorch_npu_helper.hpp"
+std::vector<at::Tensor> cross_entropy_loss(at::Tensor input, at::Tensor target, bool returnZloss, bool flip)
+{
+    at::Tensor logProbOut = torch::empty_like(input);  // return nothing; here
+    at::Tensor lossOut, zlossOut, lseOut;
+    EXEC_NPU_CMD(aclnnCrossEntropyLoss, input, target, returnZloss, lossOut, logProbOut, zlossOut, lseOut);
+    std::vector<at::Tensor> result = {lossOut, logProbOut};
+    /* result.push_back(input); */
+    if (returnZloss) {
+        result.push_back(zlossOut);
+        if (!flip) { result.push_back(lseOut); } else { result.emplace_back(input); }
+    }
+    return result;
+}
+"""
+
+
+def test_what_the_pybind_function_returns_follows_its_bool_parameters(tmp_path):
+    """NPUKernelBench zips the reference's outputs with what the pybind function returns; CrossEntropyLoss's
+    returns loss and logProb, and the z-loss outputs only with returnZloss."""
+    (tmp_path / "b.cpp").write_text(CE_PYBIND)
+    args = ["input", "target", "returnZloss", "lossOut", "logProbOut", "zlossOut", "lseOut"]
+    b = str(tmp_path / "b.cpp")
+    assert returned_outputs(b, "cross_entropy_loss", {"returnZloss": False, "flip": False}) == (["lossOut", "logProbOut"], args)
+    assert returned_outputs(b, "cross_entropy_loss", {"returnZloss": True, "flip": False}) == (
+        ["lossOut", "logProbOut", "zlossOut", "lseOut"], args)
+    assert returned_outputs(b, "cross_entropy_loss", {"returnZloss": True, "flip": True})[0] == [
+        "lossOut", "logProbOut", "zlossOut", "input"]
+    assert returned_outputs(b, "cross_entropy_loss", {}) is None          # a condition it cannot decide
+    (tmp_path / "c.cpp").write_text(PYBIND)
+    assert returned_outputs(str(tmp_path / "c.cpp"), "scaled_grad", {}) == (["z"], ["dy", "x", "y", "scale", "z"])
+    loop = CE_PYBIND.replace("if (returnZloss) {", "for (int i = 0; i < 2; ++i) {")
+    (tmp_path / "d.cpp").write_text(loop)
+    assert returned_outputs(str(tmp_path / "d.cpp"), "cross_entropy_loss", {"returnZloss": True}) is None
+
+
+def test_the_referee_compares_what_the_pybind_function_returns():
+    from types import SimpleNamespace
+    from kernelwright.tools.referee.case_runner import _returned_outputs
+    from kernelwright.tools.tasks.reference import RefValue
+    op = {"outputs": [{"name": n} for n in ("loss", "logProb", "zloss", "lse")]}
+    s = SimpleNamespace(build=SimpleNamespace(op=op))
+    expected = [RefValue(kind="tensor", name=f"out{i}") for i in range(4)]
+    ref = RefRun(args=[], init=[], params=[], outputs=expected, call_returns=["lossOut", "logProbOut"],
+                 call_exec=["input", "target", "lossOut", "logProbOut", "zlossOut", "lseOut"])
+    order, kept, notes = _returned_outputs(s, ref, ["loss", "logProb", "zloss", "lse"], expected)
+    assert order == ["loss", "logProb"] and kept == expected[:2] and "lossOut, logProbOut" in notes[0]
+    ref.call_returns = ["lseOut", "lossOut"]
+    assert _returned_outputs(s, ref, ["loss", "logProb", "zloss", "lse"], expected)[0] == ["lse", "loss"]
+    ref.call_returns = None
+    assert _returned_outputs(s, ref, ["loss", "logProb", "zloss", "lse"], expected) == (
+        ["loss", "logProb", "zloss", "lse"], expected, [])

@@ -73,3 +73,104 @@ def parameter_names(binding: str | None, fn: str) -> list[str]:
     params.append(cur)
     names = [re.findall(r"[A-Za-z_]\w*", p.split("=")[0]) for p in params if p.strip()]
     return [n[-1] for n in names if n]
+
+
+def _strip_comments(text: str) -> str:
+    return re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)
+
+
+def _body(text: str, fn: str) -> str | None:
+    m = re.search(rf"\b{re.escape(fn)}\s*\([^)]*\)\s*\{{", text)
+    if not m:
+        return None
+    depth, i = 1, m.end()
+    while i < len(text) and depth:
+        depth += {"{": 1, "}": -1}.get(text[i], 0)
+        i += 1
+    return text[m.end():i - 1] if depth == 0 else None
+
+
+def _names(expr: str) -> list[str] | None:
+    """`a, b` -> ["a", "b"], when every item is a plain name."""
+    items = [x.strip() for x in expr.split(",") if x.strip()]
+    return items if all(re.fullmatch(r"[A-Za-z_]\w*", x) for x in items) else None
+
+
+def _truth(cond: str, values: dict[str, Any]) -> bool | None:
+    """A condition on one of the function's parameters (`flag`, `!flag`, `flag == false`), or None."""
+    c = cond.strip()
+    m = re.fullmatch(r"(!?)\s*([A-Za-z_]\w*)(?:\s*(==|!=)\s*(true|false))?", c)
+    if not m or m.group(2) not in values:
+        return None
+    v = bool(values[m.group(2)])
+    if m.group(3):
+        v = (v == (m.group(4) == "true")) if m.group(3) == "==" else (v != (m.group(4) == "true"))
+    return not v if m.group(1) else v
+
+
+def returned_outputs(binding: str | None, fn: str, values: dict[str, Any]) -> tuple[list[str], list[str]] | None:
+    """What the pybind function `fn` hands back, for the call's parameter values: (the names of the tensors
+    it returns, in order; the arguments of its EXEC_NPU_CMD), or None when the source does not say plainly.
+
+    NPUKernelBench compares `zip(reference outputs, returned outputs)`, so a function that returns only some
+    of the operator's outputs (CrossEntropyLoss without `returnZloss`) is judged on those. Read: `return x;`,
+    `return {a, b};`, `std::make_tuple(a, b)`, and a `std::vector<at::Tensor>` filled by an initialiser and
+    `push_back`/`emplace_back`, each under `if (flag)` / `if (!flag)` / `else` on bool parameters."""
+    if not binding or not Path(binding).is_file():
+        return None
+    body = _body(_strip_comments(Path(binding).read_text(errors="replace")), fn)
+    if body is None:
+        return None
+    cmd = re.search(r"EXEC_NPU_CMD\s*\(\s*\w+\s*,([^;]*)\)\s*;", body)
+    exec_args = _names(cmd.group(1)) if cmd else None
+    rets = re.findall(r"\breturn\b([^;]*);", body)
+    if not exec_args or len(rets) != 1:
+        return None
+    ret = re.sub(r"^\s*(std::make_tuple\s*\(|std::vector\s*<\s*at::Tensor\s*>\s*|std::tuple\s*<[^>]*>\s*\()", "",
+                 rets[0]).strip()
+    if ret.startswith("{") or rets[0].strip().startswith(("std::make_tuple", "std::tuple")):
+        found = _names(ret.strip("{}() "))
+        return (found, exec_args) if found else None
+    if not re.fullmatch(r"[A-Za-z_]\w*", ret):
+        return None
+    decl = re.search(rf"std::vector\s*<\s*at::Tensor\s*>\s*{ret}\s*(?:=\s*)?(\{{[^}}]*\}}|\(\s*\{{[^}}]*\}}\s*\))?\s*;",
+                     body)
+    if not decl:
+        return ([ret], exec_args) if ret in exec_args else None
+    out = (_names(decl.group(1).strip("(){} ")) or []) if decl.group(1) else []
+    # the statements after the declaration: each push_back counts when every block around it is taken;
+    # a block is an `if` on a bool parameter (taken or not), its `else`, a loop (unknown) or a plain scope
+    open_blocks: list[tuple[bool | None, bool]] = []   # (taken, is an if)
+    closed_if: bool | None = None                      # the if block that just closed, for an `else`
+    pending: tuple[bool | None, bool] = (True, False)
+    pos, rest = 0, body[decl.end():]
+    token = re.compile(r"\bif\s*\(|\belse\b|\bfor\s*\(|\bwhile\s*\(|\{|\}|"
+                       rf"\b{ret}\s*\.\s*(?:push_back|emplace_back)\s*\(\s*([A-Za-z_]\w*)\s*\)\s*;")
+    while m := token.search(rest, pos):
+        t, pos = m.group(0), m.end()
+        if t[0] in "ifw" and t.endswith("("):
+            depth, j = 1, pos
+            while j < len(rest) and depth:
+                depth += {"(": 1, ")": -1}.get(rest[j], 0)
+                j += 1
+            pending = (_truth(rest[pos:j - 1], values), True) if t.startswith("if") else (None, False)
+            pos = j
+            if not rest[pos:].lstrip().startswith("{"):
+                return None       # an unbraced body: not read
+        elif t == "else":
+            if not rest[pos:].lstrip().startswith("{"):
+                return None       # else-if chains and unbraced bodies: not read
+            pending = (None if closed_if is None else not closed_if, False)
+        elif t == "{":
+            open_blocks.append(pending)
+            pending = (True, False)
+        elif t == "}":
+            if open_blocks:
+                taken, is_if = open_blocks.pop()
+                closed_if = taken if is_if else None
+        else:
+            if any(taken is None for taken, _ in open_blocks):
+                return None       # under a loop or a condition not on a bool parameter
+            if all(taken for taken, _ in open_blocks):
+                out.append(m.group(1))
+    return (out, exec_args) if out else None

@@ -67,6 +67,10 @@ class RefRun(BaseModel):
     call: list[RefValue] = Field(default_factory=list)
     call_names: list[str] = Field(default_factory=list)
     call_from: list[str | None] = Field(default_factory=list)
+    # ... and what that pybind function hands back for this call (kernel_call.returned_outputs): the names of
+    # the tensors it returns and the arguments of its EXEC_NPU_CMD; None when its source does not say plainly
+    call_returns: list[str] | None = None
+    call_exec: list[str] = Field(default_factory=list)
 
     def shapes(self) -> "RefShapes":
         """What this run looked like, for planning (when describing without data was not possible)."""
@@ -254,6 +258,7 @@ class ReferenceWorker:
             if resp.get("call"):
                 call = resp["call"]
                 run.call, run.call_names, run.call_from = _values(call["args"], data, "call"), call["names"], call["from"]
+                run.call_returns, run.call_exec = call.get("returns"), call.get("exec", [])
         out.unlink(missing_ok=True)
         return run
 

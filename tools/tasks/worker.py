@@ -25,7 +25,7 @@ import numpy as np
 import torch
 
 from kernelwright.tools.tasks import shim
-from kernelwright.tools.tasks.kernel_call import first_call, parameter_names
+from kernelwright.tools.tasks.kernel_call import first_call, parameter_names, returned_outputs
 from kernelwright.tools.tasks.worker_values import (TORCH_DTYPES, ShrinkSizes, cast_floats, clone, describe,
                                                     flatten_outputs, remap, same_bits)
 
@@ -225,9 +225,13 @@ class TaskRunner:
         fn, values = found
         origins = [next((f"input {i}" for i, x in enumerate(fresh) if x is v), None) or
                    next((f"init {j}" for j, x in enumerate(init) if x is v), None) for v in values]
-        response["call"] = {"fn": fn, "names": parameter_names(self.task.get("binding"), fn), "from": origins,
+        names = parameter_names(self.task.get("binding"), fn)
+        flags = {n: v for n, v in zip(names, values) if isinstance(v, (bool, int))}
+        returned = returned_outputs(self.task.get("binding"), fn, flags)
+        response["call"] = {"fn": fn, "names": names, "from": origins,
                             "args": [describe(v, store if o is None else None, f"call.{i}")
-                                     for i, (v, o) in enumerate(zip(values, origins))]}
+                                     for i, (v, o) in enumerate(zip(values, origins))],
+                            "returns": returned[0] if returned else None, "exec": returned[1] if returned else []}
 
 
 def handle(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
