@@ -85,4 +85,5 @@ extern "C" __global__ __aicore__ void overloads(GM_ADDR) {
     uint64_t sizes = AscendC::TOTAL_VEC_LOCAL_SIZE + TOTAL_UB_SIZE + TMP_UB_OFFSET + TOTAL_L1_SIZE + TOTAL_L0C_SIZE +
                      TOTAL_L0A_SIZE + TOTAL_L0B_SIZE + TMP_UB_SIZE;
     (void)sizes;
+    InitSocState();   // LLM4AscendC's conv answers start with it
 }

@@ -42,4 +42,11 @@ extern "C" __global__ __aicore__ void hl(GM_ADDR) {
     SumParams sp{1, 64, 64}; Sum(f2, f, tmp, sp); Sum(f2, f, sp);
     MeanParams mp{1, 64, 64}; Mean(f2, f, tmp, mp); Mean<half, float>(h2, h, mp);
     CumSumInfo ci{2, 64}; CumSum(f2, f2, f, tmp, ci); CumSum<float>(f2, f2, f, ci);
+    // the pattern Reduce APIs, as MultiKernelBench answers call them (and the basic ReduceSum beside them)
+    uint32_t shp[] = {8, 64};
+    ReduceMax<float, Pattern::Reduce::RA>(f2, f, tmp, shp, true); ReduceMin<float, Pattern::Reduce::RA, true>(f2, f, shp, true);
+    ReduceSum<float, Pattern::Reduce::AR>(f2, f, tmp, shp, true); ReduceProd<float, Pattern::Reduce::AR>(f2, f, tmp, shp, true);
+    ReduceMean<float, Pattern::Reduce::AR>(f2, f, shp, true); ReduceMax<half, Pattern::Reduce::AR>(h2, h, tmp, shp, true);
+    ReduceAny<float, Pattern::Reduce::RA>(f2, f, tmp, shp, true); ReduceAll<float, Pattern::Reduce::AR>(f2, f, shp, true);
+    ReduceSum(f2, f, f2, 64); ReduceMax(f2, f, f2, 64, false);
 }

@@ -10,3 +10,4 @@
 #include "kw/highlevel/reduce.h"
 #include "kw/highlevel/broadcast.h"
 #include "kw/highlevel/select.h"
+#include "kw/highlevel/reduce_pattern.h"
