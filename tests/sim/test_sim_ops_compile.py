@@ -103,3 +103,34 @@ def test_cann_accepts_the_same_overloads(name):
 def test_cann_rejects_the_same_calls(call, expect):
     p = _oracle(PROLOGUE + "    " + call + "\n}\n")
     assert p.returncode != 0 and "no matching function" in p.stderr
+
+
+HOST_CHECK_SUPPORT = r'''
+#include "register/op_def_registry.h"
+static ge::graphStatus CheckSupported(const ge::Operator& op, ge::AscendString& result) {
+    ge::Shape x = op.GetInputDescByName("x").GetShape();
+    int64_t dim = 0;
+    if (op.GetAttr("seq_dim", dim) != ge::GRAPH_SUCCESS) return ge::GRAPH_NOT_CHANGED;
+    result = ge::AscendString(x.GetDimNum() ? "{}" : "");
+    return ge::GRAPH_SUCCESS;
+}
+namespace ops {
+class Rev : public OpDef {
+public:
+    explicit Rev(const char* name) : OpDef(name) {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->AICore().SetCheckSupport(CheckSupported);
+        this->AICore().AddConfig("ascend910b");
+    }
+};
+OP_ADD(Rev);
+}
+'''
+
+
+@pytest.mark.skipif(not COMPILERS, reason="no C++ compiler")
+def test_host_check_support_callback_compiles():
+    """NPUKernelBench ReverseSequence registers a check-support callback on ge::Operator (GRAPH_NOT_CHANGED)."""
+    ok, err = _syntax(COMPILERS[0], HOST_CHECK_SUPPORT)
+    assert ok, err

@@ -49,4 +49,9 @@ extern "C" __global__ __aicore__ void hl(GM_ADDR) {
     ReduceMean<float, Pattern::Reduce::AR>(f2, f, shp, true); ReduceMax<half, Pattern::Reduce::AR>(h2, h, tmp, shp, true);
     ReduceAny<float, Pattern::Reduce::RA>(f2, f, tmp, shp, true); ReduceAll<float, Pattern::Reduce::AR>(f2, f, shp, true);
     ReduceSum(f2, f, f2, 64); ReduceMax(f2, f, f2, 64, false);
+    // kernel-side flash-softmax tiling (NPUKernelBench FlashAttentionScoreWithLargeHeadDim re-tiles per block)
+    constexpr SoftMaxTiling ft = SoftMaxFlashV2TilingFuncImpl(8, 64, 4, 4, 2048, false, true);
+    static_assert(ft.reduceM == 8 && ft.rangeM == 1 && ft.outMaxK == 8, "SoftMaxFlashV2TilingFuncImpl");
+    SoftMaxTiling ft2 = SoftMaxFlashV2TilingFunc(SoftMaxShapeInfo{8, 64, 8, 64}, 2, 4, 8192, true);
+    SoftmaxFlashV2<float, true>(f2, f, f, f, f, f, f, ft2, si);
 }

@@ -11,6 +11,7 @@ using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;
+constexpr graphStatus GRAPH_NOT_CHANGED = 1343242304;
 using char_t = char;
 
 enum DataType {

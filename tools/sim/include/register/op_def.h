@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 #include "graph/attr_value.h"
+#include "graph/operator.h"
 #include "graph/types.h"
 #include "kwhost/gert.h"
 
@@ -23,7 +24,7 @@ using std::function;
 using std::shared_ptr;
 
 namespace optiling {
-using OP_CHECK_FUNC = ge::graphStatus (*)(const void*, ge::AscendString&);
+using OP_CHECK_FUNC = ge::graphStatus (*)(const ge::Operator&, ge::AscendString&);
 using PARAM_GENERALIZE_FUNC = ge::graphStatus (*)(const void*, const void*, void*);
 }  // namespace optiling
 
