@@ -154,6 +154,10 @@ void wait_flag(Pipe src, Pipe dst, int id, const char* api) {
             .fatal();
     Clock* pending = s.flag_clock[a][b][id];
     acquire(dst, pending[0]);
+    // the scalar unit issues every instruction in order: while it waits, nothing after the wait is issued
+    // to any pipe, so a wait on S orders the source's work before everything that follows
+    if (dst == Pipe::S)
+        for (int q = 0; q < kPipes; ++q) acquire(static_cast<Pipe>(q), s.vc[b]);
     uint8_t& n = s.flag_count[a][b][id];
     for (int k = 1; k < n; ++k) pending[k - 1] = pending[k];
     --n;
