@@ -107,7 +107,8 @@ class Builder:
         result.artifacts["src"] = self.final_path(self.src)
 
     def _link(self, objs: list[Path], archive: Path, exe: Path, extra: tuple[str, ...] = (), libs: tuple[str, ...] = ()) -> bool:
-        return self._compile(["-no-pie", *extra, *map(str, objs), str(archive), *libs, "-o", str(exe)])
+        # symbols bound at start-up: every block is a fork of the runner and would otherwise resolve them again
+        return self._compile(["-no-pie", "-Wl,-z,now", *extra, *map(str, objs), str(archive), *libs, "-o", str(exe)])
 
     # ---- msopgen projects ----
     def _build_msopgen(self, result: BuildResult, units: list[str]) -> None:

@@ -121,7 +121,7 @@ void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char*
                   "the allocator's rounding")
             .warn();
     }
-    if (!b->shadow) return;
+    if (!b->shadow || !config().track) return;
     BlockState& st = bs();
     uint16_t me = uint16_t((config().cube_ratio ? st.group : st.block_idx) + 1);  // MIX: the AIC and its AIVs order by flags
     uint16_t ep = uint16_t(st.epoch + 1);
@@ -184,6 +184,7 @@ uint64_t workspace_bytes() {
 uint8_t* user_workspace(uint8_t* workspace) { return workspace ? workspace + sys_workspace_bytes() : nullptr; }
 
 void gm_reset_shadows() {
+    if (!config().track) return;
     for (auto* b : buffers())
         if (b->shadow) std::memset(b->shadow, 0, b->capacity * sizeof(uint64_t));
 }

@@ -31,9 +31,11 @@ struct Config {
     int timeout_ms = 20000;
     std::string out_dir;
     bool race_check = true;
+    bool track = true;       // pipe-hazard and GM race bookkeeping (off in carry.cpp's repeat calls: same code, same inputs)
     bool poison = true;
     uint32_t mix_ratio = 1;  // AIV instances per block: 2 for kernels that run the Matmul API (MIX 1:2)
     bool carry = false;      // this launch starts UB and L1 with the previous launch's contents (carry.cpp)
+    bool keep = false;       // the blocks of this launch leave their UB and L1 for the next launch (carry.cpp)
     uint32_t cube_ratio = 0; // MIX launches of a kernel with its own cube code: AIVs per AIC (crosscore.cpp); 0 = none
 };
 Config& config();
@@ -62,6 +64,7 @@ void gm_reset_core_state();  // forget in-core GM ordering (new block)
 // ---- pipe state ----
 void pipes_reset();  // new block: fresh clocks, shadows, flags
 void arenas_reset();
+void arenas_prepare();  // the poisoned arena templates the forked blocks start from (before the first fork)
 bool arena_used(AscendC::Hardware hw);  // this block has touched that memory
 
 // ---- state across launches (carry.cpp) ----

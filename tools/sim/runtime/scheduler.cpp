@@ -199,6 +199,7 @@ int run_blocks(uint32_t block_dim, LaunchBody& body) {
     std::fflush(stdout);
     std::fflush(stderr);
     gm_reset_shadows();  // launches on one stream run one after the other: no race across them
+    arenas_prepare();    // the blocks start from these copy-on-write
     auto deadline = Clock::now() + std::chrono::milliseconds(config().timeout_ms);
     const uint32_t instances = block_dim * (config().cube_ratio ? 1 + config().cube_ratio : aiv_per_block());
     if (config().cube_ratio) crosscore_setup(block_dim, config().cube_ratio);
