@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 
 from kernelwright.tools.hardware import SocProfile
-from kernelwright.tools.sim import host_calls, sandbox
+from kernelwright.tools.sim import host_calls, sandbox, shape_out
+from kernelwright.tools.sim.shape_out import SHAPE_OUT
 from kernelwright.tools.sim.diagnostics import PathMapper
 from kernelwright.tools.sim.manifest import FORMAT_ND, GE_DTYPE, dims, line, platform_line, soc_line
 from kernelwright.tools.sim.reports import RunReport
@@ -23,7 +24,7 @@ from kernelwright.tools.toolchain import BuildResult, Case, Diagnostic, RunResul
 
 NUMPY_TO_GE = {"float32": "DT_FLOAT", "float16": "DT_FLOAT16", "bfloat16": "DT_BF16", "int8": "DT_INT8", "uint8": "DT_UINT8",
                "int16": "DT_INT16", "uint16": "DT_UINT16", "int32": "DT_INT32", "uint32": "DT_UINT32", "int64": "DT_INT64",
-               "uint64": "DT_UINT64", "bool": "DT_BOOL", "float64": "DT_DOUBLE"}
+               "uint64": "DT_UINT64", "bool": "DT_BOOL", "float64": "DT_DOUBLE", "complex64": "DT_COMPLEX64"}
 GE_TO_NUMPY = {v: k for k, v in NUMPY_TO_GE.items()}
 HOST_DATA_LIMIT = 1 << 20   # inputs up to this size are visible to TilingFunc (GetInputTensor()->GetData())
 
@@ -281,6 +282,10 @@ class Runner:
                 shapes.append(shape)
                 instance += 1
             self._arg(m, p, keys, shapes)
+        refreshed = [keys[0] for p, keys in zip(op["outputs"], outs) if p.get("shape_depend_on_compute") and len(keys) == 1]
+        if refreshed:  # the kernel writes those outputs' real shapes into one more argument (shape_out.py)
+            m.append(line("buffer", SHAPE_OUT, shape_out.size(len(refreshed)), "out", "-"))
+            m.append(line("arg", "buffer", SHAPE_OUT))
         ws = sum(int(w) for w in tiling.get("workspace_sizes", []))
         m.append(line("buffer", "workspace", ws, "workspace", "-"))
         m.append(line("arg", "buffer", "workspace"))
@@ -289,6 +294,8 @@ class Runner:
         m.append(line("buffer", "tiling", len(tb), "tiling", self.dir / "tiling.bin" if tb else "-"))
         m.append(line("arg", "buffer", "tiling"))
         self._execute(Path(self.build.artifacts[exe_key]), m, outputs)
+        if refreshed:
+            shape_out.refresh(self.result, refreshed, self.dir / f"out_{SHAPE_OUT}.bin")
 
     @staticmethod
     def _arg(m: list[str], p: dict[str, Any], keys: list[str], shapes: list[tuple[int, ...]]) -> None:

@@ -23,7 +23,8 @@ std::string param_json(const ops::OpParamDef& p) {
     for (auto f : p.formats_) fmts += (fmts.empty() ? "" : ",") + q(ge::TypeUtils::FormatToSerialString(f));
     return "{\"name\":" + q(p.name_) + ",\"param_type\":" + q(kinds[int(p.param_type_) % 5]) + ",\"dtypes\":[" + dts +
            "],\"formats\":[" + fmts + "],\"value_depend\":" + (p.value_depend_ != ops::IGNORE ? "true" : "false") +
-           ",\"scalar\":" + (p.scalar_ ? "true" : "false") + ",\"follow\":" + q(p.follow_) + "}";
+           ",\"scalar\":" + (p.scalar_ ? "true" : "false") + ",\"follow\":" + q(p.follow_) +
+           ",\"shape_depend_on_compute\":" + (p.shape_depend_ ? "true" : "false") + "}";
 }
 
 std::string tiling_fields_json(const optiling::TilingDef& t) {
