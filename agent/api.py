@@ -1,21 +1,21 @@
 """`kernelwright.generate(task, ...)`: one task end to end — plan, write and check the DSL, lower,
-verify, repair — with a checkpoint after every node (an interrupted run resumes where it stopped)
-and a trajectory in the run's artifact directory."""
+verify, repair — with a checkpoint after every node (an interrupted run resumes where it stopped,
+with the settings it was started with) and a trajectory in the run's artifact directory."""
 from __future__ import annotations
 
-import sqlite3
 import time
 import traceback
 from collections.abc import Callable
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
-from kernelwright.agent.config import NODES, Config, load_config
+from kernelwright.agent.config import NODES, Config, RunSettings, dotted, load_config, merge, validated
 from kernelwright.agent.models.base import ChatModel
 from kernelwright.agent.models.recorder import RecordingModel
+from kernelwright.agent.checkpoints import open_saver, saved_values
+from kernelwright.agent.state import initial_state
 from kernelwright.agent.trajectory import Artifacts
 
 EventHandler = Callable[[str, Any], None]
@@ -35,10 +35,6 @@ class RunResult(BaseModel):
     @property
     def ok(self) -> bool:
         return self.status == "passed"
-
-
-class NoSuchRun(ValueError):
-    """`resume` names a run the checkpoint file does not hold."""
 
 
 def new_run_id(task_name: str) -> str:
@@ -65,51 +61,58 @@ def _recorded(models: dict[str, ChatModel | None], path: Path, calls_done: int) 
 
 
 def generate(task: Any = None, *, model: Any = None, config: Config | None = None, out: str | Path | None = None,
-             resume: str | None = None, answer: dict[str, Any] | None = None, interrupts: list[str] | None = None,
-             on_event: EventHandler | None = None, writer: Any = None, toolchain: Any = None,
-             retriever: Any = None) -> RunResult:
+             resume: str | None = None, changes: dict[str, Any] | None = None, answer: dict[str, Any] | None = None,
+             interrupts: list[str] | None = None, on_event: EventHandler | None = None, writer: Any = None,
+             toolchain: Any = None, retriever: Any = None) -> RunResult:
     """Run one task (a Task, or a path a task loader reads). `model`: a model name (`builtin`,
-    `replay:FILE`, a litellm name), a ChatModel for every node, or {node: ChatModel}. `resume`: the
-    run id of a checkpointed run to continue (`answer` replies to the review it paused at)."""
+    `replay:FILE`, a litellm name), a ChatModel for every node, or {node: ChatModel}. The resolved
+    settings are saved with the run. `resume`: the run id of a checkpointed run to continue with its
+    saved settings (`config` then only says where the checkpoints are; `answer` replies to the review it
+    paused at); `changes` ({setting: value}, dotted keys or `model`, `tolerance`, ...) changes some of
+    them, recorded in the run. A `model` name or `interrupts` that differ from the saved ones without
+    being named in `changes` are refused (ConfigError): a run does not change midway unasked."""
     from kernelwright.agent.deps import make_deps
     from kernelwright.agent.graph import build_graph
 
-    cfg = config or load_config(overrides={"models.default.name": model if isinstance(model, str) else None})
-    if isinstance(model, str) and config is not None:
-        cfg = cfg.model_copy(deep=True)
-        cfg.models.default.name = model
+    cfg = config or load_config()
+    asked = {"models.default.name": model if isinstance(model, str) else None, "agent.interrupts": interrupts}
     ckpt = cfg.paths.checkpoint_file()
-    ckpt.parent.mkdir(parents=True, exist_ok=True)
-    with closing(sqlite3.connect(str(ckpt), check_same_thread=False)) as conn:
-        from langgraph.checkpoint.sqlite import SqliteSaver
-        saver = SqliteSaver(conn)
+    with open_saver(ckpt) as saver:
         if resume:
-            found = saver.get_tuple({"configurable": {"thread_id": resume}})
-            if found is None:
-                raise NoSuchRun(f"no checkpoint for run {resume!r} in {ckpt}; run ids are the artifact directory names")
-            values = found.checkpoint["channel_values"]
+            values = saved_values(saver, resume, ckpt)
             run_id, artifacts = resume, Path(values["artifacts"])
             calls_done = int((values.get("usage") or {}).get("calls", 0))
+            saved = values.get("settings") or RunSettings(config=cfg, models={})   # a run from before settings were saved
+            settings = saved.resumed(asked, changes or {})
+            cfg, chosen = settings.config, _models(model, settings.config)
         else:
             from kernelwright.tools.task import Task
             from kernelwright.tools.tasks import load_task
+            cfg = validated(merge(cfg.model_dump(), asked | {dotted(k): v for k, v in (changes or {}).items()}))
             task = task if isinstance(task, Task) else load_task(task)
+            chosen = _models(model, cfg)         # a bad transcript stops the run here, before its directory is touched
+            settings = RunSettings(config=cfg, models={n: m.name if m else "builtin" for n, m in chosen.items()})
             run_id = Path(out).name if out else new_run_id(task.name)
             artifacts, calls_done = Path(out) if out else cfg.paths.runs / run_id, 0
             saver.delete_thread(run_id)          # a new run under a reused name starts from scratch
             Artifacts(artifacts).reset()
         artifacts.mkdir(parents=True, exist_ok=True)
-        models = _recorded(_models(model, cfg), Artifacts(artifacts).calls, calls_done)
+        art = Artifacts(artifacts)
+        models = _recorded(chosen, art.calls, calls_done)
         deps = make_deps(cfg, models, writer=writer, toolchain=toolchain, retriever=retriever)
-        graph = build_graph(deps, checkpointer=saver, interrupts=interrupts)
+        graph = build_graph(deps, checkpointer=saver)
         thread = {"configurable": {"thread_id": run_id}, "recursion_limit": 4 * cfg.agent.max_steps + 20}
+        art.write_json("config.json", settings.model_dump(mode="json"))
         if resume:
             from langgraph.types import Command
-            pending = graph.get_state(thread).interrupts
-            inp: Any = Command(resume=answer or {"action": "approve"}) if pending else None
+            made = settings.changes[len(saved.changes):]
+            art.event("resume", changes=[c.model_dump() for c in made])
+            command: dict[str, Any] = {"update": {"settings": settings}} if made else {}
+            if graph.get_state(thread).interrupts:
+                command["resume"] = answer or {"action": "approve"}
+            inp: Any = Command(**command) if command else None
         else:
-            inp = {"task": task.model_dump(), "run_id": run_id, "artifacts": str(artifacts), "dsl_version": 0,
-                   "project_version": 0, "attempts": {}, "usage": {}, "path": [], "verdicts": []}
+            inp = initial_state(task, run_id, str(artifacts), settings)
         try:
             for mode, chunk in graph.stream(inp, thread, stream_mode=["updates", "custom"]):
                 if on_event:
@@ -137,7 +140,8 @@ def _stopped(graph: Any, thread: dict, artifacts: Path, e: BaseException) -> Non
 def _result(snapshot: Any, run_id: str, artifacts: Path) -> RunResult:
     v = snapshot.values
     kernel = artifacts / "kernel" if (artifacts / "kernel").is_dir() else None
-    common = dict(run_id=run_id, artifacts=artifacts, kernel=kernel, verdict=v.get("verdict"), path=v.get("path", []),
+    verdict = v["verdict"].model_dump() if v.get("verdict") else None
+    common = dict(run_id=run_id, artifacts=artifacts, kernel=kernel, verdict=verdict, path=v.get("path", []),
                   usage=v.get("usage", {}))
     if snapshot.next:                  # paused at a review point
         pending = snapshot.interrupts[0].value if snapshot.interrupts else {}

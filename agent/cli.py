@@ -2,7 +2,8 @@
 
 Each module in `kernelwright.agent.commands` exposes `register(subparsers)` and sets
 `func(args) -> int` on its parser. Modules are imported here, but each keeps its heavy
-imports inside `func`, so `kernelwright --help` stays fast.
+imports inside `func`, so `kernelwright --help` stays fast. Bad input of any command (a
+`kernelwright.errors.UserError`) is reported here, once: one line on stderr, exit 2.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import importlib
 import sys
 
 from kernelwright import __version__
+from kernelwright.errors import UserError
 
 COMMANDS = ["doctor", "build", "docs", "lint", "export", "verify", "run", "bench", "chat", "mcp", "dsl"]
 
@@ -36,7 +38,12 @@ def main(argv: list[str] | None = None) -> int:
         else:
             parser.print_help()
             return 0
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except UserError as e:
+        message = "; ".join(line.strip() for line in str(e).splitlines() if line.strip())
+        print(f"kernelwright {args.command}: {message}", file=sys.stderr)
+        return e.exit_code
 
 
 if __name__ == "__main__":

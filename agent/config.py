@@ -1,14 +1,21 @@
 """Configuration: one pydantic model per component, merged in layers — a file (YAML or TOML), then
-environment variables, then CLI flags. API keys come only from the environment (litellm reads the
-provider's own variable, e.g. OPENAI_API_KEY); a key written in a config file is an error."""
+environment variables, then CLI flags — and checked as it is loaded (SoC, tolerance preset, backend,
+caps, model names), so a bad value stops the run before any model is called. API keys come only from
+the environment (litellm reads the provider's own variable, e.g. OPENAI_API_KEY); a key written in a
+config file is an error. A run saves what it was started with (`RunSettings`); a resume uses that."""
 from __future__ import annotations
 
 import os
+import re
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from kernelwright.errors import ConfigError
+from kernelwright.tools.hardware import soc_names
 
 NODES = ("planner", "dsl_writer", "lowerer", "debugger")
 INTERRUPTS = ("plan", "dsl", "accept")
@@ -35,6 +42,17 @@ class ModelConfig(_Strict):
     backoff_s: float = 2.0
     kwargs: dict[str, Any] = Field(default_factory=dict)
     """Extra keyword arguments for litellm.completion (never keys)."""
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str | None) -> str | None:
+        if v is None or v == "builtin":
+            return v
+        # a replay transcript is read (and a missing one reported) when the model is made
+        if not (len(v) > 7 if v.startswith("replay:") else re.fullmatch(r"\w[\w.\-/:@+]*", v)):
+            raise ValueError(f"{v!r} is not a model name: builtin, replay:FILE, or a litellm name such as "
+                             "openai/gpt-4o or ollama_chat/qwen2.5-coder:7b")
+        return v
 
     @field_validator("kwargs")
     @classmethod
@@ -66,21 +84,21 @@ class ModelsConfig(_Strict):
 class StageCaps(_Strict):
     """How many times each node may run in one task."""
 
-    planner: int = 2
-    dsl_writer: int = 6
-    lowerer: int = 4
-    debugger: int = 4
+    planner: int = Field(2, ge=1)
+    dsl_writer: int = Field(6, ge=1)
+    lowerer: int = Field(4, ge=1)
+    debugger: int = Field(4, ge=0)
     """Repairs: each failing verdict the debugger reads is one."""
 
 
 class AgentConfig(_Strict):
     caps: StageCaps = Field(default_factory=StageCaps)
-    max_steps: int = 40
+    max_steps: int = Field(40, ge=1)
     """Node runs over the whole task."""
-    max_llm_calls: int = 30
-    max_cost_usd: float = 5.0
-    max_seconds: float = 3600.0
-    max_format_errors: int = 2
+    max_llm_calls: int = Field(30, ge=0)
+    max_cost_usd: float = Field(5.0, ge=0)
+    max_seconds: float = Field(3600.0, gt=0)
+    max_format_errors: int = Field(2, ge=0)
     """Consecutive unusable replies (no code block, wrong format) a node tolerates before the run fails."""
     interrupts: list[Literal["plan", "dsl", "accept"]] = Field(default_factory=list)
     """Pause for human review after planning, after the DSL check, before accepting a passing kernel."""
@@ -91,9 +109,24 @@ class ToolchainConfig(_Strict):
     """sim: the CPU emulation; cann: CANN's compiler and an NPU; cann-syntax: compile check only."""
     soc: str | None = None
     tolerance: str = "default"
-    trials: int | None = None
-    budget: int | None = None
+    trials: int | None = Field(None, ge=1)
+    budget: int | None = Field(None, ge=1)
     """Elements per case on the emulation (the referee's default when unset)."""
+
+    @field_validator("soc")
+    @classmethod
+    def _soc(cls, v: str | None) -> str | None:
+        if v is not None and v not in soc_names():
+            raise ValueError(f"unknown SoC {v!r}; known: {', '.join(soc_names())}")
+        return v
+
+    @field_validator("tolerance")
+    @classmethod
+    def _tolerance(cls, v: str) -> str:
+        from kernelwright.tools.referee.tolerance import PRESETS   # the referee package imports NumPy
+        if v not in PRESETS:
+            raise ValueError(f"unknown tolerance preset {v!r}; known: {', '.join(sorted(PRESETS))}")
+        return v
 
 
 class RetrieverConfig(_Strict):
@@ -122,17 +155,20 @@ class Config(_Strict):
 
 def read_file(path: str | Path) -> dict[str, Any]:
     p = Path(path)
-    text = p.read_text(encoding="utf-8")
-    if p.suffix == ".toml":
-        import tomllib
-        data = tomllib.loads(text)
-    elif p.suffix in (".yaml", ".yml"):
-        import yaml
-        data = yaml.safe_load(text) or {}
-    else:
-        raise ValueError(f"{p}: config files are .yaml, .yml or .toml")
+    if p.suffix not in (".toml", ".yaml", ".yml"):
+        raise ConfigError(f"{p}: config files are .yaml, .yml or .toml")
+    import tomllib
+
+    import yaml
+    try:
+        text = p.read_text(encoding="utf-8")
+        data = tomllib.loads(text) if p.suffix == ".toml" else yaml.safe_load(text) or {}
+    except OSError as e:
+        raise ConfigError(f"config file {p}: {e.strerror}") from None
+    except (ValueError, yaml.YAMLError) as e:
+        raise ConfigError(f"config file {p}: {' '.join(str(e).split())}") from None
     if not isinstance(data, dict):
-        raise ValueError(f"{p}: the config must be a mapping of sections (agent, models, toolchain, retriever, paths)")
+        raise ConfigError(f"{p}: the config must be a mapping of sections (agent, models, toolchain, retriever, paths)")
     return data
 
 
@@ -166,6 +202,16 @@ def merge(base: dict[str, Any], dotted: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def validated(data: Mapping[str, Any]) -> Config:
+    """The Config, or a ConfigError naming every bad setting on one line."""
+    try:
+        return Config.model_validate(data)
+    except ValidationError as e:
+        bad = [f"{'.'.join(str(x) for x in err['loc'])}: {err['msg'].removeprefix('Value error, ')}"
+               + (f" (got {err['input']!r})" if err["type"] == "literal_error" else "") for err in e.errors()]
+        raise ConfigError("bad configuration: " + "; ".join(bad)) from None
+
+
 def load_config(path: str | Path | None = None, *, env: Mapping[str, str] | None = None,
                 overrides: Mapping[str, Any] | None = None) -> Config:
     """File (or $KERNELWRIGHT_CONFIG), then environment, then `overrides` (dotted keys, e.g. from flags)."""
@@ -174,4 +220,60 @@ def load_config(path: str | Path | None = None, *, env: Mapping[str, str] | None
     data = read_file(path) if path else {}
     data = merge(data, env_layer(env))
     data = merge(data, overrides or {})
-    return Config.model_validate(data)
+    return validated(data)
+
+
+# Short names of the settings the CLI has flags for (`--set model=NAME` is `--set models.default.name=NAME`).
+ALIASES = {"model": "models.default.name", "backend": "toolchain.backend", "soc": "toolchain.soc",
+           "tolerance": "toolchain.tolerance", "max_steps": "agent.max_steps", "interrupts": "agent.interrupts"}
+
+
+NO_MODEL = (None, "builtin")
+
+
+def dotted(key: str) -> str:
+    return ALIASES.get(key.replace("-", "_"), key)
+
+
+def setting(cfg: Config, key: str) -> Any:
+    value: Any = cfg.model_dump(mode="json")
+    for part in key.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+class SettingChange(_Strict):
+    key: str
+    old: Any
+    new: Any
+    at: float = Field(default_factory=time.time)
+
+
+class RunSettings(_Strict):
+    """What a run was started with, saved in its checkpoint: the resolved configuration (review points
+    included) and the model each node used. A resume uses it; a setting changes only when the caller
+    names the change, and every change is kept here."""
+
+    config: Config
+    models: dict[str, str]             # node -> model name (`builtin`: no model)
+    changes: list[SettingChange] = Field(default_factory=list)
+
+    def resumed(self, asked: Mapping[str, Any], changes: Mapping[str, Any]) -> RunSettings:
+        """These settings with `changes` made. A setting in `asked` (what the caller passed without
+        naming it a change) that differs from the saved one is refused: it would change the run midway."""
+        changes = {dotted(k): v for k, v in changes.items()}
+        for key, value in asked.items():
+            old = setting(self.config, key)
+            if value is not None and key not in changes and old != value and not (old in NO_MODEL and value in NO_MODEL):
+                raise ConfigError(f"this run was started with {key}={old!r}; resuming with {value!r} would change it "
+                                  f"midway: name the change (--set {key}=... on the command line, changes="
+                                  f"{{{key!r}: ...}} in Python; it is recorded) or resume without it")
+        if not changes:
+            return self
+        config = validated(merge(self.config.model_dump(mode="json"), changes))
+        made = [SettingChange(key=k, old=setting(self.config, k), new=setting(config, k)) for k in changes]
+        made = [c for c in made if c.old != c.new]
+        models = self.models
+        if any(c.key.startswith("models.") for c in made):
+            models = {n: config.models.for_node(n).name or "builtin" for n in models}
+        return RunSettings(config=config, models=models, changes=self.changes + made)

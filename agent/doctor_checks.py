@@ -21,11 +21,12 @@ def cann_install() -> dict:
         return _row("CANN toolkit", "missing", "none (set ASCEND_HOME_PATH after `source <CANN>/set_env.sh`)",
                     "the `cann-syntax` (compile check against real headers) and `cann` (NPU) backends")
     if inst.flow is None:
-        return _row("CANN toolkit", "failed", inst.describe() + "; no ascendc_kernel_cmake and no ASCConfig.cmake",
+        return _row("CANN toolkit", "failed", inst.describe(),
                     "nothing yet: the install looks incomplete (reinstall the toolkit package)")
+    msopgen = "; msopgen operators with --msopgen" if inst.package_flow.name else ""
     return _row("CANN toolkit", "ok", inst.describe(),
                 "`--backend cann-syntax` (compile check against these headers); with an NPU, `--backend cann` "
-                "(kernel-launch builds; msopgen with --msopgen)")
+                f"(kernel-launch builds{msopgen})")
 
 
 def npu_devices() -> dict:

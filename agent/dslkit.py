@@ -1,31 +1,48 @@
 """The agent's one door to the DSL (`kernelwright.tools.dsl`): check a program against a task, lower it
-to a KernelProject, fill its holes. Everything else in the agent deals in source text, `DslCheck`
-records and projects, so the DSL can change behind these few functions."""
+to a KernelProject, fill its holes. Everything else in the agent deals in source text, the records
+below (`DslCheck`, `HoleWork`) and projects, so the DSL can change behind these few functions."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Literal
 
 import numpy as np
+from pydantic import BaseModel, Field
 
-from kernelwright.agent.state import DslCheck
+from kernelwright.tools.dsl.holes import Hole
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.task import Task
 
 DSL_FILE = "kernel.dsl.py"
 
 
-class Semantics(dict):
-    """NumPy semantics of `A.extern` holes for the interpreter: the DSL's own registry (when it has
-    one), plus `np.<ufunc>` for elementwise unary holes: `A.extern(..., numpy="np.tanh", n=n)`."""
+class DslCheck(BaseModel):
+    """The DSL program checked at once: parsed, held to the static rules, interpreted on the task's
+    inputs and compared with the reference."""
 
-    def __bool__(self) -> bool:          # an empty registry still resolves np.<ufunc> names
+    ok: bool
+    stage: Literal["parse", "rules", "interpret", "compare", "pass", "error"]
+    summary: str
+    diagnostics: list[str] = Field(default_factory=list)   # rendered: rule, DSL line, values, hint
+    seconds: float = 0.0
+
+
+class HoleWork(Hole):
+    """A hole of the lowered project, with what the agent did about it."""
+
+    brief: str = ""                    # what its body must do, for the model
+    fill: str | None = None            # the body written into it
+    attempts: int = 0
+
+
+class NumpyUfuncs(dict):
+    """`A.extern(..., numpy="np.tanh", n=n)`: an elementwise unary NumPy ufunc as a hole's semantics for
+    the interpreter (names it does not know fall through to the DSL's own registry, tools.dsl.externs)."""
+
+    def __bool__(self) -> bool:          # empty, yet it resolves np.<ufunc> names
         return True
 
     def get(self, key: str, default: Any = None) -> Callable | None:
-        if key in self:
-            return self[key]
         fn = getattr(np, key[3:], None) if key.startswith("np.") else None
         if not isinstance(fn, np.ufunc) or fn.nin != 1:
             return default
@@ -37,23 +54,14 @@ class Semantics(dict):
         return unary
 
 
-def semantics() -> Semantics:
-    out = Semantics()
-    try:
-        from kernelwright.tools.dsl import externs   # the DSL's registry, once it ships one
-        out.update(getattr(externs, "EXTERNS", {}))
-    except ImportError:
-        pass
-    return out
-
-
 def parse(source: str):
     from kernelwright.tools.dsl.parse_program import parse_program
     return parse_program(source, DSL_FILE)
 
 
 def check(source: str, task: Task, worker: Any, *, soc: str | None = None, tolerance: str = "default") -> DslCheck:
-    """Parse, static rules, then the interpreter on every case of the task against the reference."""
+    """Parse, static rules, then the interpreter on every case of the task against the reference, with
+    the run's tolerance (the kernel's verdict uses the same one)."""
     from kernelwright.tools.dsl.check import check as dsl_check
     from kernelwright.tools.dsl.errors import DslError
     from kernelwright.tools.hardware import load_soc
@@ -64,7 +72,7 @@ def check(source: str, task: Task, worker: Any, *, soc: str | None = None, toler
     except DslError as e:
         return DslCheck(ok=False, stage="parse", summary=f"the program does not parse: [{e.diag.rule}] {e.diag.message}",
                         diagnostics=[e.diag.render(source)], seconds=time.monotonic() - start)
-    report = dsl_check(program, task, worker=worker, soc=load_soc(soc), tolerance=tolerance, externs=semantics())
+    report = dsl_check(program, task, worker=worker, soc=load_soc(soc), tolerance=tolerance, externs=NumpyUfuncs())
     seconds = time.monotonic() - start
     static = [d.render(source) for d in report.diagnostics if d.severity == "error"]
     if static:
@@ -77,17 +85,17 @@ def check(source: str, task: Task, worker: Any, *, soc: str | None = None, toler
     bad = [c for c in report.cases if c.status == "fail"]
     if bad:
         lines = [f"case {c.case} (shapes {c.shapes}): {m}" for c in bad for m in c.mismatches]
-        return DslCheck(ok=False, stage="compare", summary=f"{len(bad)} case(s) differ from the reference",
-                        diagnostics=lines[:12], seconds=seconds)
+        return DslCheck(ok=False, stage="compare", diagnostics=lines[:12], seconds=seconds,
+                        summary=f"{len(bad)} case(s) differ from the reference (tolerance {tolerance})")
     judged = [c for c in report.cases if c.status == "pass"]
     if not judged:
         why = "; ".join(n for c in report.cases for n in c.notes[-1:]) or "the task has no case"
         return DslCheck(ok=False, stage="error", summary=f"no case could be checked: {why}", seconds=seconds)
-    return DslCheck(ok=True, stage="pass", summary=f"{len(judged)}/{len(report.cases)} case(s) match the reference",
-                    seconds=seconds)
+    return DslCheck(ok=True, stage="pass", seconds=seconds,
+                    summary=f"{len(judged)}/{len(report.cases)} case(s) match the reference (tolerance {tolerance})")
 
 
-def lower(source: str, task: Task) -> tuple[KernelProject, list[dict[str, Any]]] | str:
+def lower(source: str, task: Task) -> tuple[KernelProject, list[HoleWork]] | str:
     """The project and its holes, or why the generator could not lower the program."""
     from kernelwright.tools.dsl.errors import DslError
     from kernelwright.tools.dsl.lower import LowerError, lower as dsl_lower
@@ -95,18 +103,17 @@ def lower(source: str, task: Task) -> tuple[KernelProject, list[dict[str, Any]]]
         project = dsl_lower(parse(source), task.op_type)
     except (DslError, LowerError) as e:
         return str(e)
-    holes = [dict(h, brief=hole_brief(h), fill=None, attempts=0) for h in project.meta.get("holes", [])]
-    return project, holes
+    holes = [HoleWork.model_validate(h) for h in project.meta.get("holes", [])]
+    return project, [h.model_copy(update={"brief": hole_brief(h)}) for h in holes]
 
 
-def hole_brief(h: dict[str, Any]) -> str:
-    lines = [h["spec"]]
-    for b in h.get("buffers", []):
-        where = f", {b['queue']}" if b.get("queue") else ""
-        cap = f", capacity {b['capacity']} elements" if b.get("capacity") else ""
-        lines.append(f"- {b['access']}s {b['kind']} `{b['cpp']}`{cap}{where}")
-    for name, ctype in (h.get("params") or {}).items():
-        lines.append(f"- parameter `{ctype} {name}`")
+def hole_brief(h: HoleWork) -> str:
+    lines = [h.spec]
+    for b in h.buffers:
+        where = f", {b.queue}" if b.queue else ""
+        cap = f", capacity {b.capacity} elements" if b.capacity else ""
+        lines.append(f"- {b.access}s {b.kind} `{b.cpp}`{cap}{where}")
+    lines += [f"- parameter `{ctype} {name}`" for name, ctype in h.params.items()]
     return "\n".join(lines)
 
 
@@ -114,26 +121,16 @@ def kernel_file(project: KernelProject) -> str:
     return project.kernel_sources()[0]
 
 
-def fill_holes(project: KernelProject, holes: list[dict[str, Any]]) -> KernelProject:
+def fill_holes(project: KernelProject, holes: list[HoleWork]) -> KernelProject:
     """Put each hole's body between its markers (the markers stay, so a hole can be filled again)."""
     files = dict(project.files)
     for h in holes:
-        if not h.get("fill"):
+        if not h.fill:
             continue
-        text = files[h["file"]]
-        begin, end = text.find(h["begin_marker"]), text.find(h["end_marker"])
-        head = text.index("{", text.index(h["function"] + "(", begin)) + 1
+        text = files[h.file]
+        begin, end = text.find(h.begin_marker), text.find(h.end_marker)
+        head = text.index("{", text.index(h.function + "(", begin)) + 1
         tail = text.rindex("}", head, end)
-        body = "\n".join("        " + line if line.strip() else "" for line in h["fill"].strip("\n").splitlines())
-        files[h["file"]] = text[:head] + "\n" + body + "\n    " + text[tail:]
+        body = "\n".join("        " + line if line.strip() else "" for line in h.fill.strip("\n").splitlines())
+        files[h.file] = text[:head] + "\n" + body + "\n    " + text[tail:]
     return project.model_copy(update={"files": files})
-
-
-def reference_text() -> str:
-    """The DSL reference page the DSL ships (empty until it does)."""
-    import kernelwright.tools.dsl as dsl_pkg
-    root = Path(dsl_pkg.__file__).parent if getattr(dsl_pkg, "__file__", None) else Path(list(dsl_pkg.__path__)[0])
-    for name in ("REFERENCE.md", "reference.md", "README.md"):
-        if (root / name).is_file():
-            return (root / name).read_text(encoding="utf-8")
-    return ""

@@ -8,8 +8,9 @@ caller can run it, checkpoint it, or add it to its own graph as a subgraph.
                                                 dsl      |      ascendc (hole or patch) -> lowerer
 
 A node whose reply was unusable runs again with the reply and the problem shown (format errors,
-capped). Every entry into a node first checks the stage cap and the overall caps (steps, model
-calls, cost, seconds); a run that hits one goes to `finish` as `budget_exhausted`."""
+capped). Every entry into a work node first checks the stage cap and the overall caps (steps, model
+calls, cost, seconds); a run that hits one goes to `finish` as `budget_exhausted`. Routing and the
+debugger read one record of what failed (`RunState.failure`)."""
 from __future__ import annotations
 
 import time
@@ -25,78 +26,72 @@ from kernelwright.agent.nodes.finish import finish
 from kernelwright.agent.nodes.lowerer import lowerer
 from kernelwright.agent.nodes.planner import planner
 from kernelwright.agent.nodes.verify import verify
-from kernelwright.agent.state import RunState
+from kernelwright.agent.state import PER_ATTEMPT, RunState, tally
+from kernelwright.errors import ConfigError
 
 WORK_NODES: dict[str, Callable[[RunState, Deps], dict[str, Any]]] = {
     "planner": planner, "dsl_writer": dsl_writer, "lowerer": lowerer, "verify": verify, "debugger": debugger}
 
 
 def _step(name: str, fn: Callable[[RunState, Deps], dict[str, Any]], deps: Deps):
-    """Run a node and book it: the path, its run count (a run that only produced an unusable reply does
-    not count against the stage cap: agent.max_format_errors caps those), its seconds."""
+    """Run a node and book it: the path, its run count, its seconds. The per-attempt fields (failure,
+    feedback, format_error, review) are cleared here unless the node sets them, so no node has to.
+    An unusable reply keeps them: the node runs again on the same inputs, and that run does not count
+    against the stage cap (agent.max_format_errors caps those)."""
     def run(state: RunState) -> dict[str, Any]:
         start = time.monotonic()
         update = fn(state, deps) or {}
+        retry = update.get("format_error") is not None
+        update = update if retry else dict.fromkeys(PER_ATTEMPT) | update
         update["path"] = [name]
-        update["attempts"] = {} if update.get("format_error") else {name: 1}
-        update["usage"] = dict(update.get("usage") or {}) | {"seconds": time.monotonic() - start}
+        update["attempts"] = {} if retry else {name: 1}
+        update["usage"] = tally(update.get("usage"), {"seconds": time.monotonic() - start})
         return update
     run.__name__ = name
     return run
 
 
 class Router:
-    """The conditional edges. Every target passes through `go`, which checks the caps."""
+    """The conditional edges: `after(node)` reads the failure, the feedback and the review points; every
+    work node it picks passes through `go`, which checks the caps (a review point costs nothing)."""
 
     def __init__(self, deps: Deps, interrupts: set[str]):
         self.cfg = deps.config.agent
         self.interrupts = interrupts
 
     def go(self, state: RunState, node: str) -> str:
-        return "finish" if node != "finish" and blocked(state, self.cfg, node) else node
+        return "finish" if node in WORK_NODES and blocked(state, self.cfg, node) else node
 
-    def _retry(self, state: RunState, node: str) -> bool:
-        fe = state.get("format_error")
-        return bool(fe and fe.get("node") == node)
+    def after(self, node: str) -> Callable[[RunState], str]:
+        """A halt ends the run; an unusable reply runs the node again; otherwise the node's own rule."""
+        def route(state: RunState) -> str:
+            if state.get("halt"):
+                return "finish"
+            fe = state.get("format_error")
+            return self.go(state, node if fe and fe.node == node else getattr(self, node)(state))
+        return route
 
-    def after_planner(self, state: RunState) -> str:
-        if state.get("halt"):
-            return "finish"
-        if self._retry(state, "planner"):
-            return self.go(state, "planner")
-        return self.go(state, "review_plan" if "plan" in self.interrupts else "dsl_writer")
+    def _review_or(self, kind: str, node: str) -> str:
+        return f"review_{kind}" if kind in self.interrupts else node
 
-    def after_dsl_writer(self, state: RunState) -> str:
-        if state.get("halt"):
-            return "finish"
-        if self._retry(state, "dsl_writer"):
-            return self.go(state, "dsl_writer")
-        check = state.get("dsl_check") or {}
-        if not check.get("ok"):
-            # A rule or parse error belongs to the program; a wrong result may be the plan's: ask the debugger.
-            return self.go(state, "debugger" if check.get("stage") == "compare" else "dsl_writer")
-        return self.go(state, "review_dsl" if "dsl" in self.interrupts else "lowerer")
+    def planner(self, state: RunState) -> str:
+        return self._review_or("plan", "dsl_writer")
 
-    def after_lowerer(self, state: RunState) -> str:
-        if state.get("halt"):
-            return "finish"
-        if self._retry(state, "lowerer"):
-            return self.go(state, "lowerer")
-        return self.go(state, "debugger" if state.get("lowering_error") else "verify")
+    def dsl_writer(self, state: RunState) -> str:
+        f = state.get("failure")
+        if f:        # a rule or parse error belongs to the program; a wrong result may be the plan's: ask the debugger
+            return "debugger" if f.stage == "compare" else "dsl_writer"
+        return self._review_or("dsl", "lowerer")
 
-    def after_verify(self, state: RunState) -> str:
-        if state.get("halt"):
-            return "finish"
-        if (state.get("verdict") or {}).get("status") == "pass":
-            return "review_accept" if "accept" in self.interrupts else "finish"
-        return self.go(state, "debugger")
+    def lowerer(self, state: RunState) -> str:
+        return "debugger" if state.get("failure") else "verify"
 
-    def after_debugger(self, state: RunState) -> str:
-        if state.get("halt"):
-            return "finish"
-        if self._retry(state, "debugger"):
-            return self.go(state, "debugger")
-        return self.go(state, (state.get("feedback") or {}).get("to", "finish"))
+    def verify(self, state: RunState) -> str:
+        return "debugger" if state.get("failure") else self._review_or("accept", "finish")
+
+    def debugger(self, state: RunState) -> str:
+        fb = state.get("feedback")
+        return fb.to if fb else "finish"
 
     def after_review(self, kind: str) -> Callable[[RunState], str]:
         return lambda state: self.go(state, review.route(kind, state))
@@ -109,7 +104,7 @@ def build_graph(deps: Deps, *, checkpointer: Any = None, interrupts: Iterable[st
     chosen = set(deps.config.agent.interrupts if interrupts is None else interrupts)
     unknown = chosen - {"plan", "dsl", "accept"}
     if unknown:
-        raise ValueError(f"unknown interrupt point(s) {sorted(unknown)}; choose among plan, dsl, accept")
+        raise ConfigError(f"unknown interrupt point(s) {sorted(unknown)}; choose among plan, dsl, accept")
     r = Router(deps, chosen)
     g = StateGraph(RunState)
     for name, fn in WORK_NODES.items():
@@ -121,11 +116,10 @@ def build_graph(deps: Deps, *, checkpointer: Any = None, interrupts: Iterable[st
                                 ["planner", "dsl_writer", "lowerer", "finish"])
     reviews = [f"review_{k}" for k in sorted(chosen)]
     g.add_edge(START, "planner")
-    g.add_conditional_edges("planner", r.after_planner, ["planner", "dsl_writer", "finish", *reviews])
-    g.add_conditional_edges("dsl_writer", r.after_dsl_writer,
-                            ["dsl_writer", "debugger", "lowerer", "finish", *reviews])
-    g.add_conditional_edges("lowerer", r.after_lowerer, ["lowerer", "debugger", "verify", "finish"])
-    g.add_conditional_edges("verify", r.after_verify, ["debugger", "finish", *reviews])
-    g.add_conditional_edges("debugger", r.after_debugger, ["planner", "dsl_writer", "lowerer", "debugger", "finish"])
+    g.add_conditional_edges("planner", r.after("planner"), ["planner", "dsl_writer", "finish", *reviews])
+    g.add_conditional_edges("dsl_writer", r.after("dsl_writer"), ["dsl_writer", "debugger", "lowerer", "finish", *reviews])
+    g.add_conditional_edges("lowerer", r.after("lowerer"), ["lowerer", "debugger", "verify", "finish"])
+    g.add_conditional_edges("verify", r.after("verify"), ["debugger", "finish", *reviews])
+    g.add_conditional_edges("debugger", r.after("debugger"), ["planner", "dsl_writer", "lowerer", "debugger", "finish"])
     g.add_edge("finish", END)
     return g.compile(checkpointer=checkpointer)

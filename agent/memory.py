@@ -27,16 +27,15 @@ def project_diff(art: Artifacts, before: int, after: int) -> str:
 def remember_fix(state: RunState, retriever: Any) -> str | None:
     """The id of the recorded fix, or None when there is nothing to record or no memory to record in."""
     fixes = getattr(retriever, "fixes", None)
-    failed = [v for v in state.get("verdicts") or [] if v["status"] == "fail" and v.get("project_version")]
+    failed = [v for v in state.get("verdicts") or [] if v.status == "fail" and v.project_version]
     if fixes is None or not failed or not state.get("project_version"):
         return None
     art = Artifacts(state["artifacts"])
-    diff = project_diff(art, failed[0]["project_version"], state["project_version"])
+    diff = project_diff(art, failed[0].project_version, state["project_version"])
     decisions = [e for e in art.events() if e["node"] == "debugger" and e.get("outcome") == "decision"]
     explanation = decisions[-1]["explanation"] if decisions else "repaired by the agent"
     if not diff.strip():
         return None
-    error = "\n".join([failed[0]["summary"], *failed[0].get("details", [])])
-    task = (state.get("task") or {}).get("name", "")
-    return fixes.record(error, diff, explanation, {"task": task, "run": state.get("run_id", ""),
-                                                   "stage": failed[0]["stage"]}).id
+    error = "\n".join([failed[0].summary, *failed[0].details])
+    return fixes.record(error, diff, explanation, {"task": state["task"].name, "run": state.get("run_id", ""),
+                                                   "stage": failed[0].stage}).id

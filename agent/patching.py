@@ -32,7 +32,8 @@ def _nearest(text: str, search: str) -> str:
 
 
 def apply_edits(files: dict[str, str], text: str, default_file: str) -> dict[str, str]:
-    """New file contents; raises PatchError (written for the model) when a block does not apply."""
+    """New file contents; raises PatchError (written for the model) when a block does not apply, and
+    then applies none of them."""
     edits = parse_edits(text)
     if not edits:
         raise PatchError("expected one or more edits in the form\nop_kernel/<op>.cpp\n<<<<<<< SEARCH\n<exact lines>\n"
@@ -44,7 +45,7 @@ def apply_edits(files: dict[str, str], text: str, default_file: str) -> dict[str
             raise PatchError(f"edit {i}: no file {path}; the project has {', '.join(sorted(out))}")
         count = out[path].count(search)
         if count != 1:
-            done = f" Edits 1-{i - 1} applied; do not send them again." if i > 1 else ""
+            done = f" Edits 1-{i - 1} matched, but nothing was applied: send every edit again." if i > 1 else ""
             near = _nearest(out[path], search)
             raise PatchError(f"edit {i}: the SEARCH text occurs {count} times in {path} (it must occur exactly once)."
                              + (f" Did you mean these lines?\n{near}" if count == 0 and near else "") + done)

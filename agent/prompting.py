@@ -68,6 +68,8 @@ def chip_facts(soc: str | None) -> dict[str, Any]:
 
 
 def dsl_reference() -> str:
-    """The DSL reference page, when the DSL ships one (it is the model's manual for the language)."""
-    from kernelwright.agent import dslkit
-    return dslkit.reference_text()
+    """The DSL reference page of the knowledge corpus: the model's manual for the language."""
+    from kernelwright.knowledge.frontmatter import split_front_matter
+    from kernelwright.knowledge.paths import CORPUS_DIR
+    page = CORPUS_DIR / "dsl" / "reference.md"
+    return split_front_matter(page.read_text(encoding="utf-8"), str(page))[1].strip()

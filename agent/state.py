@@ -1,6 +1,6 @@
-"""The graph's typed state, and the structured records nodes exchange (plan, DSL check, debugger
-decision). State values are plain JSON (dicts, lists, strings) so the SQLite checkpoint holds them
-as they are; the pydantic records below are what nodes build them from and read them back as."""
+"""The graph's typed state, and the records nodes exchange. Products (task, plan, DSL check, project,
+holes, verdicts) and control records (the failure, feedback, an unusable reply, a halt) are pydantic
+models; the SQLite checkpointer stores and revives them (agent.checkpoints)."""
 from __future__ import annotations
 
 import operator
@@ -8,52 +8,21 @@ from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import BaseModel, Field
 
+from kernelwright.agent.config import RunSettings
+from kernelwright.agent.dslkit import DslCheck, HoleWork
+from kernelwright.tools.project import KernelProject
+from kernelwright.tools.task import Task
+
 ExitStatus = Literal["passed", "failed", "budget_exhausted", "environment_error", "interrupted"]
 Fault = Literal["plan", "dsl", "ascendc"]
 
 
-def add_counts(a: dict[str, int] | None, b: dict[str, int] | None) -> dict[str, int]:
+def tally(a: dict[str, float] | None, b: dict[str, float] | None) -> dict[str, float]:
+    """Reducer of the counters (node runs, tokens, cost, seconds): add key by key."""
     out = dict(a or {})
     for k, v in (b or {}).items():
         out[k] = out.get(k, 0) + v
     return out
-
-
-def add_usage(a: dict[str, float] | None, b: dict[str, float] | None) -> dict[str, float]:
-    out = dict(a or {})
-    for k, v in (b or {}).items():
-        out[k] = out.get(k, 0) + v
-    return out
-
-
-class RunState(TypedDict, total=False):
-    # what the run is about
-    task: dict[str, Any]               # Task.model_dump()
-    run_id: str
-    artifacts: str                     # the run's artifact directory
-    # products, newest version
-    trace: dict[str, Any] | None       # the traced reference (agent.builtin.trace)
-    plan: dict[str, Any] | None        # Plan
-    dsl: str | None
-    dsl_version: int
-    dsl_check: dict[str, Any] | None   # DslCheck
-    project: dict[str, Any] | None     # KernelProject.model_dump()
-    project_version: int
-    holes: list[dict[str, Any]]        # the project's holes (tools.dsl.holes.Hole) + brief, fill, attempts
-    lowered_from: int                  # the DSL version the project was lowered from
-    lowering_error: str | None         # the generator rejected a checked program
-    verdict: dict[str, Any] | None     # VerdictBrief of the last verify
-    verdicts: Annotated[list[dict[str, Any]], operator.add]
-    # control
-    feedback: dict[str, Any] | None    # Feedback for the node that owns the fault
-    format_error: dict[str, Any] | None  # the last unusable reply: {"node", "reply", "problem", "count"}
-    review: dict[str, Any] | None      # the last human review answer
-    halt: dict[str, Any] | None        # a node asks to stop: {"status": ExitStatus, "reason": str}
-    attempts: Annotated[dict[str, int], add_counts]
-    usage: Annotated[dict[str, float], add_usage]   # prompt/completion tokens, cost_usd, calls, seconds
-    path: Annotated[list[str], operator.add]
-    status: ExitStatus | None
-    reason: str | None
 
 
 class Plan(BaseModel):
@@ -69,17 +38,6 @@ class Plan(BaseModel):
     pitfalls: list[str] = Field(default_factory=list, description="known traps for this operator")
 
 
-class DslCheck(BaseModel):
-    """The DSL program checked at once: parsed, held to the static rules, interpreted on the task's
-    inputs and compared with the reference."""
-
-    ok: bool
-    stage: Literal["parse", "rules", "interpret", "compare", "pass", "error"]
-    summary: str
-    diagnostics: list[str] = Field(default_factory=list)   # rendered: rule, DSL line, values, hint
-    seconds: float = 0.0
-
-
 class VerdictBrief(BaseModel):
     """What the graph keeps of a verdict (the whole one is saved in the artifact directory)."""
 
@@ -90,6 +48,17 @@ class VerdictBrief(BaseModel):
     summary: str
     details: list[str] = Field(default_factory=list)   # diagnostics and mismatches, rendered
     file: str = ""
+
+
+class Failure(BaseModel):
+    """The newest thing that failed: routing and the debugger read it. `subject` says what failed:
+    the DSL program (its check), the lowering (the generator refused a checked program), a patch (the
+    debugger's AscendC edits did not apply), or the kernel (the referee's verdict)."""
+
+    subject: Literal["dsl", "lowering", "patch", "kernel"]
+    stage: str
+    summary: str
+    details: list[str] = Field(default_factory=list)
 
 
 class Decision(BaseModel):
@@ -110,3 +79,61 @@ class Feedback(BaseModel):
     text: str
     code: str | None = None            # a ready fix (whole DSL program, or a hole's AscendC)
     hole: str | None = None
+
+
+class Unusable(BaseModel):
+    """A node's last reply that could not be used; the node runs again with it shown."""
+
+    node: str
+    reply: str
+    problem: str
+    expected: str
+    count: int                         # unusable replies in a row
+
+
+class Halt(BaseModel):
+    """A node asks to stop the run."""
+
+    status: ExitStatus
+    reason: str
+
+
+class RunState(TypedDict, total=False):
+    # what the run is about
+    task: Task
+    run_id: str
+    artifacts: str                     # the run's artifact directory
+    settings: RunSettings              # what the run was started with (resume uses it)
+    # products, newest version
+    trace: dict[str, Any] | None       # the traced reference (agent.builtin.trace)
+    plan: Plan | None
+    dsl: str | None
+    dsl_version: int
+    dsl_check: DslCheck | None
+    project: KernelProject | None
+    project_version: int
+    holes: list[HoleWork]
+    lowered_from: int                  # the DSL version the project was lowered from
+    verdict: VerdictBrief | None       # of the last verify (a new program voids it)
+    verdicts: Annotated[list[VerdictBrief], operator.add]
+    # one attempt's outcome: the node wrapper clears these before each node runs (PER_ATTEMPT)
+    failure: Failure | None
+    feedback: Feedback | None          # for the node that owns the fault
+    format_error: Unusable | None
+    review: dict[str, Any] | None      # the last human review answer
+    halt: Halt | None
+    # counters and the end
+    attempts: Annotated[dict[str, int], tally]
+    usage: Annotated[dict[str, float], tally]   # prompt/completion tokens, cost_usd, calls, seconds
+    path: Annotated[list[str], operator.add]
+    status: ExitStatus | None
+    reason: str | None
+
+
+PER_ATTEMPT = ("failure", "feedback", "format_error", "review")
+
+
+def initial_state(task: Task, run_id: str, artifacts: str, settings: RunSettings | None = None) -> RunState:
+    state: RunState = {"task": task, "run_id": run_id, "artifacts": artifacts, "dsl_version": 0,
+                       "project_version": 0, "attempts": {}, "usage": {}, "path": [], "verdicts": []}
+    return state | ({"settings": settings} if settings else {})

@@ -1,8 +1,9 @@
 """The artifact directory of a run: everything it saw and made, in files a person can read.
 
     run.json             exit status, reason, node path, usage, where the kernel is (written last)
+    config.json          the settings the run was started with (RunSettings), and each change made on resume
     model_calls.jsonl    every prompt and reply (RecordingModel); `--model replay:` reads it back
-    events.jsonl         one line per node run: what it did
+    events.jsonl         one line per node run: what it did (and one per resume, with the settings it changed)
     trace.json           the traced reference
     plan.v<N>.json       plans
     dsl/v<N>.dsl.py      DSL versions, with dsl/v<N>.check.json
@@ -56,7 +57,7 @@ class Artifacts:
     def reset(self) -> None:
         """Remove what an earlier run left here (only our own files: --out may name a shared folder)."""
         import shutil
-        for name in ("run.json", "model_calls.jsonl", "events.jsonl", "trace.json"):
+        for name in ("run.json", "config.json", "model_calls.jsonl", "events.jsonl", "trace.json"):
             (self.root / name).unlink(missing_ok=True)
         for f in self.root.glob("plan.v*.json"):
             f.unlink()

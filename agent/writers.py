@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict
 from kernelwright.agent.models.base import ChatModel, Message, Reply
 from kernelwright.agent.prompting import chip_facts, dsl_reference, examples, render
 from kernelwright.agent.replies import FormatError, one_code_block
-from kernelwright.agent.state import DslCheck, Feedback, Plan
+from kernelwright.agent.state import DslCheck, Feedback, Plan, VerdictBrief
 
 DSL_LANGS = ("python", "py", "dsl")
 
@@ -25,7 +25,7 @@ class WriteRequest(BaseModel):
     soc: str | None = None
     previous: str | None = None        # the last DSL program
     check: DslCheck | None = None      # what its check found
-    verdict: dict[str, Any] | None = None
+    verdict: VerdictBrief | None = None
     feedback: Feedback | None = None
     reflection: list[Message] = []     # the last unusable reply and what was wrong with it
 

@@ -10,12 +10,13 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from kernelwright.errors import UserError
 from kernelwright.knowledge.chunking import SPLITTERS, UnsupportedDocument, split_document
 from kernelwright.knowledge.models import Chunk
 from kernelwright.knowledge.paths import knowledge_home
 
 
-class DocError(ValueError):
+class DocError(UserError):
     """Bad input to docs add/remove: the message names the path and what to do."""
 
 

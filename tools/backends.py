@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kernelwright.errors import ConfigError
 from kernelwright.tools.toolchain import Toolchain
 
 BACKENDS = {
@@ -18,7 +19,7 @@ BACKENDS = {
 }
 
 
-class UnknownBackend(ValueError):
+class UnknownBackend(ConfigError):
     pass
 
 

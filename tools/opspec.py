@@ -12,14 +12,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-# NumPy-style name -> graph engine enum (ge::DataType) spelling.
-DTYPE_TO_GE = {
-    "float32": "DT_FLOAT", "float16": "DT_FLOAT16", "bfloat16": "DT_BF16", "float64": "DT_DOUBLE",
-    "int8": "DT_INT8", "int16": "DT_INT16", "int32": "DT_INT32", "int64": "DT_INT64",
-    "uint8": "DT_UINT8", "uint16": "DT_UINT16", "uint32": "DT_UINT32", "uint64": "DT_UINT64",
-    "bool": "DT_BOOL", "complex64": "DT_COMPLEX64", "complex128": "DT_COMPLEX128", "string": "DT_STRING",
-}
-GE_TO_DTYPE = {v: k for k, v in DTYPE_TO_GE.items()} | {"DT_FLOAT32": "float32", "DT_HALF": "float16"}
+from kernelwright.errors import UserError
+from kernelwright.tools.dtypes import BY_GE, BY_NAME
+
+# graph-engine spellings that are not the enumerator's own name
+_GE_ALIASES = {"DT_FLOAT32": "float32", "DT_HALF": "float16"}
 # msopgen JSON spellings (op_gen's INPUT_OUTPUT_DTYPE_MAP) -> our names; fp32 is written `float` on export.
 _JSON_ALIASES = {"float": "float32", "fp32": "float32", "half": "float16", "fp16": "float16", "bf16": "bfloat16",
                  "double": "float64", "fp64": "float64"}
@@ -29,19 +26,21 @@ ATTR_SETTERS = {"Int": "int", "Float": "float", "Bool": "bool", "String": "strin
                 "ListFloat": "list_float", "ListBool": "list_bool", "ListListInt": "list_list_int"}
 
 
-class OpSpecError(ValueError):
+class OpSpecError(UserError):
     """An operator prototype we cannot read (bad input)."""
 
 
 def dtype_name(spelling: str) -> str:
     """Any of the NumPy, msopgen JSON or `ge::DT_*` spellings -> our NumPy-style name."""
     s = spelling.strip().removeprefix("ge::")
-    if s in GE_TO_DTYPE:
-        return GE_TO_DTYPE[s]
+    if s in BY_GE:
+        return BY_GE[s].name
+    if s in _GE_ALIASES:
+        return _GE_ALIASES[s]
     s = s.lower()
     s = _JSON_ALIASES.get(s, s)
-    if s not in DTYPE_TO_GE:
-        raise OpSpecError(f"unknown dtype {spelling!r} (known: {', '.join(sorted(DTYPE_TO_GE))})")
+    if s not in BY_NAME:
+        raise OpSpecError(f"unknown dtype {spelling!r} (known: {', '.join(sorted(BY_NAME))})")
     return s
 
 

@@ -30,6 +30,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from kernelwright.errors import UserError
 from kernelwright.tools.opspec import CannBuild, OpSpec, OpSpecError
 
 SOURCE_SUFFIXES = {".cpp", ".cc", ".h", ".hpp", ".asc", ".inc"}
@@ -42,7 +43,7 @@ _BINDING = re.compile(r"\b(?:PYBIND11_MODULE|TORCH_LIBRARY(?:_IMPL)?)\s*\(")
 _SKIP_DIRS = {"build", "build_out", "cmake", ".git", "__pycache__"}
 
 
-class ProjectError(ValueError):
+class ProjectError(UserError):
     """The input is not a kernel project we can read (bad input, not our bug)."""
 
 

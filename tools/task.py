@@ -13,11 +13,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from kernelwright.errors import UserError
+
 Layout = Literal["py", "mkb", "npukb", "kernelbench", "sol"]
 InputKind = Literal["get_inputs", "input_groups", "npukb_rows"]
 
 
-class TaskError(ValueError):
+class TaskError(UserError):
     """The input is not a task we can read (bad input, not our bug)."""
 
 

@@ -117,6 +117,11 @@ class Case(BaseModel):
     label: str = ""
 
 
+class BadCase(ValueError):
+    """A case that does not fit the build (missing argument, unsupported dtype, ...): a backend turns
+    it into a `bad_case` RunResult."""
+
+
 class RunResult(BaseModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
@@ -151,4 +156,4 @@ class Toolchain(Protocol):
 
 from kernelwright.tools.project import KernelProject  # noqa: E402  (annotation target)
 
-__all__ = ["ArgSpec", "BuildResult", "Case", "Category", "Diagnostic", "OutputSpec", "RunResult", "Toolchain", "KernelProject"]
+__all__ = ["ArgSpec", "BadCase", "BuildResult", "Case", "Category", "Diagnostic", "OutputSpec", "RunResult", "Toolchain", "KernelProject"]

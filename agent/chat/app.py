@@ -26,8 +26,10 @@ QUIT = "quit"
 
 
 class ChatApp:
-    def __init__(self, cfg: Any, *, home: Path, interrupts: list[str], view: View, reader: LineReader):
+    def __init__(self, cfg: Any, *, home: Path, interrupts: list[str], view: View, reader: LineReader,
+                 changes: dict[str, Any] | None = None):
         self.cfg, self.home, self.interrupts, self.view, self.reader = cfg, home, interrupts, view, reader
+        self.changes = dict(changes or {})   # settings `--resume` changes (--set), for that session only
         self.index = SessionIndex(home)
         self.runs = home / "runs"
         self.current: Session | None = None
@@ -108,9 +110,11 @@ class ChatApp:
                                     on_event=self.view.event))
 
     def _resume_call(self, s: Session, answer: dict[str, Any] | None) -> Callable[[], Any]:
+        """Continue a session with the settings it was started with (and the --set changes of --resume)."""
         from kernelwright.agent.api import generate
+        changes, self.changes = self.changes, {}
         return lambda: generate(resume=s.id, answer=answer, config=self.cfg, interrupts=s.interrupts,
-                                on_event=self.view.event)
+                                changes=changes, on_event=self.view.event)
 
     def drive(self, call: Callable[[], Any]) -> None:
         """Run until the agent finishes or a review point is left unanswered."""

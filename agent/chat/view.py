@@ -65,21 +65,20 @@ class View:
             if node == "__interrupt__" or not isinstance(update, dict):
                 continue
             self.say(describe(mode, {node: update}) or node, self._style(node, update))
-            if node == "dsl_writer" and update.get("dsl") and (update.get("dsl_check") or {}).get("ok"):
+            if node == "dsl_writer" and update.get("dsl") and update.get("dsl_check") and update["dsl_check"].ok:
                 self.code(update["dsl"], "python", f"DSL v{update.get('dsl_version')}")
             elif node == "lowerer" and update.get("project"):
-                self.kernel(update["project"], update.get("project_version"))
+                self.kernel(update["project"].files, update.get("project_version"))
             elif node == "verify" and update.get("verdict"):
-                self.verdict(update["verdict"])
+                self.verdict(update["verdict"].model_dump())
 
     @staticmethod
     def _style(node: str, u: dict[str, Any]) -> str:
-        if u.get("halt") or u.get("lowering_error") or (u.get("verdict") or {}).get("status") in ("fail", "error"):
+        if u.get("halt") or u.get("failure"):
             return "red"
         return "green" if node in ("verify", "finish") else "cyan"
 
-    def kernel(self, project: dict[str, Any], version: Any) -> None:
-        files = project.get("files") or {}
+    def kernel(self, files: dict[str, str], version: Any) -> None:
         main = next((k for k in sorted(files) if k.startswith("op_kernel/") and k.endswith(".cpp")), None) or \
             next((k for k in sorted(files) if k.endswith((".cpp", ".asc"))), None)
         if main:

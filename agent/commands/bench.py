@@ -43,27 +43,29 @@ def run(args: argparse.Namespace) -> int:
 
     from pydantic import ValidationError
 
+    from kernelwright.agent.config import load_config
     from kernelwright.evals.bench.reports import text_summary, write_reports
-    from kernelwright.evals.bench.runner import BenchError, BenchOptions, check_settings, run_bench, select
-    from kernelwright.tools.referee.tolerance import UnknownTolerance, get_tolerance
+    from kernelwright.evals.bench.runner import BenchOptions, check_settings, run_bench, select
 
     import os
     model = args.model or os.environ.get("KERNELWRIGHT_MODEL") or "builtin"
     try:
-        get_tolerance(args.tolerance)
         opts = BenchOptions(suite=args.suite, out=Path(args.out), model=model, backend=args.backend, jobs=args.jobs,
                             attempts=args.attempts, filters=args.filter, tolerance=args.tolerance, soc=args.soc,
                             config=args.config, timeout_s=args.timeout, max_steps=args.max_steps)
-        tasks = select(opts)
-        if args.list:
-            for t in tasks:
-                print(f"{t.name}\t{t.category or ''}\t{t.level or ''}\t{t.source}")
-            return 0
-        check_settings(opts)
     except ValidationError as e:
         return _fail("; ".join(f"--{'-'.join(str(x) for x in err['loc'])}: {err['msg']}" for err in e.errors()))
-    except (BenchError, UnknownTolerance) as e:
-        return _fail(str(e))
+    tasks = select(opts)
+    if args.list:
+        for t in tasks:
+            print(f"{t.name}\t{t.category or ''}\t{t.level or ''}\t{t.source}")
+        return 0
+    # every try loads this configuration: a bad value stops the bench here, not once per task
+    model_name = None if "{task}" in model else model            # per-task transcripts are checked by each try
+    load_config(opts.config, overrides={"models.default.name": model_name, "toolchain.backend": opts.backend,
+                                        "toolchain.tolerance": opts.tolerance, "toolchain.soc": opts.soc,
+                                        "agent.max_steps": opts.max_steps})
+    check_settings(opts)
     interrupted = False
     try:
         records = run_bench(opts, tasks)

@@ -21,16 +21,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from kernelwright.tools.backends import UnknownBackend, get_toolchain
-    from kernelwright.tools.hardware import UnknownSoc
-    from kernelwright.tools.project import KernelProject, ProjectError
+    from kernelwright.tools.backends import get_toolchain
+    from kernelwright.tools.project import KernelProject
 
-    try:
-        project = KernelProject.from_path(args.project)
-        toolchain = get_toolchain(args.backend, soc=args.soc, msopgen=args.msopgen)
-    except (ProjectError, UnknownSoc, UnknownBackend) as e:
-        print(f"kernelwright build: {e}", file=sys.stderr)
-        return 2
+    project = KernelProject.from_path(args.project)
+    toolchain = get_toolchain(args.backend, soc=args.soc, msopgen=args.msopgen)
     result = toolchain.build(project)
     if args.json:
         print(result.model_dump_json(indent=2))

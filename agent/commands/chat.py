@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from kernelwright.agent.commands.run import add_set_option, settings_asked
+
 POINTS = ("plan", "dsl", "accept")
 
 
@@ -15,13 +17,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "point. Sessions are checkpointed and resume after the terminal closes.")
     p.add_argument("--model", default=None, help="builtin (no LLM), replay:FILE, or a litellm name "
                                                  "(default: $KERNELWRIGHT_MODEL, else builtin)")
-    p.add_argument("--backend", default=None, choices=["sim", "cann", "cann-syntax"], help="toolchain (default sim)")
+    p.add_argument("--backend", default=None, help="toolchain: sim (default), cann or cann-syntax")
     p.add_argument("--config", default=None, help="config file (.yaml or .toml)")
     p.add_argument("--review", default=",".join(POINTS), metavar="POINTS",
                    help="review points, comma-separated among plan,dsl,accept (default all; '' for none)")
-    p.add_argument("--resume", default=None, metavar="ID|NAME", help="continue a saved session at once")
+    p.add_argument("--resume", default=None, metavar="ID|NAME",
+                   help="continue a saved session at once, with the settings it was started with")
     p.add_argument("--home", default=None, help="where sessions live (default $KERNELWRIGHT_HOME/chat)")
     p.add_argument("--plain", action="store_true", help="plain line output even on a terminal")
+    add_set_option(p)
     p.set_defaults(func=run)
 
 
@@ -35,19 +39,15 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     from kernelwright.agent.chat.sessions import chat_home
+    asked = settings_asked(args, {"model": args.model, "backend": args.backend})
     home = chat_home(args.home)
-    try:
-        cfg = load_config(args.config, overrides={"models.default.name": args.model, "toolchain.backend": args.backend,
-                                                  "paths.runs": str(home / "runs"),
-                                                  "paths.checkpoints": str(home / "checkpoints.sqlite")})
-    except (ValueError, OSError) as e:
-        print(f"kernelwright chat: bad configuration: {e}", file=sys.stderr)
-        return 2
+    paths = {"paths.runs": str(home / "runs"), "paths.checkpoints": str(home / "checkpoints.sqlite")}
+    cfg = load_config(args.config, overrides=paths | ({} if args.resume else asked))
     from kernelwright.agent.chat.app import ChatApp
     from kernelwright.agent.chat.io import LineReader
     from kernelwright.agent.chat.view import View
 
     tty = sys.stdin.isatty() and sys.stdout.isatty() and not args.plain
     app = ChatApp(cfg, home=home, interrupts=points, view=View(tty=tty),
-                  reader=LineReader(home / "history", tty=tty))
+                  reader=LineReader(home / "history", tty=tty), changes=asked if args.resume else {})
     return app.loop(resume=args.resume)

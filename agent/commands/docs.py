@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from kernelwright.errors import UserError
 from kernelwright.knowledge.models import KINDS
 
 
@@ -33,14 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from kernelwright.knowledge.user_docs import DocError
-    from kernelwright.tools.hardware import UnknownSoc
-
-    try:
-        return {"search": _search, "build": _build, "add": _add, "remove": _remove, "list": _list}[args.docs_action](args)
-    except (DocError, UnknownSoc, ValueError) as e:
-        print(f"kernelwright docs {args.docs_action}: {e}", file=sys.stderr)
-        return 2
+    return {"search": _search, "build": _build, "add": _add, "remove": _remove, "list": _list}[args.docs_action](args)
 
 
 def _retriever():
@@ -51,7 +45,7 @@ def _retriever():
 
 def _search(args: argparse.Namespace) -> int:
     if args.k < 1:
-        raise ValueError(f"--k must be at least 1, got {args.k}")
+        raise UserError(f"--k must be at least 1, got {args.k}")
     retriever = _retriever()
     if not retriever.is_current():  # the search may have to embed the corpus first: say so
         print("kernelwright docs: the index is not built or out of date; it is built now if the search needs "

@@ -48,20 +48,17 @@ def run(args: argparse.Namespace) -> int:
     from kernelwright.tools.dsl.errors import DslError
     from kernelwright.tools.dsl.lower import LowerError, lower
     from kernelwright.tools.dsl.parse_program import parse_program
-    from kernelwright.tools.hardware import UnknownSoc, load_soc
-    from kernelwright.tools.referee.tolerance import UnknownTolerance, get_tolerance
-    from kernelwright.tools.tasks import TaskError, load_task
+    from kernelwright.tools.hardware import load_soc
+    from kernelwright.tools.referee.tolerance import get_tolerance
+    from kernelwright.tools.tasks import load_task
 
     path = Path(args.file)
     if not path.is_file():
         return _fail(f"{args.file}: no such file")
     source = path.read_text(encoding="utf-8", errors="replace")
-    try:
-        soc = load_soc(args.soc)
-        get_tolerance(args.tolerance)
-        task = load_task(args.task) if args.task else None
-    except (UnknownSoc, UnknownTolerance, TaskError) as e:
-        return _fail(str(e))
+    soc = load_soc(args.soc)
+    get_tolerance(args.tolerance)
+    task = load_task(args.task) if args.task else None
     try:
         program = parse_program(source, path.name)
     except DslError as e:

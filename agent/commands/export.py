@@ -32,14 +32,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from kernelwright.tools.formats import export, load
-    from kernelwright.tools.project import ProjectError
 
     try:
         project = load(args.project)
         result = export(project, args.fmt, args.out, name=args.name, generate_glue=args.generate_glue)
-    except ProjectError as e:
-        print(f"kernelwright export: {e}", file=sys.stderr)
-        return 2
     except OSError as e:
         print(f"kernelwright export: {e.filename or args.out}: {e.strerror}", file=sys.stderr)
         return 2

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
+
+from kernelwright.errors import UserError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,24 +25,20 @@ def _sources(args: list[str], suffixes: tuple[str, ...]) -> list[Path]:
         if path.is_dir():
             files.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in suffixes))
         elif not path.is_file():
-            raise ValueError(f"{arg}: no such file or folder")
+            raise UserError(f"{arg}: no such file or folder")
         elif path.suffix not in suffixes:
-            raise ValueError(f"{arg}: not an AscendC source (expected one of {', '.join(suffixes)})")
+            raise UserError(f"{arg}: not an AscendC source (expected one of {', '.join(suffixes)})")
         else:
             files.append(path)
     if not files:
-        raise ValueError(f"no AscendC sources found in {', '.join(args)} (looked for {', '.join(suffixes)})")
+        raise UserError(f"no AscendC sources found in {', '.join(args)} (looked for {', '.join(suffixes)})")
     return files
 
 
 def run(args: argparse.Namespace) -> int:
     from kernelwright.tools.lint import SOURCE_SUFFIXES, lint_file
 
-    try:
-        files = _sources(args.files, SOURCE_SUFFIXES)
-    except ValueError as e:
-        print(f"kernelwright lint: {e}", file=sys.stderr)
-        return 2
+    files = _sources(args.files, SOURCE_SUFFIXES)
     found = [d for path in files for d in lint_file(path, cann=args.cann)]
     if args.json:
         print(json.dumps({"files": [str(f) for f in files], "cann": args.cann,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -20,11 +19,7 @@ def run(args: argparse.Namespace) -> int:
     from kernelwright.agent.config import load_config
     from kernelwright.knowledge.paths import kernelwright_home
 
-    try:
-        config = load_config(args.config)
-    except (ValueError, OSError) as e:
-        print(f"kernelwright mcp: bad configuration: {e}", file=sys.stderr)
-        return 2
+    config = load_config(args.config)
     from kernelwright.agent.plugins.mcp_server import serve
     serve(runs=args.runs or kernelwright_home() / "runs", config=config)
     return 0

@@ -48,27 +48,23 @@ def run(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
     from kernelwright.tools.backends import get_toolchain
-    from kernelwright.tools.hardware import UnknownSoc
-    from kernelwright.tools.project import KernelProject, LaunchSpec, ProjectError
+    from kernelwright.tools.project import KernelProject, LaunchSpec
     from kernelwright.tools.referee import verify
     from kernelwright.tools.referee.render import print_report
-    from kernelwright.tools.referee.tolerance import UnknownTolerance, get_tolerance
+    from kernelwright.tools.referee.tolerance import get_tolerance
     from kernelwright.tools.referee.verify import DEFAULT_BUDGET
-    from kernelwright.tools.tasks import TaskError, load_task
+    from kernelwright.tools.tasks import load_task
 
-    try:
-        tolerance = get_tolerance(args.tolerance)
-        task = load_task(args.task, dtypes=args.dtype)
-        project = KernelProject.from_path(args.project)
-        if args.launch:
-            try:
-                project.launch = LaunchSpec.model_validate_json(Path(args.launch).read_text())
-            except (OSError, ValidationError, ValueError) as e:
-                return _fail(f"--launch {args.launch}: not a launch spec ({str(e).splitlines()[0]}); expected JSON like "
-                             '{"kernel": "add", "block_dim": "cores", "args": [{"kind": "input", "name": "x"}, ...]}')
-        toolchain = get_toolchain(args.backend, soc=args.soc, msopgen=args.msopgen)
-    except (UnknownTolerance, TaskError, ProjectError, UnknownSoc) as e:
-        return _fail(str(e))
+    tolerance = get_tolerance(args.tolerance)
+    task = load_task(args.task, dtypes=args.dtype)
+    project = KernelProject.from_path(args.project)
+    if args.launch:
+        try:
+            project.launch = LaunchSpec.model_validate_json(Path(args.launch).read_text())
+        except (OSError, ValidationError, ValueError) as e:
+            return _fail(f"--launch {args.launch}: not a launch spec ({str(e).splitlines()[0]}); expected JSON like "
+                         '{"kernel": "add", "block_dim": "cores", "args": [{"kind": "input", "name": "x"}, ...]}')
+    toolchain = get_toolchain(args.backend, soc=args.soc, msopgen=args.msopgen)
     problem = toolchain.runtime_problem() if hasattr(toolchain, "runtime_problem") else None
     if problem:
         return _fail(f"--backend {args.backend} cannot run kernels here: {problem}")

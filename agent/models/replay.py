@@ -15,10 +15,14 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from kernelwright.agent.models.base import Message, ModelError, Reply, TranscriptDiverged, Usage, estimated_usage
+from kernelwright.errors import ConfigError
 
 
 def load_transcript(path: str | Path) -> list[dict]:
+    """The exchanges of a transcript; a file that is missing or malformed is bad input (ConfigError)."""
     p = Path(path)
+    if not p.is_file():
+        raise ConfigError(f"replay:{p}: no such transcript file (a model_calls.jsonl of an earlier run)")
     entries = []
     for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
@@ -26,12 +30,14 @@ def load_transcript(path: str | Path) -> list[dict]:
         try:
             entry = json.loads(line)
         except json.JSONDecodeError as e:
-            raise ValueError(f"{p}:{n}: not a JSON object ({e.msg}); each line is one exchange like "
+            raise ConfigError(f"{p}:{n}: not a JSON object ({e.msg}); each line is one exchange like "
                              '{"node": "planner", "reply": "..."}') from None
         if "reply_file" in entry:
+            if not (p.parent / entry["reply_file"]).is_file():
+                raise ConfigError(f"{p}:{n}: no reply file {entry['reply_file']} beside the transcript")
             entry["reply"] = (p.parent / entry["reply_file"]).read_text(encoding="utf-8")
         if "reply" not in entry and "error" not in entry:
-            raise ValueError(f"{p}:{n}: the exchange has neither `reply` nor `reply_file` nor `error`")
+            raise ConfigError(f"{p}:{n}: the exchange has neither `reply` nor `reply_file` nor `error`")
         entries.append(entry | {"_line": n})
     return entries
 

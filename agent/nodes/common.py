@@ -9,8 +9,7 @@ from pydantic import BaseModel
 from kernelwright.agent.deps import Deps
 from kernelwright.agent.models.base import Message, ModelError, Reply
 from kernelwright.agent.prompting import render_text
-from kernelwright.agent.state import Feedback, RunState
-from kernelwright.tools.task import Task
+from kernelwright.agent.state import Feedback, Halt, RunState, Unusable
 
 
 def progress(node: str, message: str, **data: Any) -> None:
@@ -23,13 +22,9 @@ def progress(node: str, message: str, **data: Any) -> None:
     write({"node": node, "message": message, **data})
 
 
-def task_of(state: RunState) -> Task:
-    return Task.model_validate(state["task"])
-
-
 def feedback_for(state: RunState, node: str) -> Feedback | None:
     fb = state.get("feedback")
-    return Feedback.model_validate(fb) if fb and fb.get("to") == node else None
+    return fb if fb and fb.to == node else None
 
 
 def usage_update(reply: Reply | None) -> dict[str, float]:
@@ -43,11 +38,11 @@ def usage_update(reply: Reply | None) -> dict[str, float]:
 def reflection(state: RunState, node: str) -> list[Message]:
     """The last unusable reply of this node and what was wrong with it (Aider's reflection)."""
     fe = state.get("format_error")
-    if not fe or fe.get("node") != node:
+    if not fe or fe.node != node:
         return []
-    return [{"role": "assistant", "content": fe["reply"]},
-            {"role": "user", "content": render_text("format_error", problem=fe["problem"], expected=fe["expected"],
-                                                    attempt=fe["count"])}]
+    return [{"role": "assistant", "content": fe.reply},
+            {"role": "user", "content": render_text("format_error", problem=fe.problem, expected=fe.expected,
+                                                    attempt=fe.count)}]
 
 
 def ask(deps: Deps, node: str, messages: list[Message], schema: type[BaseModel] | None = None) -> Reply:
@@ -60,18 +55,17 @@ def ask(deps: Deps, node: str, messages: list[Message], schema: type[BaseModel] 
 
 
 def model_failed(node: str, e: ModelError) -> dict[str, Any]:
-    return {"halt": {"status": "environment_error", "reason": f"{node}: {e}"}}
+    return {"halt": Halt(status="environment_error", reason=f"{node}: {e}")}
 
 
 def format_failed(state: RunState, deps: Deps, node: str, reply: Reply, problem: str, expected: str) -> dict[str, Any]:
     """A reply the node cannot use: retry with reflection, or stop once too many came in a row."""
     fe = state.get("format_error")
-    count = (fe["count"] + 1) if fe and fe.get("node") == node else 1
-    update: dict[str, Any] = {"format_error": {"node": node, "reply": reply.content[:6000], "problem": problem,
-                                               "expected": expected, "count": count},
-                              "usage": usage_update(reply)}
+    count = fe.count + 1 if fe and fe.node == node else 1
+    update: dict[str, Any] = {"format_error": Unusable(node=node, reply=reply.content[:6000], problem=problem,
+                                                       expected=expected, count=count), "usage": usage_update(reply)}
     cap = deps.config.agent.max_format_errors
     if count > cap:
-        update["halt"] = {"status": "failed", "reason": f"{node}: {count} unusable replies in a row (cap "
-                                                        f"agent.max_format_errors={cap}); last problem: {problem}"}
+        update["halt"] = Halt(status="failed", reason=f"{node}: {count} unusable replies in a row (cap "
+                                                      f"agent.max_format_errors={cap}); last problem: {problem}")
     return update

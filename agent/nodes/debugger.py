@@ -11,9 +11,9 @@ from kernelwright.agent.nodes.common import ask, format_failed, model_failed, re
 from kernelwright.agent.nodes.planner import retrieve
 from kernelwright.agent.prompting import render
 from kernelwright.agent.replies import FormatError, code_blocks, json_object
-from kernelwright.agent.state import Decision, Feedback, RunState
+from kernelwright.agent.state import Decision, Feedback, Halt, RunState
 from kernelwright.agent.trajectory import Artifacts
-from kernelwright.agent.triage import failure, suggest
+from kernelwright.agent.triage import suggest
 
 OWNER = {"plan": "planner", "dsl": "dsl_writer", "ascendc": "lowerer"}
 
@@ -32,19 +32,18 @@ def numbered(text: str | None) -> str:
 
 def debugger(state: RunState, deps: Deps) -> dict[str, Any]:
     art = Artifacts(state["artifacts"])
-    f = failure(state) or {"source": "none", "stage": "?", "summary": "no failure recorded", "details": []}
+    f = state["failure"]
     fault, why = suggest(state)
     if deps.model("debugger") is None:
-        reason = (f"the kernel failed ({f['source']}, stage {f['stage']}): {f['summary']}; repairing it needs a model "
+        reason = (f"the {f.subject} failed (stage {f.stage}): {f.summary}; repairing it needs a model "
                   "(--model NAME); the builtin writer cannot repair")
         art.event("debugger", outcome="no_model", fault=fault, why=why)
-        return {"halt": {"status": "failed", "reason": reason}}
-    project = state.get("project") or {}
-    symbols = " ".join(f["details"])[:600]
+        return {"halt": Halt(status="failed", reason=reason)}
+    project = state.get("project")
     messages = render("debugger", failure=f, suggestion={"fault": fault, "why": why}, plan=state.get("plan"),
                       dsl=numbered(state.get("dsl")), holes=state.get("holes") or [],
-                      files=(project.get("files") or {}) if f["source"] == "verdict" else {},
-                      passages=retrieve(deps, f"{f['summary']} {symbols}", kinds=["api", "fix", "concept"]),
+                      files=project.files if project and f.subject in ("kernel", "patch") else {},
+                      passages=retrieve(deps, f"{f.summary} {' '.join(f.details)[:600]}", kinds=["api", "fix", "concept"]),
                       schema=Decision.model_json_schema())
     try:
         reply = ask(deps, "debugger", messages + reflection(state, "debugger"), schema=Decision)
@@ -59,9 +58,9 @@ def debugger(state: RunState, deps: Deps) -> dict[str, Any]:
     hole = decision.hole
     holes = state.get("holes") or []
     if decision.fault == "ascendc" and hole is None and len(holes) == 1:
-        hole = holes[0]["name"]
+        hole = holes[0].name
     fb = Feedback(to=OWNER[decision.fault], source="debugger", text=f"{decision.explanation}\n{decision.instructions}",
                   code=ready_code(reply.content, decision.fault), hole=hole)
     art.event("debugger", outcome="decision", fault=decision.fault, suggested=fault, hole=hole,
               ready_code=fb.code is not None, explanation=decision.explanation[:500])
-    return {"feedback": fb.model_dump(), "format_error": None, "usage": usage_update(reply)}
+    return {"feedback": fb, "usage": usage_update(reply)}

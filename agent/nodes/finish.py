@@ -9,16 +9,14 @@ from kernelwright.agent.deps import Deps
 from kernelwright.agent.memory import remember_fix
 from kernelwright.agent.state import RunState
 from kernelwright.agent.trajectory import Artifacts
-from kernelwright.tools.project import KernelProject
 
 
 def exit_status(state: RunState, deps: Deps) -> tuple[str, str]:
-    verdict = state.get("verdict") or {}
-    halt = state.get("halt")
+    verdict, halt = state.get("verdict"), state.get("halt")
     if halt:
-        return halt["status"], halt["reason"]
-    if verdict.get("status") == "pass":
-        return "passed", verdict.get("summary", "the referee passed the kernel")
+        return halt.status, halt.reason
+    if verdict and verdict.status == "pass":
+        return "passed", verdict.summary
     why = exhausted(state, deps.config.agent)
     if why:
         return "budget_exhausted", why
@@ -26,17 +24,17 @@ def exit_status(state: RunState, deps: Deps) -> tuple[str, str]:
 
 
 def summary(state: RunState, status: str, reason: str, kernel: str | None) -> dict[str, Any]:
-    return {"run_id": state.get("run_id"), "task": (state.get("task") or {}).get("name"), "status": status,
-            "reason": reason, "path": state.get("path", []), "attempts": state.get("attempts", {}),
+    plain = {k: state[k].model_dump(mode="json") if state.get(k) else None for k in ("verdict", "plan")}
+    return {"run_id": state.get("run_id"), "task": state["task"].name if state.get("task") else None,
+            "status": status, "reason": reason, "path": state.get("path", []), "attempts": state.get("attempts", {}),
             "usage": state.get("usage", {}), "dsl_version": state.get("dsl_version", 0),
-            "project_version": state.get("project_version", 0), "verdict": state.get("verdict"),
-            "kernel": kernel, "plan": state.get("plan")}
+            "project_version": state.get("project_version", 0), "kernel": kernel, **plain}
 
 
 def write_summary(art: Artifacts, state: RunState, status: str, reason: str) -> dict[str, Any]:
     kernel = None
     if state.get("project"):
-        kernel = str(art.save_project(KernelProject.model_validate(state["project"]), "kernel"))
+        kernel = str(art.save_project(state["project"], "kernel"))
         if state.get("dsl"):
             art.write("kernel/kernel.dsl.py", state["dsl"])
     data = summary(state, status, reason, kernel)

@@ -8,11 +8,11 @@ from typing import Any
 
 from kernelwright.agent.deps import Deps
 from kernelwright.agent.models.base import ModelError
-from kernelwright.agent.nodes.common import (ask, feedback_for, format_failed, model_failed, progress, task_of,
-                                             reflection, usage_update)
+from kernelwright.agent.nodes.common import (ask, feedback_for, format_failed, model_failed, progress, reflection,
+                                             usage_update)
 from kernelwright.agent.prompting import chip_facts, families, render
 from kernelwright.agent.replies import FormatError, json_object
-from kernelwright.agent.state import Plan, RunState
+from kernelwright.agent.state import Halt, Plan, RunState
 from kernelwright.agent.trajectory import Artifacts
 from kernelwright.tools.task import Task
 
@@ -30,7 +30,7 @@ def retrieve(deps: Deps, query: str, kinds: list[str] | None = None) -> list[dic
 
 
 def planner(state: RunState, deps: Deps) -> dict[str, Any]:
-    task = task_of(state)
+    task = state["task"]
     art = Artifacts(state["artifacts"])
     update: dict[str, Any] = {}
     trace = state.get("trace")
@@ -46,13 +46,13 @@ def planner(state: RunState, deps: Deps) -> dict[str, Any]:
         plan, unsupported = builtin_plan(trace)
         if plan is None:
             art.event("planner", outcome="unsupported", reason=unsupported)
-            return update | {"halt": {"status": "failed", "reason": unsupported}}
+            return update | {"halt": Halt(status="failed", reason=unsupported)}
     else:
-        feedback = feedback_for(state, "planner")
         ops = " ".join(trace.get("ops", [])) if trace else ""
+        previous = state["plan"].model_dump() if state.get("plan") else None
         messages = render("planner", task=task, source=reference_source(task), trace=trace, chip=chip_facts(
             deps.config.toolchain.soc), families=families(), passages=retrieve(deps, f"{task.name} {ops}"),
-                          feedback=feedback, previous=state.get("plan"), schema=Plan.model_json_schema())
+                          feedback=feedback_for(state, "planner"), previous=previous, schema=Plan.model_json_schema())
         try:
             reply = ask(deps, "planner", messages + reflection(state, "planner"), schema=Plan)
         except ModelError as e:
@@ -65,4 +65,4 @@ def planner(state: RunState, deps: Deps) -> dict[str, Any]:
         update["usage"] = usage_update(reply)
     art.write_json(f"plan.v{version}.json", plan.model_dump())
     art.event("planner", outcome="plan", version=version, category=plan.category)
-    return update | {"plan": plan.model_dump(), "feedback": None, "format_error": None}
+    return update | {"plan": plan}

@@ -19,12 +19,17 @@ QUESTIONS = {"plan": "Approve the plan, edit it, or reject it with feedback?",
 OWNER = {"plan": "planner", "dsl": "dsl_writer", "accept": "dsl_writer"}
 
 
+def _plain(record: Any) -> Any:
+    return record.model_dump() if record is not None else None
+
+
 def payload(kind: str, state: RunState) -> dict[str, Any]:
-    out: dict[str, Any] = {"kind": kind, "question": QUESTIONS[kind], "plan": state.get("plan")}
+    """What the reviewer is shown, as plain JSON (front ends store and print it)."""
+    out: dict[str, Any] = {"kind": kind, "question": QUESTIONS[kind], "plan": _plain(state.get("plan"))}
     if kind in ("dsl", "accept"):
-        out |= {"dsl": state.get("dsl"), "check": state.get("dsl_check")}
+        out |= {"dsl": state.get("dsl"), "check": _plain(state.get("dsl_check"))}
     if kind == "accept":
-        out |= {"verdict": state.get("verdict"), "project_version": state.get("project_version")}
+        out |= {"verdict": _plain(state.get("verdict")), "project_version": state.get("project_version")}
     return out
 
 
@@ -36,13 +41,13 @@ def make_review(kind: str):
         Artifacts(state["artifacts"]).event(f"review_{kind}", action=action)
         update: dict[str, Any] = {"review": {"kind": kind, **answer}}
         if action == "edit" and kind == "plan" and answer.get("plan"):
-            update["plan"] = Plan.model_validate(answer["plan"]).model_dump()
+            update["plan"] = Plan.model_validate(answer["plan"])
         elif action == "edit" and answer.get("dsl"):
             update["feedback"] = Feedback(to="dsl_writer", source="review", text="edited by the reviewer",
-                                          code=answer["dsl"]).model_dump()
+                                          code=answer["dsl"])
         elif action == "reject":
             update["feedback"] = Feedback(to=OWNER[kind], source="review",
-                                          text=answer.get("feedback") or "rejected by the reviewer").model_dump()
+                                          text=answer.get("feedback") or "rejected by the reviewer")
         elif action != "approve" and action != "edit":
             raise ValueError(f"review answer {answer!r}: action must be approve, edit or reject")
         return update

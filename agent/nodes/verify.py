@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from kernelwright.agent.deps import Deps
-from kernelwright.agent.nodes.common import progress, task_of
-from kernelwright.agent.state import RunState, VerdictBrief
+from kernelwright.agent.nodes.common import progress
+from kernelwright.agent.state import Failure, Halt, RunState, VerdictBrief
 from kernelwright.agent.trajectory import Artifacts
-from kernelwright.tools.project import KernelProject
 
 
 def brief(v: Any, version: int, file: str) -> VerdictBrief:
@@ -30,21 +29,22 @@ def brief(v: Any, version: int, file: str) -> VerdictBrief:
 def verify(state: RunState, deps: Deps) -> dict[str, Any]:
     from kernelwright.tools.referee import verify as referee
 
-    task = task_of(state)
+    task = state["task"]
     art = Artifacts(state["artifacts"])
-    project = KernelProject.model_validate(state["project"])
     tc = deps.config.toolchain
     version = state.get("attempts", {}).get("verify", 0) + 1
     progress("verify", f"building and running project v{state.get('project_version')} on {deps.toolchain.name}")
     kwargs: dict[str, Any] = {"tolerance": tc.tolerance, "trials": tc.trials, "soc": tc.soc}
     if tc.budget:
         kwargs["budget"] = tc.budget
-    v = referee(task, project, deps.toolchain, worker=deps.worker(task), **kwargs)
+    v = referee(task, state["project"], deps.toolchain, worker=deps.worker(task), **kwargs)
     path = art.write("verdicts/v%d.json" % version, v.model_dump_json(indent=1))
     b = brief(v, version, str(path.relative_to(art.root)))
     b.project_version = state.get("project_version", 0)
     art.event("verify", outcome=b.status, stage=b.stage, summary=b.summary, version=version)
-    update: dict[str, Any] = {"verdict": b.model_dump(), "verdicts": [b.model_dump()]}
+    update: dict[str, Any] = {"verdict": b, "verdicts": [b]}
     if b.status == "error":
-        update["halt"] = {"status": "environment_error", "reason": f"the referee could not judge the kernel: {v.summary}"}
+        update["halt"] = Halt(status="environment_error", reason=f"the referee could not judge the kernel: {v.summary}")
+    elif b.status == "fail":
+        update["failure"] = Failure(subject="kernel", stage=b.stage, summary=b.summary, details=b.details)
     return update

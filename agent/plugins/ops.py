@@ -21,9 +21,9 @@ def _clip(text: str) -> str:
 
 
 def _config(config: Any, overrides: dict[str, Any]):
-    from kernelwright.agent.config import Config, load_config, merge
+    from kernelwright.agent.config import Config, load_config, merge, validated
     if isinstance(config, Config):
-        return Config.model_validate(merge(config.model_dump(), overrides))
+        return validated(merge(config.model_dump(), overrides))
     return load_config(config, overrides=overrides)
 
 
@@ -102,17 +102,18 @@ def lower_dsl(inp: LowerInput, *, out: str | Path | None = None) -> LowerOutput:
             return LowerOutput(ok=False, stage="rules", summary=f"{len(diags)} static rule(s) broken", diagnostics=diags)
         try:
             project = lower(program, inp.name)
-            lowered = (project, project.meta.get("holes", []))
+            lowered = (project, [])
         except LowerError as e:
             lowered = str(e)
     if isinstance(lowered, str):
         return LowerOutput(ok=False, stage="lower", summary=f"the generator could not lower the program: {lowered}")
-    project, holes = lowered
+    project, _ = lowered
+    holes = [h["name"] for h in project.meta.get("holes", [])]
     where = project.write(out) if out else None
     return LowerOutput(ok=True, stage="pass", summary=f"lowered to {project.name}: {len(project.files)} file(s)"
                        + (f", {len(holes)} hole(s) to fill" if holes else "") + (" (checked against the task)" if task else
                                                                                  " (static rules only: no task given)"),
-                       project_dir=str(Path(where).resolve()) if where else None, holes=[h["name"] for h in holes],
+                       project_dir=str(Path(where).resolve()) if where else None, holes=holes,
                        files={k: _clip(v) for k, v in sorted(project.files.items())})
 
 

@@ -19,12 +19,12 @@ from typing import Any
 
 def initial_state(task: Any, artifacts: str | Path, run_id: str | None = None) -> dict[str, Any]:
     """The state a run starts from: the task (a Task or a path) and its artifact directory."""
+    from kernelwright.agent import state
     from kernelwright.tools.task import Task
     from kernelwright.tools.tasks import load_task
     task = task if isinstance(task, Task) else load_task(task)
     Path(artifacts).mkdir(parents=True, exist_ok=True)
-    return {"task": task.model_dump(), "run_id": run_id or Path(artifacts).name, "artifacts": str(artifacts),
-            "dsl_version": 0, "project_version": 0, "attempts": {}, "usage": {}, "path": [], "verdicts": []}
+    return state.initial_state(task, run_id or Path(artifacts).name, str(artifacts))
 
 
 @contextmanager

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from kernelwright.errors import UserError
 from kernelwright.evals.bench.records import TaskRecord, append_record, latest, read_records, write_json_atomic
 from kernelwright.evals.bench.worker import PARENT_ENV, RECORD, WorkSpec
 from kernelwright.tools.task import Task
@@ -26,7 +27,7 @@ RESULTS = "results.jsonl"
 PINNED = ("suite", "model", "backend", "tolerance", "soc")
 
 
-class BenchError(ValueError):
+class BenchError(UserError):
     """Bad input (unknown suite, nothing selected, an --out holding another run's results)."""
 
 

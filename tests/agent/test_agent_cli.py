@@ -52,3 +52,42 @@ def test_generate_is_a_lazy_attribute_of_the_package():
             "from kernelwright.agent.api import generate; assert kernelwright.generate is generate; print('ok')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_bad_settings_stop_before_any_work_with_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    task = str(HERE / "tasks" / "abs_scale.py")
+    for flag, value, why in (("--soc", "Bogus", "toolchain.soc: unknown SoC 'Bogus'"),
+                             ("--tolerance", "bogus", "toolchain.tolerance: unknown tolerance preset 'bogus'"),
+                             ("--backend", "bogus", "toolchain.backend: Input should be 'sim', 'cann' or 'cann-syntax'"),
+                             ("--set", "agent.caps.planner=0", "agent.caps.planner: Input should be greater than")):
+        assert main(["run", task, flag, value]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and err.startswith("kernelwright run: bad configuration: "), err
+        assert why in err, err
+    assert main(["run", task, "--model", f"replay:{tmp_path / 'none.jsonl'}", "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "none.jsonl: no such transcript file" in err and not (tmp_path / "r").exists()
+    assert not (tmp_path / "runs" / "abs_scale").exists()          # nothing ran
+    assert main(["bench", "builtin", "--soc", "bogus", "--out", str(tmp_path / "b")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "toolchain.soc: unknown SoC 'bogus'" in err and not (tmp_path / "b").exists()
+
+
+def test_a_bad_setting_is_one_line_from_the_installed_command_too(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "kernelwright.agent.cli", "run", str(HERE / "tasks" / "abs_scale.py"),
+                          "--soc", "Bogus"], capture_output=True, text=True, cwd=tmp_path)
+    assert out.returncode == 2 and out.stdout == "" and out.stderr.count("\n") == 1, out.stderr
+    assert "Traceback" not in out.stderr and "unknown SoC 'Bogus'" in out.stderr
+
+
+def test_resume_refuses_a_setting_flag_unless_the_change_is_named(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "--resume", "some-run", "--model", "openai/o3"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--model would change them midway: name the change with --set" in err, err
+    assert main(["chat", "--resume", "some-run", "--backend", "cann", "--home", str(tmp_path / "chat")]) == 2
+    assert "kernelwright chat: --resume continues run some-run" in capsys.readouterr().err
+    assert main(["run", "--resume", "some-run", "--set", "model=openai/o3"]) == 2   # named: it gets to the checkpoint
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no checkpoint for run 'some-run'" in err, err

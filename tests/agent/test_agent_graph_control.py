@@ -6,6 +6,7 @@ import pytest
 
 from kernelwright.agent.api import generate
 from kernelwright.agent.models import ReplayModel, ScriptedModel
+from kernelwright.errors import ConfigError
 
 HERE = Path(__file__).parent
 TASK, TRANSCRIPTS = HERE / "tasks" / "abs_scale.py", HERE / "transcripts"
@@ -48,11 +49,26 @@ def test_review_interrupt_pauses_and_resume_continues(agent_config, sim):
     assert first.status == "interrupted" and first.path == ["planner"]
     assert first.pending["kind"] == "plan" and first.pending["plan"]["category"] == "elementwise"
     assert json.loads((first.artifacts / "run.json").read_text())["status"] == "interrupted"
+    # the run keeps the settings it was started with: another model or review points only when the change is named
+    with pytest.raises(ConfigError, match="started with models.default.name=None; resuming with 'openai/gpt-4o'"):
+        generate(model="openai/gpt-4o", config=agent_config, resume=first.run_id)
+    with pytest.raises(ConfigError, match=r"started with agent.interrupts=\['plan'\]; resuming with \[\]"):
+        generate(config=agent_config, resume=first.run_id, interrupts=[])
     # a new model object, as a new process would have: it continues after the recorded planner call
     second = generate(model=ReplayModel(TRANSCRIPTS / "plan_then_dsl.jsonl"), config=agent_config, toolchain=sim,
-                      resume=first.run_id, interrupts=["plan"], answer={"action": "approve"})
+                      resume=first.run_id, interrupts=["plan"], answer={"action": "approve"},
+                      changes={"tolerance": "mkb"})
     assert second.path == ["planner", "review_plan", "dsl_writer", "lowerer", "verify", "finish"]
     assert second.status == "passed" and second.artifacts == first.artifacts
+    # the change is recorded and used by the DSL check and the referee alike
+    saved = json.loads((second.artifacts / "config.json").read_text())
+    assert saved["config"]["toolchain"]["tolerance"] == "mkb" and saved["config"]["agent"]["interrupts"] == ["plan"]
+    assert [(c["key"], c["old"], c["new"]) for c in saved["changes"]] == [("toolchain.tolerance", "default", "mkb")]
+    [resumed] = [e for e in map(json.loads, (second.artifacts / "events.jsonl").read_text().splitlines())
+                 if e["node"] == "resume"]
+    assert [c["key"] for c in resumed["changes"]] == ["toolchain.tolerance"]
+    assert json.loads((second.artifacts / "dsl/v1.check.json").read_text())["summary"].endswith("(tolerance mkb)")
+    assert json.loads((second.artifacts / "verdicts/v1.json").read_text())["tolerance"] == "mkb"
 
 
 def test_run_cut_short_resumes_from_its_checkpoint(agent_config, sim):

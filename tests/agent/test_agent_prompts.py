@@ -35,12 +35,20 @@ def test_every_node_prompt_renders():
                      verdict={"status": "fail", "stage": "build", "summary": "does not build", "details": ["error: Abss"]},
                      passages=[])
     assert "Hole_absval" in lowerer[1]["content"] and "Abss(u, v, n);" in lowerer[1]["content"]
-    debugger = render("debugger", failure={"source": "verdict", "stage": "build", "summary": "s", "details": ["d"]},
+    debugger = render("debugger", failure={"subject": "kernel", "stage": "build", "summary": "s", "details": ["d"]},
                       suggestion={"fault": "ascendc", "why": "w"}, plan=PLAN.model_dump(), dsl="1 | x", holes=[hole],
                       files={"op_kernel/relu.cpp": "int main;", "op_host/relu.cpp": "host"}, passages=[],
                       schema=Decision.model_json_schema())
     assert "op_kernel/relu.cpp" in debugger[1]["content"] and "op_host/relu.cpp" not in debugger[1]["content"]
     assert "could not be used: no block." in render_text("format_error", problem="no block", expected="a block", attempt=1)
+
+
+def test_the_writer_is_shown_the_dsl_reference_page():
+    from kernelwright.agent.models import ScriptedModel
+    from kernelwright.agent.writers import LlmWriter, WriteRequest
+    req = WriteRequest(task=TASK, source="...", plan=PLAN, trace=TRACE)
+    user = LlmWriter(ScriptedModel([])).messages(req)[1]["content"]
+    assert user.startswith("The DSL reference:\n# The kernel DSL (`adsl`)") and "kind: concept" not in user
 
 
 def test_a_missing_variable_is_an_error():

@@ -1,146 +1,53 @@
-"""Fakes for contract tests of the real backend: a directory shaped like a CANN install (version
-files, set_env.sh, include/, the kernel-launch CMake modules or ASCConfig.cmake, msopgen's project
-template) and fake tools that record what they were asked (argv, cwd, environment) to a JSON-lines
-log and answer with canned output, including the real compiler texts of ascendc-api.md §15.1.
+"""Fakes for contract tests of the real backend: directories shaped like installed CANN toolkits and
+fake tools (fake_cann_tool.py: cmake and a C++ compiler) that record what they were asked to a
+JSON-lines log and answer with canned output, including the real compiler texts of ascendc-api.md
+§15.1. A source line `// KW_FAKE_ERROR(<name>)` makes the fake compiler report fake_cann_tool.CANNED[<name>] there.
 
-A source line `// KW_FAKE_ERROR(<name>)` makes the fake compiler report CANNED[<name>] at that line."""
+The trees mirror the real layouts, file names and formats (contents are stand-ins):
+* CANN 8 (`make_fake_cann(..., "8.1.RC1")`), after an installed 8.1.RC1 (`leideng/CANN-8.1.RC1`):
+  `ascend-toolkit/{set_env.sh, <version>/, latest/}`; `latest/` holds `version.cfg`
+  (`runtime_running_version=[7.7.0.1.238:8.1.RC1]`) and links into `<version>/`;
+  `<version>/<arch>-linux/ascend_toolkit_install.info` (`version=8.1.RC1`), `compiler/version.info`
+  (`Version=7.7.0.1.238`, the internal version, and `version_dir=8.1.RC1`),
+  `<arch>-linux/tikcpp/ascendc_kernel_cmake/{ascendc.cmake, function.cmake}` (linked as
+  `compiler/tikcpp/ascendc_kernel_cmake`; function.cmake defines ascendc_library & co.), msopgen's
+  template `tools/op_project_templates/ascendc/customize/{cmake/func.cmake, scripts/install.sh}` with the
+  functions 8.1's func.cmake defines (opbuild, add_kernels_compile, ...). set_env.sh exports what 8.1's
+  does (ASCEND_TOOLKIT_HOME, ASCEND_HOME_PATH, ASCEND_OPP_PATH, PATH, LD_LIBRARY_PATH) and, like it,
+  nothing of the driver.
+* CANN 9 (`make_fake_cann(..., "9.1.0")`), after asc-devkit's packaging (`hicann/asc-devkit`
+  scripts/package/asc-devkit/asc-devkit.xml, cmake/CMakeLists.txt; docs/en/quick_start.md): one
+  directory with `set_env.sh`, `<arch>-linux/ascend_toolkit_install.info` (`version=9.1.0`),
+  `share/info/runtime/version.info` (`Version=9.1.0`), `<arch>-linux/lib64/cmake/asc-config.cmake`
+  (reached as `lib64/cmake` through the `lib64` link), `<arch>-linux/tikcpp/ascendc_kernel_cmake/`
+  with `ascendc.cmake` + `legacy_modules/function.cmake`, `fwk_modules/func.cmake` (npu_op_package,
+  npu_op_code_gen, npu_op_library, npu_op_kernel_sources, npu_op_kernel_library, npu_op_package_add, ...),
+  `asc_modules/`, and the headers in `<arch>-linux/asc/{include,impl}` (linked as `asc`). The fake
+  asc-config.cmake includes the fwk_modules through $ENV{ASCEND_HOME_PATH} as the real one does. What
+  9.x's set_env.sh exports is not known here: the fake exports ASCEND_HOME_PATH (which asc-config.cmake
+  requires), ASCEND_OPP_PATH, PATH and LD_LIBRARY_PATH.
+Both put a fake `cmake` in `<arch>-linux/bin` (on PATH after set_env.sh) and an Ascend driver's
+`driver/lib64/{common,driver}` beside the toolkit (as /usr/local/Ascend/driver is)."""
 from __future__ import annotations
 
 import json
 import os
+import platform
 import stat
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-
-# Canned compiler output; {path}/{line} are the marked source line, {cann} the fake install root.
-CANNED = {
-    "no_member": "{path}:{line}:5: error: no member named 'FooBar' in namespace 'AscendC'\n1 error generated.\n",
-    "adds": ("{path}:{line}:5: error: no matching function for call to 'Adds'\n"
-             "{cann}/compiler/tikcpp/tikcfw/interface/kernel_operator_vec_binary_scalar_intf.h:40:24: note: candidate "
-             "template ignored: deduced conflicting types for parameter 'T' ('half' vs. 'float')\n"
-             "{cann}/compiler/tikcpp/tikcfw/interface/kernel_operator_vec_binary_scalar_intf.h:52:24: note: candidate "
-             "function template not viable: requires 6 arguments, but 4 were provided\n1 error generated.\n"),
-    "tbuf": ("{cann}/compiler/tikcpp/tikcfw/impl/kernel_tpipe_impl.h:210:5: error: static_assert failed due to "
-             "requirement 'AscendC::TPipe::isTQue' \"TPipe::InitBuffer(T& que, uint8_t num, uint32_t len) not supports "
-             "T as TBuf\"\n{path}:{line}:10: note: in instantiation of function template specialization "
-             "'AscendC::TPipe::InitBuffer<AscendC::TBuf<AscendC::TPosition::VECCALC>>' requested here\n"
-             "1 error generated.\n"),
-    "narrowing": ("{path}:{line}:32: error: non-constant-expression cannot be narrowed from type 'int' to 'uint8_t' "
-                  "(aka 'unsigned char') in initializer list [-Wc++11-narrowing]\n1 error generated.\n"),
-    "deprecated": ("{path}:{line}:9: warning: 'DataCopyPadUB2GMImpl<float>' is deprecated: NOTICE: DataCopyPad is not "
-                   "deprecated. Currently, DataCopyPad is an unsupported API on current device. Please check your code! "
-                   "[-Wdeprecated-declarations]\n"),
-}
-
-FAKE_TOOL = r'''#!__PYTHON__
-"""Fake CANN-side tool (cmake / a C++ compiler) for kernelwright's contract tests."""
-import json, os, re, sys
-from pathlib import Path
-
-CANNED = json.loads(__CANNED__)
-ENV_KEYS = ("ASCEND", "ASC_DIR", "CMAKE_PREFIX_PATH", "PATH", "LD_LIBRARY_PATH", "KW_FAKE")
-tool = Path(sys.argv[0]).name
-log = os.environ.get("KW_FAKE_LOG")
-if log:
-    with open(log, "a") as fh:
-        fh.write(json.dumps({"tool": tool, "argv": sys.argv[1:], "cwd": os.getcwd(),
-                             "env": {k: v for k, v in os.environ.items() if k.startswith(ENV_KEYS)}}) + "\n")
-
-def sources_of(paths):
-    """The files and the absolute #includes they pull in (one level), as (path, text)."""
-    out = []
-    for p in paths:
-        try:
-            text = Path(p).read_text()
-        except OSError:
-            continue
-        out.append((p, text))
-        for inc in re.findall(r'#include "(/[^"]+)"', text):
-            try:
-                out.append((inc, Path(inc).read_text()))
-            except OSError:
-                pass
-    return out
-
-def compile_errors(paths):
-    """Canned diagnostics for KW_FAKE_ERROR markers; True when one of them is an error."""
-    failed = False
-    for path, text in sources_of(paths):
-        for no, line in enumerate(text.splitlines(), 1):
-            m = re.search(r"KW_FAKE_ERROR\((\w+)\)", line)
-            if m:
-                msg = CANNED[m.group(1)].format(path=path, line=no, cann=os.environ.get("ASCEND_HOME_PATH", "/cann"))
-                sys.stderr.write(msg)
-                failed = failed or " error: " in msg
-    return failed
-
-def configure(args):
-    src, build = Path(args[args.index("-S") + 1]), Path(args[args.index("-B") + 1])
-    build.mkdir(parents=True, exist_ok=True)
-    text = (src / "CMakeLists.txt").read_text()
-    if "find_package(ASC REQUIRED)" in text and not any(
-            (Path(d) / "ASCConfig.cmake").is_file() for d in
-            [os.environ.get("ASC_DIR", "")] + os.environ.get("CMAKE_PREFIX_PATH", "").split(":") if d):
-        sys.stderr.write('CMake Error at CMakeLists.txt:3 (find_package):\n  Could not find a package configuration '
-                         'file provided by "ASC" with any of the following names:\n\n    ASCConfig.cmake\n')
-        return 1
-    for inc in re.findall(r'set\(ASCENDC_CMAKE_DIR "([^"]+)"\)', text):
-        if not (Path(inc) / "ascendc.cmake").is_file():
-            sys.stderr.write(f"CMake Error at CMakeLists.txt:9 (include):\n  include could not find requested file:\n"
-                             f"    {inc}/ascendc.cmake\n")
-            return 1
-    cache = dict(a[2:].split("=", 1) for a in args if a.startswith("-D") and "=" in a)
-    targets = re.findall(r"(?:ascendc_library|add_library)\((\w+)\s+(SHARED|STATIC)", text)
-    files = re.findall(r'"(/[^"]+\.(?:cpp|asc|cc))"', text)
-    (build / "fake_state.json").write_text(json.dumps({"src": str(src), "targets": targets, "files": files,
-                                                       "cache": cache}))
-    print("-- Configuring done\n-- Generating done")
-    return 0
-
-def build(args):
-    build = Path(args[args.index("--build") + 1])
-    state = json.loads((build / "fake_state.json").read_text())
-    target = args[args.index("--target") + 1] if "--target" in args else "all"
-    src = Path(state["src"])
-    if target == "package":
-        vendor = state["cache"].get("vendor_name", "customize")
-        op = next(p.stem for p in src.glob("*.json") if p.name != "CMakePresets.json")
-        run = Path(state["cache"].get("CMAKE_INSTALL_PREFIX", str(build))) / "custom_opp_linux_x86_64.run"
-        run.parent.mkdir(parents=True, exist_ok=True)
-        run.write_text(INSTALLER.replace("__VENDOR__", vendor).replace("__OP__", op))
-        return 0
-    kernels = state["files"] or [str(p) for p in src.rglob("*.cpp")]
-    if compile_errors(kernels):
-        sys.stderr.write(f"make[2]: *** [CMakeFiles/kw.dir/build.make:76] Error 1\n")
-        return 2
-    for name, kind in state["targets"]:
-        if kind == "SHARED":
-            (build / "lib").mkdir(exist_ok=True)
-            (build / "lib" / f"lib{name}.so").write_bytes(b"FAKE")
-    print("[100%] Built target")
-    return 0
-
-INSTALLER = """#!/bin/bash
-path=""
-for a in "$@"; do case "$a" in --install-path=*) path="${a#--install-path=}";; esac; done
-if [ -n "$KW_FAKE_LOG" ]; then printf '{"tool": "installer", "argv": "%s", "cwd": "%s"}\\n' "$*" "$PWD" >> "$KW_FAKE_LOG"; fi
-[ -n "$path" ] || path="$ASCEND_OPP_PATH"
-v="$path/vendors/__VENDOR__"
-mkdir -p "$v/op_api/lib" "$v/op_api/include" "$v/bin"
-echo FAKE > "$v/op_api/lib/libcust_opapi.so"
-echo '// aclnn___OP__' > "$v/op_api/include/aclnn___OP__.h"
-echo "export ASCEND_CUSTOM_OPP_PATH=$v" > "$v/bin/set_env.bash"
-"""
-
-if tool == "cmake":
-    args = sys.argv[1:]
-    sys.exit(configure(args) if "-S" in args else build(args))
-# a C++ compiler (the cann-syntax check)
-units = [a for a in sys.argv[1:] if a.endswith((".cpp", ".asc", ".cc")) and not a.startswith("-")]
-sys.exit(1 if compile_errors(units) else 0)
-'''
+ARCH = f"{platform.machine()}-linux"
+# The functions the real modules define (only names matter to the fake cmake).
+FUNCS_8_MSOPGEN = ("get_system_info", "opbuild", "add_ops_info_target", "add_ops_compile_options", "add_npu_support_target",
+                   "add_simple_kernel_compile", "ascendc_device_library", "add_opregistry_target", "add_kernels_install",
+                   "add_kernels_compile")
+FUNCS_LAUNCH = ("merge_device_obj", "ascendc_library", "ascendc_fatbin_library", "ascendc_compile_options",
+                "ascendc_compile_definitions", "ascendc_include_directories")
+FUNCS_9_FWK = ("get_system_info", "add_ops_info_target", "npu_op_kernel_options", "npu_op_device_tiling_library",
+               "npu_op_kernel_sources", "npu_op_kernel_library", "npu_op_package", "npu_op_code_gen", "npu_op_library",
+               "npu_op_package_add")
 
 
 def _executable(path: Path, text: str) -> Path:
@@ -151,34 +58,121 @@ def _executable(path: Path, text: str) -> Path:
 
 
 def fake_tool(path: Path) -> Path:
-    text = FAKE_TOOL.replace("__PYTHON__", sys.executable).replace("__CANNED__", repr(json.dumps(CANNED)))
-    return _executable(path, text)
+    """An executable that runs fake_cann_tool as `path.name` (cmake, or any other name: a C++ compiler)."""
+    return _executable(path, f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(HERE)!r})\n"
+                             f"import fake_cann_tool\nsys.exit(fake_cann_tool.main({path.name!r}))\n")
 
 
-def make_fake_cann(root: Path, version: str = "8.1.RC1", *, asc: bool = False, kernel_cmake: bool = True) -> Path:
-    """A directory shaped like a CANN toolkit: `asc` adds ASCConfig.cmake (the CANN 9 flow), `kernel_cmake`
-    the CANN 8 ascendc_kernel_cmake modules. bin/ holds the fake cmake; set_env.sh puts it on PATH."""
-    (root / "compiler").mkdir(parents=True, exist_ok=True)
-    (root / "compiler" / "version.info").write_text(f"Version={version}\nversion_dir=cann-{version}\n")
-    for d in ("include/acl", "include/register", "include/tiling/platform", "lib64", "opp/built-in",
-              "compiler/tikcpp/tikcfw/impl", "compiler/tikcpp/tikcfw/interface", "tools/tikicpulib/lib/include"):
-        (root / d).mkdir(parents=True, exist_ok=True)
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def _link(link: Path, target: str) -> None:
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(target)
+
+
+def _cmake_functions(names: tuple[str, ...]) -> str:
+    return "# fake CANN CMake module: the real one's function names, empty bodies\n" + "".join(
+        f"function({n})\nendfunction()\n" for n in names)
+
+
+def _dirs(base: Path, rels: tuple[str, ...]) -> None:
+    for rel in rels:
+        (base / rel).mkdir(parents=True, exist_ok=True)
+
+
+def _set_env(path: Path, root: Path) -> None:
+    _write(path, f'export ASCEND_TOOLKIT_HOME="{root}"\nexport ASCEND_HOME_PATH="{root}"\n'
+                 f'export ASCEND_OPP_PATH="{root}/opp"\nexport PATH="{root}/bin:{root}/compiler/ccec_compiler/bin:$PATH"\n'
+                 f'export LD_LIBRARY_PATH="{root}/lib64:${{LD_LIBRARY_PATH:-}}"\nexport KW_FAKE_SET_ENV=sourced\n')
+
+
+def _arch_tree(arch: Path, version: str, *, launch: bool) -> Path:
+    """`<arch>-linux/`: the install info, headers, libraries, bin/ with the fake cmake, ascendc_kernel_cmake."""
+    _write(arch / "ascend_toolkit_install.info",
+           f"package_name=Ascend-cann-toolkit\nversion={version}\ninnerversion=V100R001C21SPC001B238\n"
+           f"compatible_version=[V100R001C15],[V100R001C18]\narch={platform.machine()}\nos=linux\npath={arch}\n")
+    _dirs(arch, ("include/acl", "include/register", "include/tiling/platform", "include/aclnn", "lib64"))
+    fake_tool(arch / "bin" / "cmake")
+    kdir = arch / "tikcpp" / "ascendc_kernel_cmake"
+    kdir.mkdir(parents=True, exist_ok=True)
+    if launch:
+        _write(kdir / "ascendc.cmake", "include(${CMAKE_CURRENT_LIST_DIR}/function.cmake)\n")
+        _write(kdir / "function.cmake", _cmake_functions(FUNCS_LAUNCH))
+    return kdir
+
+
+def _cann8(root: Path, version: str, *, kernel_cmake: bool, templates: bool) -> None:
+    top = root.parent                                   # ascend-toolkit/
+    ver = top / version
+    _arch_tree(ver / ARCH, version, launch=kernel_cmake)
+    _write(ver / "compiler" / "version.info", f"Version=7.7.0.1.238\nversion_dir={version}\ntimestamp=20250428_203017761\n")
+    _write(ver / "runtime" / "version.info", f"Version=7.7.0.1.238\nversion_dir={version}\n")
+    _link(ver / "compiler" / "tikcpp" / "ascendc_kernel_cmake", f"../../{ARCH}/tikcpp/ascendc_kernel_cmake")
+    _dirs(ver, ("compiler/tikcpp/tikcfw/impl", "compiler/tikcpp/tikcfw/interface", "tools/tikicpulib/lib/include",
+                "opp/built-in"))
+    if templates:
+        customize = ver / "tools/op_project_templates/ascendc/customize"
+        _write(customize / "cmake" / "func.cmake", _cmake_functions(FUNCS_8_MSOPGEN))
+        for module in ("config", "intf"):
+            _write(customize / "cmake" / f"{module}.cmake", f"# fake msopgen template {module}.cmake\n")
+        _write(customize / "scripts" / "install.sh", "# fake msopgen template install.sh\n")
+    root.mkdir(parents=True, exist_ok=True)             # latest/: a directory of links, and version.cfg
+    _write(root / "version.cfg", "# version: 1.0\n" + "".join(
+        f"{c}_running_version=[7.7.0.1.238:{version}]\n" for c in ("runtime", "compiler", "opp", "toolkit")))
+    _link(root / ARCH, f"../{version}/{ARCH}")
+    for name in ("include", "lib64", "bin"):
+        _link(root / name, f"{ARCH}/{name}")
+    for name in ("compiler", "runtime", "tools", "opp"):
+        _link(root / name, f"../{version}/{name}")
+    _set_env(top / "set_env.sh", root)
+
+
+def _cann9(root: Path, version: str, *, asc: bool, kernel_cmake: bool) -> None:
+    kdir = _arch_tree(root / ARCH, version, launch=False)
     if kernel_cmake:
-        kdir = root / "compiler/tikcpp/ascendc_kernel_cmake"
-        kdir.mkdir(parents=True, exist_ok=True)
-        (kdir / "ascendc.cmake").write_text("# fake ascendc.cmake: defines ascendc_library()\n")
+        _write(kdir / "ascendc.cmake", "include(${CMAKE_CURRENT_LIST_DIR}/legacy_modules/function.cmake)\n")
+        _write(kdir / "legacy_modules" / "function.cmake", _cmake_functions(FUNCS_LAUNCH))
+    _write(kdir / "fwk_modules" / "func.cmake", _cmake_functions(FUNCS_9_FWK))
+    for module in ("config", "intf"):
+        _write(kdir / "fwk_modules" / f"{module}.cmake", f"# fake fwk_modules {module}.cmake\n")
+    _write(kdir / "fwk_modules" / "scripts" / "install.sh", "# fake fwk_modules install.sh\n")
+    _write(kdir / "asc_modules" / "FindASC.cmake", "# fake FindASC.cmake\n")
+    _write(kdir / "asc_modules" / "CMakeASCInformation.cmake", "# fake CMakeASCInformation.cmake\n")
     if asc:
-        (root / "lib64/cmake/ASC").mkdir(parents=True, exist_ok=True)
-        (root / "lib64/cmake/ASC/ASCConfig.cmake").write_text("# fake ASCConfig.cmake\n")
-    template = root / "tools/op_project_templates/ascendc/customize"
-    for part in ("cmake", "scripts"):
-        (template / part).mkdir(parents=True, exist_ok=True)
-        (template / part / "README").write_text(f"fake msopgen template {part}\n")
-    fake_tool(root / "bin" / "cmake")
-    (root / "set_env.sh").write_text(
-        f'export ASCEND_HOME_PATH="{root}"\nexport ASCEND_TOOLKIT_HOME="{root}"\n'
-        f'export ASCEND_OPP_PATH="{root}/opp"\nexport PATH="{root}/bin:$PATH"\n'
-        f'export LD_LIBRARY_PATH="{root}/lib64:${{LD_LIBRARY_PATH:-}}"\nexport KW_FAKE_SET_ENV=sourced\n')
+        config = "".join(f"include($ENV{{ASCEND_HOME_PATH}}/compiler/tikcpp/ascendc_kernel_cmake/{m})\n"
+                         for m in ("fwk_modules/config.cmake", "fwk_modules/func.cmake", "fwk_modules/intf.cmake",
+                                   "asc_modules/FindASC.cmake"))
+        _write(root / ARCH / "lib64" / "cmake" / "asc-config.cmake", "# fake asc-config.cmake\n" + config)
+        _link(kdir / "asc-config.cmake", "../../lib64/cmake/asc-config.cmake")
+    _dirs(root / ARCH / "asc", ("include/basic_api", "include/adv_api", "include/interface", "include/tiling",
+                                "include/utils", "impl/basic_api", "impl/adv_api", "impl/utils"))
+    _write(root / "share" / "info" / "runtime" / "version.info", f"Version={version}\n")
+    _dirs(root, ("tools/tikicpulib/lib/include", "opp/built-in"))
+    for name in ("include", "lib64", "bin", "asc"):
+        _link(root / name, f"{ARCH}/{name}")
+    _link(root / "compiler" / "tikcpp", f"../{ARCH}/tikcpp")
+    _set_env(root / "set_env.sh", root)
+
+
+def make_fake_cann(root: Path, version: str = "8.1.RC1", *, asc: bool = True, kernel_cmake: bool = True,
+                   templates: bool = True) -> Path:
+    """A fake toolkit whose ASCEND_HOME_PATH is `root`. CANN 8: `root` is `<Ascend>/ascend-toolkit/latest`
+    (the version directory and set_env.sh go beside it, the driver into `<Ascend>/driver`); CANN >= 9:
+    one directory, the driver beside it. `asc=False` leaves out asc-config.cmake (CANN 9),
+    `kernel_cmake=False` the kernel-launch modules (ascendc.cmake), `templates=False` msopgen's
+    template (CANN 8)."""
+    if int(version.split(".")[0]) < 9:
+        assert root.name == "latest" and root.parent.name == "ascend-toolkit", "CANN 8 trees are <Ascend>/ascend-toolkit/latest"
+        _cann8(root, version, kernel_cmake=kernel_cmake, templates=templates)
+        ascend = root.parent.parent
+    else:
+        _cann9(root, version, asc=asc, kernel_cmake=kernel_cmake)
+        ascend = root.parent
+    for sub in ("common", "driver"):
+        (ascend / "driver" / "lib64" / sub).mkdir(parents=True, exist_ok=True)
     return root
 
 

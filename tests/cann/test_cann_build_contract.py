@@ -18,20 +18,6 @@ from kernelwright.tools.cann.toolchain import CannToolchain
 from kernelwright.tools.project import KernelProject
 
 
-@pytest.fixture
-def cann8(tmp_path, monkeypatch):
-    root = fk.make_fake_cann(tmp_path / "Ascend" / "ascend-toolkit" / "latest", "8.1.RC1")
-    fk.fake_env(monkeypatch, root, tmp_path / "tools.log", tmp_path / "home")
-    return root
-
-
-@pytest.fixture
-def cann91(tmp_path, monkeypatch):
-    root = fk.make_fake_cann(tmp_path / "Ascend" / "cann", "9.1.0", asc=True, kernel_cmake=False)
-    fk.fake_env(monkeypatch, root, tmp_path / "tools.log", tmp_path / "home")
-    return root
-
-
 def launch_project(text: str = fk.ADD_KERNEL, name: str = "add_scaled.cpp") -> KernelProject:
     return KernelProject(name="add_scaled", kind="kernel_launch", files={name: text, "common.h": "#pragma once\n"})
 
@@ -47,9 +33,10 @@ def test_cann8_ascendc_library_build(cann8, tmp_path):
     lib, entry = Path(r.artifacts["library"]), Path(r.artifacts["library"]).parents[2]
     assert lib.is_file() and lib.name == "libkw_launch.so" and entry.parent == tmp_path / "home" / "cann"
     configure, build = cmake_calls(tmp_path)
-    scratch = Path(configure["argv"][1]).parent      # built in a scratch sibling, renamed into the cache when done
+    scratch = Path(configure["argv"][3]).parent      # built in a scratch sibling, renamed into the cache when done
     assert scratch.parent == entry.parent and scratch.name.startswith(f".{entry.name}.")
-    assert configure["argv"][:4] == ["-S", str(scratch / "cmake"), "-B", str(scratch / "build")]
+    # the generator is pinned: 8.1's ascendc_library reads CMakeFiles/<target>.dir/link.txt (Makefiles only)
+    assert configure["argv"][:6] == ["-G", "Unix Makefiles", "-S", str(scratch / "cmake"), "-B", str(scratch / "build")]
     assert "-DSOC_VERSION=Ascend910B2" in configure["argv"] and "-DRUN_MODE=npu" in configure["argv"]
     assert build["argv"][:2] == ["--build", str(scratch / "build")] and "-j" in build["argv"]
     assert not scratch.exists()
@@ -88,7 +75,9 @@ def test_cann91_asc_build(cann91, tmp_path):
     entry = Path(r.artifacts["library"]).parents[2]
     configure = cmake_calls(tmp_path)[0]
     assert "-DCMAKE_ASC_ARCHITECTURES=dav-2201" in configure["argv"] and "-DCMAKE_ASC_RUN_MODE=npu" in configure["argv"]
-    assert str(cann91 / "lib64/cmake/ASC") in configure["env"]["CMAKE_PREFIX_PATH"].split(":")
+    # asc-config.cmake is where CANN 9 installs it; found as asc-devkit's scripts point at it
+    assert f"-DASC_DIR={cann91}/lib64/cmake" in configure["argv"]
+    assert f"{cann91}/lib64/cmake" in configure["env"]["CMAKE_PREFIX_PATH"].split(":")
     cm = (entry / "cmake" / "CMakeLists.txt").read_text()
     assert cm.index("find_package(ASC REQUIRED)") < cm.index("project(kw_kernels LANGUAGES ASC CXX)")
     assert "$<$<COMPILE_LANGUAGE:ASC>:--npu-arch=dav-2201>" in cm and "ascendc_library" not in cm
@@ -99,7 +88,7 @@ def test_cann91_asc_build(cann91, tmp_path):
 
 
 def test_missing_asc_package_is_an_environment_error_and_not_cached(cann91, tmp_path, monkeypatch):
-    (cann91 / "lib64/cmake/ASC/ASCConfig.cmake").unlink()
+    (cann91 / "lib64/cmake/asc-config.cmake").unlink()
     tc = CannToolchain(soc="Ascend910B2", flow="asc")
     r = tc.build(launch_project())
     assert r.status == "environment_error"

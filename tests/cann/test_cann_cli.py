@@ -20,7 +20,7 @@ REFEREE = Path(__file__).resolve().parents[1] / "referee" / "fixtures"
 
 @pytest.fixture
 def cann(tmp_path, monkeypatch):
-    root = fk.make_fake_cann(tmp_path / "cann", "8.1.RC1")
+    root = fk.make_fake_cann(tmp_path / "Ascend/ascend-toolkit/latest", "8.1.RC1")
     (root / "compiler/tikcpp/tikcfw/kernel_operator.h").write_text("#pragma once\n")
     fk.fake_env(monkeypatch, root, tmp_path / "tools.log", tmp_path / "home")
     monkeypatch.setenv("KERNELWRIGHT_CANN_CXX", str(fk.fake_tool(tmp_path / "fakebin" / "fake-cxx")))

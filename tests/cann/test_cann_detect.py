@@ -78,25 +78,29 @@ def test_cann8_install_version_flow_and_set_env(tmp_path):
     inst = detect_cann({"ASCEND_TOOLKIT_HOME": str(root)})
     assert inst and inst.root == root.resolve() and inst.source == "ASCEND_TOOLKIT_HOME"
     assert inst.version == "8.1.RC1" and inst.version_tuple == (8, 1) and inst.major == 8
+    assert inst.version_file == root / fk.ARCH / "ascend_toolkit_install.info"
     assert inst.flow == "ascendc_library" and inst.kernel_cmake_dir == root / "compiler/tikcpp/ascendc_kernel_cmake"
-    assert inst.set_env == root / "set_env.sh"
+    assert inst.package_flow.name == "msopgen" and inst.asc_config_dir is None
+    assert inst.set_env == root.parent / "set_env.sh"          # ascend-toolkit/set_env.sh, beside latest/
     assert root / "compiler/tikcpp/tikcfw" in cpu_debug_include_dirs(inst)
     assert "ascendc_library" in inst.describe() and "8.1.RC1" in inst.describe()
 
 
 def test_cann91_install_uses_the_asc_flow(tmp_path):
-    root = fk.make_fake_cann(tmp_path / "cann", "9.1.0", asc=True, kernel_cmake=False)
+    root = fk.make_fake_cann(tmp_path / "cann", "9.1.0", kernel_cmake=False)
     inst = detect_cann({"ASCEND_HOME_PATH": str(root)})
-    assert inst.flow == "asc" and inst.asc_config_dir == root / "lib64/cmake/ASC"
-    # 9.0 with the CANN 8 modules still builds with ascendc_library
-    old = fk.make_fake_cann(tmp_path / "c90", "9.0.0", asc=True)
+    assert inst.version == "9.1.0" and inst.flow == "asc" and inst.asc_config_dir == root / "lib64/cmake"
+    assert inst.package_flow.name == "npu_op"
+    # 9.0 with the ascendc_library modules still builds kernel launches with them
+    old = fk.make_fake_cann(tmp_path / "c90", "9.0.0")
     assert detect_cann({"ASCEND_HOME_PATH": str(old)}).flow == "ascendc_library"
 
 
 def test_incomplete_install_has_no_flow(tmp_path):
-    root = fk.make_fake_cann(tmp_path / "bare", "8.0.RC3", kernel_cmake=False)
+    root = fk.make_fake_cann(tmp_path / "Ascend/ascend-toolkit/latest", "8.0.RC3", kernel_cmake=False, templates=False)
     inst = detect_cann({"ASCEND_HOME_PATH": str(root)})
-    assert inst.flow is None
+    assert inst.flow is None and inst.package_flow.name is None
+    assert "ascendc.cmake" in inst.launch_flow.why and "op_project_templates" in inst.package_flow.why
 
 
 def test_nothing_found(tmp_path, monkeypatch):
@@ -105,11 +109,13 @@ def test_nothing_found(tmp_path, monkeypatch):
 
 
 def test_set_env_is_sourced_and_private_opp_goes_first(tmp_path):
-    root = fk.make_fake_cann(tmp_path / "c", "8.1.RC1")
+    root = fk.make_fake_cann(tmp_path / "Ascend/ascend-toolkit/latest", "8.1.RC1")
     inst = detect_cann({"ASCEND_HOME_PATH": str(root)})
     env = cann_env(inst, {"PATH": "/usr/bin", "ASCEND_CUSTOM_OPP_PATH": "/elsewhere"})
     assert env["KW_FAKE_SET_ENV"] == "sourced" and env["ASCEND_OPP_PATH"] == f"{root}/opp"
     assert env["PATH"].split(":")[0] == f"{root}/bin" and env["ASCEND_CANN_PACKAGE_PATH"] == str(root)
+    driver = tmp_path / "Ascend" / "driver" / "lib64"       # 8.1's set_env.sh leaves the driver out; we add it
+    assert env["LD_LIBRARY_PATH"].split(":")[-2:] == [str(driver / "common"), str(driver / "driver")]
     vendor = tmp_path / "build" / "opp" / "vendors" / "customize"
     private = opp_env(env, vendor)
     assert private["ASCEND_CUSTOM_OPP_PATH"].split(":") == [str(vendor), "/elsewhere"]
@@ -121,7 +127,7 @@ def test_set_env_is_sourced_and_private_opp_goes_first(tmp_path):
 
 def test_broken_set_env_is_an_environment_error(tmp_path):
     from kernelwright.tools.cann.env import EnvError
-    root = fk.make_fake_cann(tmp_path / "c", "8.1.RC1")
+    root = fk.make_fake_cann(tmp_path / "Ascend/ascend-toolkit/latest", "8.1.RC1")
     (root / "set_env.sh").write_text("exit 7\n")
     with pytest.raises(EnvError, match="set_env.sh"):
         cann_env(detect_cann({"ASCEND_HOME_PATH": str(root)}))
@@ -134,10 +140,10 @@ def test_torch_npu_not_installed_is_reported_not_raised():
 
 def test_doctor_rows_with_a_fake_install(tmp_path, monkeypatch):
     from kernelwright.agent.doctor_checks import cann_install, npu_devices, npu_state
-    root = fk.make_fake_cann(tmp_path / "c", "8.2.RC1")
+    root = fk.make_fake_cann(tmp_path / "Ascend/ascend-toolkit/latest", "8.2.RC1")
     monkeypatch.setenv("ASCEND_HOME_PATH", str(root))
     row = cann_install()
-    assert row["status"] == "ok" and "8.2.RC1" in row["found"] and "cann-syntax" in row["enables"]
+    assert row["status"] == "ok" and "CANN 8.2.RC1" in row["found"] and "cann-syntax" in row["enables"]
     fakebin = tmp_path / "bin"
     fakebin.mkdir()
     smi = fakebin / "npu-smi"

@@ -74,3 +74,20 @@ def test_fault_detection_for_the_worker():
         assert looks_like_npu_fault(text)
     assert not looks_like_npu_fault("ValueError: dtype complex64 is not supported on the NPU worker")
     assert not looks_like_npu_fault("CallError: kw_launch_add returned 7")
+
+
+@pytest.mark.parametrize("code, status, rule, words", [
+    (507042, "rule_violation", "mem.out_of_bounds", "AI Core (cube) trapped on an out-of-range read"),
+    (507043, "rule_violation", "mem.out_of_bounds", "out-of-range write"),
+    (507044, "rule_violation", "mem.out_of_bounds", "vector core trapped on an out-of-range read"),
+    (507045, "rule_violation", "mem.out_of_bounds", "vector core trapped on an out-of-range write"),
+    (507047, "timeout", "kernel.timeout", "event synchronisation timed out"),
+    (507049, "crash", "kernel.crash", "ffts+ exception"),
+    (507050, "crash", "kernel.trap", "ffts+ task hit a trap"),
+])
+def test_codes_that_used_to_fall_through(code, status, rule, words):
+    """8.1 rt_error_codes.h: 507042-507045 trap read/write overflow (aic/aiv), 507047 event sync timeout,
+    507049 ffts+ exception, 507050 ffts+ trap exception: each its own verdict, not a generic crash."""
+    f = classify(f"RuntimeError: NPU function error: aclrtSynchronizeStream, error code is {code}")
+    assert (f.status, f.rule, f.values["code"]) == (status, rule, code) and words in f.message
+    assert f.diagnostic().hint and f"error {code}" in f.message

@@ -39,7 +39,7 @@ inline int64_t GetBlockIdx() { return 0; }
 
 @pytest.fixture
 def cann(tmp_path, monkeypatch):
-    root = fk.make_fake_cann(tmp_path / "cann", "8.1.RC1")
+    root = fk.make_fake_cann(tmp_path / "Ascend/ascend-toolkit/latest", "8.1.RC1")
     (root / "compiler/tikcpp/tikcfw/kernel_operator.h").write_text(STUB_HEADER)
     fk.fake_env(monkeypatch, root, tmp_path / "tools.log", tmp_path / "home")
     return root

@@ -99,7 +99,7 @@ def launcher(tmp_path_factory):
 def stack(tmp_path_factory, launcher):
     """A fake install whose lib64 has libhccl.so (set_env.sh puts it on LD_LIBRARY_PATH) and the stand-in torch_npu."""
     tmp = tmp_path_factory.mktemp("stack")
-    root = fk.make_fake_cann(tmp / "cann", "8.1.RC1")
+    root = fk.make_fake_cann(tmp / "Ascend/ascend-toolkit/latest", "8.1.RC1")
     shutil.copy(launcher / "libhccl.so", root / "lib64" / "libhccl.so")
     with pytest.MonkeyPatch.context() as mp:
         fk.fake_env(mp, root, tmp / "tools.log", tmp / "home")

@@ -26,7 +26,7 @@ KERNEL = 'extern "C" __global__ __aicore__ void add(GM_ADDR x, GM_ADDR y, GM_ADD
 
 @pytest.fixture
 def setup(tmp_path, monkeypatch):
-    root = fk.make_fake_cann(tmp_path / "cann", "8.1.RC1")
+    root = fk.make_fake_cann(tmp_path / "Ascend/ascend-toolkit/latest", "8.1.RC1")
     fk.fake_env(monkeypatch, root, tmp_path / "tools.log", tmp_path / "home")
     state = tmp_path / "state"
     state.mkdir()

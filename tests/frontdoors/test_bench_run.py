@@ -112,12 +112,15 @@ def test_summary_and_reports(benches):
     assert html.count("<svg") >= 2 and "relu_ragged" in html and "<script" not in html
 
 
-def test_settings_are_pinned_to_the_output_directory(benches):
+def test_settings_are_pinned_to_the_output_directory(benches, tmp_path, capsys):
     """Rerunning into the same --out with another model would mix results: refused, nothing run."""
     from kernelwright.agent.cli import main
     before = _lines(benches["out"] / "results.jsonl")
+    other = tmp_path / "other.jsonl"
+    other.write_text("")
     assert main(["bench", "builtin", "--filter", "name=" + ",".join(TASKS), "--out", str(benches["out"]),
-                 "--model", "replay:other.jsonl"]) == 2
+                 "--model", f"replay:{other}"]) == 2
+    assert "holds the results of a different bench" in capsys.readouterr().err
     assert _lines(benches["out"] / "results.jsonl") == before
 
 

@@ -121,7 +121,7 @@ def test_documented_langchain_example_calls_all_four_tools(tmp_path, monkeypatch
 def test_documented_subgraph_example_runs_in_a_parent_graph(tmp_path, monkeypatch, capsys):
     ns, printed = run_doc_example("subgraph", tmp_path, monkeypatch, capsys)
     final = ns["final"]
-    assert final["status"] == "passed" and final["verdict"]["status"] == "pass"
+    assert final["status"] == "passed" and final["verdict"].status == "pass"
     assert final["report"].startswith("relu_ragged: passed (") and final["report"] in printed
     assert (tmp_path / "runs" / "subgraph-demo" / "kernel").is_dir()
     assert {"planner", "dsl_writer", "lowerer", "verify", "finish"} <= set(final["path"])

@@ -1,8 +1,9 @@
 """Source preparation and compiler-output parsing (no compiler needed)."""
 from pathlib import Path
 
-from kernelwright.tools.sim.diagnostics import PathMapper, categorize, parse
-from kernelwright.tools.sim.sources import dtype_variants, rewrite_launches, strip_asc_host, tiling_header
+from kernelwright.tools.buildkit.diagnostics import PathMapper, categorize, parse
+from kernelwright.tools.buildkit.sources import dtype_variants, strip_asc_host
+from kernelwright.tools.sim.sources import rewrite_launches, tiling_header
 
 
 def test_launch_rewrite_keeps_arguments_and_lines():
@@ -74,7 +75,7 @@ def test_dtype_variants_follow_the_opdef_columns():
 
 
 def test_msopgen_host_wrappers_lose_their_launches():
-    from kernelwright.tools.sim.sources import drop_launches
+    from kernelwright.tools.buildkit.sources import drop_launches
     src = "void f_do(uint32_t b, void* s, uint8_t* x) {\n  f<<<b, nullptr,\n s>>>(x, g(x),\n x);\n  h();\n}\n"
     out = drop_launches(src)
     assert "<<<" not in out and "((void)0)" in out and "h();" in out and out.count("\n") == src.count("\n")

@@ -5,7 +5,8 @@ import random
 
 import pytest
 
-from kernelwright.tools.tasks.shrink import DTYPE_BYTES, Shape, plan_shrink
+from kernelwright.tools.dtypes import BY_NAME
+from kernelwright.tools.tasks.shrink import Shape, plan_shrink
 
 CORES = 48
 
@@ -40,7 +41,7 @@ def test_shrink_properties(seed):
             assert (d == 1) == (e == 1), "size-1 dims stay 1, others never become 1"
             assert e <= d
     for d, e in plan.mapping.items():
-        block = max(max(1, 32 // DTYPE_BYTES[s.dtype]) for s in shapes if d in s.dims)
+        block = max(max(1, 32 // BY_NAME[s.dtype].size) for s in shapes if d in s.dims)
         assert e % block == d % block, f"{d}->{e} loses its residue modulo the 32-byte block ({block} elements)"
         if plan.kept != "block":
             assert e % CORES == d % CORES, f"{d}->{e} loses its residue modulo the core count"

@@ -10,13 +10,13 @@ import re
 import time
 from pathlib import Path
 
+from kernelwright.tools.buildkit.sources import strip_asc_host
 from kernelwright.tools.cann import cmake_gen, launch_gen
 from kernelwright.tools.cann.detect import CannInstall
 from kernelwright.tools.cann.signatures import KernelSignature, kernel_signatures
 from kernelwright.tools.cann.steps import CONFIGURE_LIMITS, CannPathMapper, StagedBuild, Steps
 from kernelwright.tools.hardware import SocProfile
 from kernelwright.tools.project import KernelProject
-from kernelwright.tools.sim.sources import strip_asc_host
 from kernelwright.tools.toolchain import BuildResult
 
 _MAIN = re.compile(r"\bint\s+main\s*\(")
@@ -99,7 +99,8 @@ class LaunchBuild(StagedBuild):
         result.artifacts["launchers"] = self.final_path(self.out / "launchers.json")
         cm = self._cmake_lists(self._launch_units(texts, launchable))
         build = self.out / "build"
-        if not self.steps.run([self.cmake, *cmake_gen.configure_args(self.flow, cm, build, soc=self.soc, arch=self.arch)],
+        args = cmake_gen.configure_args(self.flow, cm, build, soc=self.soc, arch=self.arch, asc_dir=self.inst.asc_config_dir)
+        if not self.steps.run([self.cmake, *args],
                               self.out, what="CMake configure", limits=CONFIGURE_LIMITS, environment=True,
                               hint=CONFIGURE_HINT):
             return self.finish(result, start)

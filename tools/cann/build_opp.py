@@ -1,8 +1,10 @@
-"""The opt-in msopgen compatibility mode: export the operator as a CANN msopgen project
-(`kernelwright.tools.formats.cann`), build it with its `build.sh` into a custom operator package,
+"""The opt-in msopgen compatibility mode: export the operator as a CANN operator project in the
+flow the toolkit supports (`kernelwright.tools.formats.cann`: msopgen's template on CANN 8, the
+npu_op_* functions on CANN >= 9), build it with its `build.sh` into a custom operator package,
 install that package into a **private** directory below the build directory (`--install-path`,
-never `$ASCEND_OPP_PATH`), and build the aclnn launcher the worker calls. The worker of such a
-build gets ASCEND_CUSTOM_OPP_PATH pointed at the private vendor directory (see env.opp_env)."""
+never `$ASCEND_OPP_PATH`; the installer takes absolute paths only), and build the aclnn launcher the
+worker calls. The worker of such a build gets ASCEND_CUSTOM_OPP_PATH pointed at the private vendor
+directory (see env.opp_env)."""
 from __future__ import annotations
 
 import time
@@ -13,19 +15,23 @@ from kernelwright.tools.cann import cmake_gen
 from kernelwright.tools.cann.aclnn_gen import UnsupportedOp, aclnn_source
 from kernelwright.tools.cann.detect import CannInstall
 from kernelwright.tools.cann.steps import CONFIGURE_LIMITS, CannPathMapper, StagedBuild, Steps
+from kernelwright.tools.dtypes import BY_NAME
 from kernelwright.tools.hardware import SocProfile
-from kernelwright.tools.opspec import DTYPE_TO_GE, OpSpec
+from kernelwright.tools.opspec import OpSpec
 from kernelwright.tools.project import KernelProject, ProjectError
 from kernelwright.tools.toolchain import BuildResult
 
-PACKAGE_HINT = ("the operator package did not build: check that `source <CANN>/set_env.sh` was run and that the toolkit "
-                "has tools/op_project_templates/ascendc/customize (msopgen's project template)")
+PACKAGE_HINT = {
+    "msopgen": "the operator package did not build: check that `source <CANN>/set_env.sh` was run and that the toolkit "
+               "has tools/op_project_templates/ascendc/customize (msopgen's project template)",
+    "npu_op": "the operator package did not build: check that `source <CANN>/set_env.sh` was run (find_package(ASC) "
+              "reads ASCEND_HOME_PATH) and that `kernelwright doctor` names the npu_op flow"}
 
 
 def op_description(op_type: str, spec: OpSpec, units: list[str]) -> dict[str, Any]:
     """The operator definition in the shape the sim's build reads from OpDef (BuildResult.op)."""
     def param(p) -> dict[str, Any]:
-        return {"name": p.name, "param_type": p.param_type, "dtypes": [DTYPE_TO_GE.get(d, d) for d in p.dtypes],
+        return {"name": p.name, "param_type": p.param_type, "dtypes": [BY_NAME[d].ge if d in BY_NAME else d for d in p.dtypes],
                 "formats": p.formats or ["ND"] * len(p.dtypes), "value_depend": False, "scalar": False, "follow": ""}
     return {"type": op_type, "inputs": [param(p) for p in spec.inputs], "outputs": [param(p) for p in spec.outputs],
             "attrs": [{"name": a.name, "type": a.type, "required": a.param_type == "required",
@@ -35,12 +41,12 @@ def op_description(op_type: str, spec: OpSpec, units: list[str]) -> dict[str, An
 
 class OppBuild(StagedBuild):
     def __init__(self, inst: CannInstall, env: dict[str, str], project: KernelProject, soc: SocProfile, out: Path,
-                 final: Path, *, cmake: str):
+                 final: Path, *, cmake: str, flow: str):
         self.inst, self.project, self.soc, self.out, self.final, self.cmake = inst, project, soc, out, final, cmake
+        self.flow, self.hint = flow, PACKAGE_HINT[flow]
         self.proj_dir = out / "opp_project"
         self.opp_dir = out / "opp"
         self.steps = Steps(CannPathMapper(self.proj_dir, inst.root, out), dict(env))
-
 
     def run(self) -> BuildResult:
         from kernelwright.tools.formats import cann as cann_format
@@ -48,8 +54,8 @@ class OppBuild(StagedBuild):
         start = time.monotonic()
         p = self.project
         result = BuildResult(toolchain="cann", status="ok", project=p.name, kernels=[p.snake_name],
-                             compiler=f"msopgen project + bisheng (CANN {self.inst.version or 'unknown'}, {self.soc.name}); "
-                                      "custom OPP in a private directory")
+                             compiler=f"{self.flow} operator project + bisheng (CANN {self.inst.version or 'unknown'}, "
+                                      f"{self.soc.name}); custom OPP in a private directory")
         spec = p.op_spec()
         if spec is None:
             self.steps.fail(f"no operator prototype for {p.name}: neither a <op>.json nor an OpDef readable in op_host",
@@ -64,7 +70,7 @@ class OppBuild(StagedBuild):
                                     for q in spec.inputs + spec.outputs if q.dtypes)
                            for i in range(max((len(q.dtypes) for q in spec.inputs + spec.outputs), default=0))]
         try:
-            rendered = cann_format.render(p)
+            rendered = cann_format.render(p, flow=self.flow)
             source = aclnn_source(p.name, spec)
         except (ProjectError, UnsupportedOp) as e:
             self.steps.fail(str(e), environment=False, category="syntax_structure")
@@ -79,12 +85,12 @@ class OppBuild(StagedBuild):
 
     def _package(self) -> bool:
         return self.steps.run(["bash", str(self.proj_dir / "build.sh")], self.proj_dir,
-                              what="the operator package build (build.sh)", hint=PACKAGE_HINT)
+                              what="the operator package build (build.sh)", hint=self.hint)
 
     def _install(self) -> bool:
         runs = sorted((self.proj_dir / "build_out").glob("custom_opp_*.run"))
         if not runs:
-            self.steps.fail("build.sh finished but left no build_out/custom_opp_*.run", environment=True, hint=PACKAGE_HINT)
+            self.steps.fail("build.sh finished but left no build_out/custom_opp_*.run", environment=True, hint=self.hint)
             return False
         self.opp_dir.mkdir(parents=True, exist_ok=True)
         ok = self.steps.run(["bash", str(runs[0]), "--quiet", f"--install-path={self.opp_dir}"], self.out,
@@ -93,7 +99,7 @@ class OppBuild(StagedBuild):
         vendor = self.vendor_dir
         if ok and not (vendor / "op_api" / "lib" / "libcust_opapi.so").is_file():
             self.steps.fail(f"the installed package has no {vendor}/op_api/lib/libcust_opapi.so (vendor "
-                            f"'{self.project.cann.vendor}')", environment=True, hint=PACKAGE_HINT)
+                            f"'{self.project.cann.vendor}')", environment=True, hint=self.hint)
             return False
         return ok
 
@@ -108,8 +114,8 @@ class OppBuild(StagedBuild):
         (ldir / "CMakeLists.txt").write_text(cmake_gen.aclnn_project(ldir / "kw_aclnn.cpp", cann_root=self.inst.root,
                                                                       vendor_dir=self.vendor_dir))
         build = ldir / "build"
-        if not self.steps.run([self.cmake, "-S", str(ldir), "-B", str(build)], self.out, what="CMake configure (aclnn "
-                              "launcher)", limits=CONFIGURE_LIMITS, environment=True):
+        if not self.steps.run([self.cmake, *cmake_gen.configure_args("c++", ldir, build)], self.out,
+                              what="CMake configure (aclnn launcher)", limits=CONFIGURE_LIMITS, environment=True):
             return
         if not self.steps.run([self.cmake, "--build", str(build)], self.out, what="the aclnn launcher build",
                               environment=True):

@@ -14,6 +14,10 @@ from pathlib import Path
 from kernelwright.tools.hardware import SocProfile
 
 LIBRARY = "kw_launch"          # the shared library the worker loads: lib<LIBRARY>.so
+# Always Unix Makefiles, whatever CMAKE_GENERATOR says: 8.1's ascendc_library post-build step reads
+# CMakeFiles/<target>.dir/link.txt, which only Makefile generators write (ascendc_kernel_cmake/util/
+# recompile_binary.py, called from function.cmake), and the operator-package CPack steps assume it too.
+GENERATOR = "Unix Makefiles"
 # __NPU_ARCH__ families (ascendc-api.md §2): what --npu-arch / CMAKE_ASC_ARCHITECTURES takes per core generation.
 NPU_ARCH = {100: "dav-1001", 200: "dav-2002", 220: "dav-2201", 300: "dav-3002"}
 
@@ -110,10 +114,20 @@ set_target_properties(kw_aclnn PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${{CMAKE_BINA
 """
 
 
-def configure_args(flow: str, src: Path, build: Path, *, soc: SocProfile, arch: str) -> list[str]:
-    args = ["-S", str(src), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release"]
+def npu_arch_number(arch: str) -> int | None:
+    """`__NPU_ARCH__` for an --npu-arch value: dav-2201 -> 2201 (asc-devkit CMakeASCInformation.cmake, CPU mode)."""
+    digits = arch.removeprefix("dav-")
+    return int(digits) if digits.isdigit() else None
+
+
+def configure_args(flow: str, src: Path, build: Path, *, soc: SocProfile | None = None, arch: str | None = None,
+                   asc_dir: Path | None = None) -> list[str]:
+    """`cmake` configure arguments of a generated project (`flow`: asc, ascendc_library, or anything else
+    for a plain C++ project). `asc_dir`: where asc-config.cmake is, passed as asc-devkit's own scripts do."""
+    args = ["-G", GENERATOR, "-S", str(src), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release"]
     if flow == "asc":
         args += [f"-DCMAKE_ASC_ARCHITECTURES={arch}", "-DCMAKE_ASC_RUN_MODE=npu"]
-    elif flow == "ascendc_library":
+        args += [f"-DASC_DIR={asc_dir}"] if asc_dir else []
+    elif flow == "ascendc_library" and soc is not None:
         args += [f"-DSOC_VERSION={soc.name}", "-DRUN_MODE=npu"]
     return args

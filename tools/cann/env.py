@@ -3,9 +3,10 @@
 A CANN install is configured by sourcing its `set_env.sh` (PATH to bisheng, LD_LIBRARY_PATH to
 the runtime, ASCEND_HOME_PATH, CMAKE_PREFIX_PATH for find_package(ASC), ASCEND_OPP_PATH, ...).
 We source it once in a throw-away bash and keep the resulting variables, so builds work from a
-shell that did not source it. A custom operator package is never installed globally: the worker
-of a build that needs one gets ASCEND_CUSTOM_OPP_PATH and LD_LIBRARY_PATH pointing into that
-build's private directory."""
+shell that did not source it, and add the Ascend driver's libraries (`driver/lib64/{common,driver}`),
+which 8.1's `ascend-toolkit/set_env.sh` does not put on LD_LIBRARY_PATH. A custom operator package
+is never installed globally: the worker of a build that needs one gets ASCEND_CUSTOM_OPP_PATH and
+LD_LIBRARY_PATH pointing into that build's private directory."""
 from __future__ import annotations
 
 import os
@@ -13,7 +14,7 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
-from kernelwright.tools.cann.detect import CannInstall
+from kernelwright.tools.cann.detect import CannInstall, driver_lib_dirs
 
 # Shell bookkeeping that changes in any bash; everything else set_env.sh sets or changes is kept.
 _SHELL = {"SHLVL", "_", "PWD", "OLDPWD", "BASH_EXECUTION_STRING", "BASHOPTS", "SHELLOPTS", "BASH_VERSINFO"}
@@ -56,9 +57,17 @@ def cann_env(inst: CannInstall, base: dict[str, str] | None = None) -> dict[str,
         env.setdefault("ASC_DIR", str(inst.asc_config_dir))
         env["CMAKE_PREFIX_PATH"] = prepend(str(inst.asc_config_dir), env.get("CMAKE_PREFIX_PATH"))
     for rel in ("compiler/ccec_compiler/bin", "bin"):
-        if (inst.root / rel).is_dir() and str(inst.root / rel) not in env.get("PATH", "").split(os.pathsep):
-            env["PATH"] = f"{env.get('PATH', '')}{os.pathsep}{inst.root / rel}".lstrip(os.pathsep)
+        if (inst.root / rel).is_dir():
+            env["PATH"] = append(str(inst.root / rel), env.get("PATH"))
+    for d in driver_lib_dirs(inst):      # torch_npu loads libascend_hal.so from here; 8.1's set_env.sh omits it
+        env["LD_LIBRARY_PATH"] = append(str(d), env.get("LD_LIBRARY_PATH"))
     return env
+
+
+def append(path: str, current: str | None) -> str:
+    """`current` with `path` at the end, unless it is already there."""
+    parts = [p for p in (current or "").split(os.pathsep) if p]
+    return os.pathsep.join(parts if path in parts else [*parts, path])
 
 
 def prepend(path: str, current: str | None) -> str:

@@ -3,8 +3,9 @@ error codes torch_npu reports (`... error code is 507015`, `ErrCode=507015`), th
 that explains them and the `EZ9999` lines with the device's own reason (`errorStr: ...`).
 
 Rule ids are the CPU emulation's where it has the same rule (gm.out_of_bounds, ub.align,
-kernel.timeout, kernel.crash, kernel.trap), so verdicts from both backends compare; a device
-that stops answering is `npu.device_lost`."""
+kernel.timeout, kernel.crash, kernel.trap), so verdicts from both backends compare; an
+out-of-range trap that does not say which memory is `mem.out_of_bounds`; a device that stops
+answering is `npu.device_lost`."""
 from __future__ import annotations
 
 import re
@@ -13,13 +14,20 @@ from typing import Any
 
 from kernelwright.tools.toolchain import Diagnostic
 
-# ACL runtime error codes (rt_error_codes.h) we classify.
+# ACL runtime error codes we classify (8.1 include/acl/error_codes/rt_error_codes.h, `leideng/CANN-8.1.RC1`).
 TIMEOUT_CODES = {507014: "the AI Core execution timed out", 507034: "the vector core execution timed out",
-                 507046: "the stream synchronisation timed out", 507048: "an internal task timed out",
-                 107020: "a task timed out"}
+                 507046: "the stream synchronisation timed out", 507047: "the event synchronisation timed out",
+                 507048: "an internal task timed out (ffts+ timeout)", 107020: "a task timed out"}
 EXCEPTION_CODES = {507015: "the AI Core execution is abnormal (aicore exception)",
-                   507035: "the vector core execution is abnormal (vector core exception)"}
-TRAP_CODES = {507016: "the AI Core hit a trap", 507036: "the vector core hit a trap"}
+                   507035: "the vector core execution is abnormal (vector core exception)",
+                   507049: "the ffts+ task is abnormal (ffts+ exception)"}
+TRAP_CODES = {507016: "the AI Core hit a trap", 507036: "the vector core hit a trap",
+              507050: "the ffts+ task hit a trap"}
+# The cores trap on an out-of-range access; the code says which core and direction, not which memory.
+OVERFLOW_CODES = {507042: "the AI Core (cube) trapped on an out-of-range read",
+                  507043: "the AI Core (cube) trapped on an out-of-range write",
+                  507044: "the vector core trapped on an out-of-range read",
+                  507045: "the vector core trapped on an out-of-range write"}
 LOST_CODES = {507010: "the device lost its heartbeat", 507901: "the host-device channel closed (hdc disconnect)",
               207004: "no device", 507899: "a driver internal error"}
 _CODE = re.compile(r"(?:error code(?: is|:)?|ErrCode=|runtime result =|failed:|retCode=)\s*(\d{6})\b")
@@ -37,6 +45,9 @@ HINTS = {
                         "`--backend sim` names the call and the block",
     "ub.align": "UB (LocalTensor) addresses must be 32-byte aligned: check InitBuffer lengths and sub-tensor offsets "
                 "(t[offset] with offset * sizeof(T) a multiple of 32); the sim checks this as ub.align",
+    "mem.out_of_bounds": "a read or write went past its buffer and trapped the core: check GM offsets and copy lengths "
+                         "(DataCopy/DataCopyPad against the tensor sizes, the tail tile) and UB indexing past an "
+                         "InitBuffer length; `--backend sim` names the call (gm.out_of_bounds or ub.out_of_bounds)",
     "kernel.timeout": "a block waited forever or looped: a DeQue without a matching EnQue, a WaitFlag without its SetFlag, "
                       "SyncAll not reached by every block, or a loop bound that never ends; the sim reports where "
                       "blocks wait",
@@ -96,6 +107,9 @@ def classify(text: str, *, died: bool = False, signal: int | None = None, hung: 
     if code in LOST_CODES or _DEVICE_LOST.search(text):
         return Fault("crash", "npu.device_lost", f"the NPU was lost: {LOST_CODES.get(code, 'device lost')}{reason}",
                      values, block, device_lost=True)
+    if code in OVERFLOW_CODES:
+        return Fault("rule_violation", "mem.out_of_bounds", f"{OVERFLOW_CODES[code]} (error {code}){where}{reason}",
+                     values, block)
     if code in TIMEOUT_CODES:
         return Fault("timeout", "kernel.timeout", f"{TIMEOUT_CODES[code]} (error {code}){where}{reason}", values, block)
     if code in TRAP_CODES:

@@ -13,9 +13,8 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from kernelwright.tools.cann.signatures import KernelParam, KernelSignature
-from kernelwright.tools.sim.manifest import GE_DTYPE
-from kernelwright.tools.sim.run import NUMPY_TO_GE, BadCase, np_dtype
-from kernelwright.tools.toolchain import ArgSpec, Case
+from kernelwright.tools.dtypes import GE_VALUES, NUMPY_TO_GE, numpy_dtype
+from kernelwright.tools.toolchain import ArgSpec, BadCase, Case
 
 SYSTEM_WORKSPACE_BYTES = 16 << 20   # what AscendC reserves in front of a user workspace (GetUserWorkspace)
 
@@ -48,7 +47,7 @@ def dtype_name(arr: np.ndarray) -> str:
 def acl_dtype(name: str) -> int:
     if name not in NUMPY_TO_GE:
         raise BadCase(f"dtype {name} has no aclDataType (supported: {', '.join(sorted(NUMPY_TO_GE))})")
-    return GE_DTYPE[NUMPY_TO_GE[name]]
+    return GE_VALUES[NUMPY_TO_GE[name]]
 
 
 def pack_scalar(p: KernelParam, value: Any) -> bytes:
@@ -77,7 +76,7 @@ def _launch_arg(i: int, a: ArgSpec, p: KernelParam, case: Case, plan: LaunchPlan
                 plan.inout.append(a.name)
         elif a.name in case.outputs:
             spec = case.outputs[a.name]
-            np_dtype(spec.dtype)
+            numpy_dtype(spec.dtype)
             plan.outputs[a.name] = (tuple(int(d) for d in spec.shape), spec.dtype)
         else:
             raise BadCase(f"{where}: tensor '{a.name}' is neither an input nor an output of the case")

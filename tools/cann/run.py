@@ -15,9 +15,8 @@ from kernelwright.tools.cann.client import NpuWorker, Reply
 from kernelwright.tools.cann.faults import Fault, classify
 from kernelwright.tools.cann.plan import plan_aclnn, plan_launch
 from kernelwright.tools.cann.signatures import KernelSignature
-from kernelwright.tools.sim.run import BadCase
 from kernelwright.tools.timing import ReferenceSpec, TimingConfig, TimingResult, TimingStats
-from kernelwright.tools.toolchain import BuildResult, Case, Diagnostic, RunResult
+from kernelwright.tools.toolchain import BadCase, BuildResult, Case, Diagnostic, RunResult
 
 RUN_GRACE_S = 30.0     # beyond the case's own timeout: worker start-up, copies to and from the device
 UNAVAILABLE_HINT = ("run on an Ascend host: `source <CANN>/set_env.sh`, `pip install -e '.[npu]'`, and check "

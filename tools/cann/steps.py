@@ -1,6 +1,6 @@
 """Run one build step of the real toolchain (cmake, build.sh, an installer, a syntax check) in the
-sandbox and turn its output into diagnostics: compiler messages through the sim's clang/gcc parser
-(bisheng is clang-based), CMake errors as environment findings with a hint."""
+sandbox and turn its output into diagnostics: compiler messages through the shared clang/gcc parser
+(buildkit.diagnostics; bisheng is clang-based), CMake errors as environment findings with a hint."""
 from __future__ import annotations
 
 import re
@@ -8,8 +8,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kernelwright.tools.sim import sandbox
-from kernelwright.tools.sim.diagnostics import PathMapper, parse
+from kernelwright.tools.buildkit import sandbox
+from kernelwright.tools.buildkit.diagnostics import PathMapper, parse
 from kernelwright.tools.toolchain import BuildResult, Diagnostic
 
 BUILD_LIMITS = sandbox.Limits(wall_s=1200, cpu_s=None, memory_bytes=None, file_bytes=4 << 30)
@@ -18,18 +18,33 @@ _CMAKE_ERROR = re.compile(r"^CMake Error(?: at (?P<where>[^:\n]+:\d+))?.*?:?\s*$
 
 
 class CannPathMapper(PathMapper):
-    """Project files by their relative path; CANN's headers as `<CANN>/...`; our generated files as `<build>/...`."""
+    """Project files by their relative path; CANN's headers as `<CANN>/...` (also through the links a
+    CANN 8 `latest/` directory is made of: `latest/compiler -> ../8.1.RC1/compiler`); our generated
+    files as `<build>/...`."""
 
     include_label = "<CANN>"
 
     def __init__(self, src_root: Path, cann_root: Path, build_root: Path):
         super().__init__(src_root, cann_root)
         self.build_root = str(build_root.resolve()) + "/"
+        self.cann_links = [(str(p.resolve()) + "/", f"<CANN>/{p.name}/") for p in _children(cann_root) if p.is_symlink()]
 
     def display(self, path: str) -> str:
         shown = super().display(path)
-        resolved = str(Path(path).resolve()) if shown == path and not path.startswith("<") else ""
-        return "<build>/" + resolved[len(self.build_root):] if resolved.startswith(self.build_root) else shown
+        if shown != path or path.startswith("<"):
+            return shown
+        resolved = str(Path(path).resolve())
+        if resolved.startswith(self.build_root):
+            return "<build>/" + resolved[len(self.build_root):]
+        return next((label + resolved[len(target):] for target, label in self.cann_links if resolved.startswith(target)),
+                    shown)
+
+
+def _children(d: Path) -> list[Path]:
+    try:
+        return sorted(d.iterdir())
+    except OSError:
+        return []
 
 
 @dataclass

@@ -1,10 +1,14 @@
 """CannSyntaxToolchain: the `cann-syntax` backend. On a machine with CANN's headers but no NPU it
-compile-checks a project against the installed headers the way the CPU twin compiles
-(ascendc-api.md §14.2): g++ (or clang++ with -Wno-c++11-narrowing), `-std=c++17 -fsyntax-only`,
-the twin's defines (`__CCE_AICORE__`, `__DAV_<arch>__`, `ASCENDC_CPU_DEBUG`, `__CCE_KT_TEST__`,
-`_GLIBCXX_USE_CXX11_ABI=0`) and include dirs. msopgen projects: the kernel once per dtype column
-with a tiling struct generated from op_host's tiling header and DTYPE_<NAME> macros (as the sim
-build does), op_host against CANN's `register/`, `tiling/`, `graph/` headers. Nothing runs."""
+compile-checks a project against the installed headers the way the CPU-debug build compiles:
+g++ (or clang++ with -Wno-c++11-narrowing), `-std=c++17 -fsyntax-only`, the twin's defines
+(`__CCE_AICORE__`, `__DAV_<arch>__`, `ASCENDC_CPU_DEBUG`, `__CCE_KT_TEST__`, `_GLIBCXX_USE_CXX11_ABI=0`;
+ascendc-api.md §14.2) plus `__NPU_ARCH__` (CANN 9's headers branch on nothing else; asc-devkit
+CMakeASCInformation.cmake defines it in CPU mode) and the install's include dirs (CANN 8's twin, or
+CANN 9's `asc/include` + `asc/impl` set). msopgen projects: the kernel once per dtype column with a
+tiling struct generated from op_host's tiling header and DTYPE_<NAME> macros (as the sim build
+does), op_host as the toolkit's own op-build step compiles it: `-std=c++11 -I<CANN>/include`, plus
+`-I op_kernel` on CANN 8 (msopgen template func.cmake `opbuild()`; CANN 9's
+fwk_modules/util/compile_ascendc_all_ops_so.py has no op_kernel dir). Nothing runs."""
 from __future__ import annotations
 
 import os
@@ -14,27 +18,37 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from kernelwright.tools.buildkit import cache
+from kernelwright.tools.buildkit.diagnostics import dedupe
+from kernelwright.tools.buildkit.sources import drop_launches, dtype_variants, variant_key
 from kernelwright.tools.cann.build_launch import prepare_sources
 from kernelwright.tools.cann.build_opp import op_description
-from kernelwright.tools.cann.detect import CannInstall, cpu_debug_include_dirs, detect_cann, host_include_dirs
+from kernelwright.tools.cann.cmake_gen import UnsupportedSoc, npu_arch, npu_arch_number
+from kernelwright.tools.cann.detect import CannInstall, cpu_debug_include_dirs, detect_cann
 from kernelwright.tools.cann.env import EnvError, cann_env
 from kernelwright.tools.cann.steps import CONFIGURE_LIMITS, CannPathMapper, StagedBuild, Steps
 from kernelwright.tools.cann.tiling_text import kernel_tiling_header
 from kernelwright.tools.cann.toolchain import NO_CANN, environment_error
 from kernelwright.tools.hardware import SocProfile, load_soc
 from kernelwright.tools.project import KernelProject
-from kernelwright.tools.sim import cache
-from kernelwright.tools.sim.build import _dedupe
-from kernelwright.tools.sim.sources import drop_launches, dtype_variants, variant_key
 from kernelwright.tools.toolchain import BuildResult, Case, Diagnostic, RunResult
 
 NO_HEADERS = "no AscendC headers (kernel_operator.h) under {root}'s CPU-debug include dirs ({dirs})"
 
 
-def twin_defines(soc: SocProfile) -> list[str]:
-    arch = soc.npu_arch.removeprefix("dav-").upper()
-    return [f"-D__CCE_AICORE__={soc.cce_aicore}", f"-D__DAV_{arch}__", "-D_GLIBCXX_USE_CXX11_ABI=0",
-            "-D__CCE_KT_TEST__=1", "-DASCENDC_CPU_DEBUG=1", "-DASCENDC_DEBUG=1"]
+def twin_defines(soc: SocProfile, arch: str) -> list[str]:
+    """The CPU-debug defines for `soc` built for `arch` (the --npu-arch value, e.g. dav-2201)."""
+    dav = soc.npu_arch.removeprefix("dav-").upper()
+    number = npu_arch_number(arch)
+    return [f"-D__CCE_AICORE__={soc.cce_aicore}", f"-D__DAV_{dav}__", *([f"-D__NPU_ARCH__={number}"] if number else []),
+            "-D_GLIBCXX_USE_CXX11_ABI=0", "-D__CCE_KT_TEST__=1", "-DASCENDC_CPU_DEBUG=1", "-DASCENDC_DEBUG=1"]
+
+
+def host_check(inst: CannInstall, src: Path) -> tuple[list[str], list[Path]]:
+    """Flags and include dirs of the op-build step that compiles op_host on this install."""
+    flags = ["-std=c++11", "-D_GLIBCXX_USE_CXX11_ABI=0"]
+    cann9 = inst.package_flow.name == "npu_op" or (inst.package_flow.name is None and inst.version_tuple >= (9, 0))
+    return flags, [inst.root / "include"] + ([] if cann9 else [src / "op_kernel"])
 
 
 def pick_compiler(wanted: str | None = None) -> str | None:
@@ -64,13 +78,17 @@ class CannSyntaxToolchain:
         if cxx is None:
             return environment_error(project.name, "no g++ or clang++ on PATH (the CPU-twin check compiles with one)",
                                       toolchain=self.name)
+        try:
+            arch = npu_arch(profile, project.cann.npu_arch)
+        except UnsupportedSoc as e:
+            return environment_error(project.name, str(e), toolchain=self.name)
         kernel_dirs = cpu_debug_include_dirs(inst)
         if not any((d / "kernel_operator.h").is_file() for d in kernel_dirs):
             dirs = ", ".join(map(str, kernel_dirs)) or "none exist"
             return environment_error(project.name, NO_HEADERS.format(root=inst.root, dirs=dirs), toolchain=self.name)
-        out = Path(tempfile.mkdtemp(prefix="syntax-", dir=cache.cache_root("cann")))
+        out = Path(tempfile.mkdtemp(prefix="syntax-", dir=cache.cache_root("cann"))).resolve()
         try:
-            return _Check(inst, env, project, profile, out, cxx, kernel_dirs).run()
+            return _Check(inst, env, project, profile, out, cxx, kernel_dirs, arch).run()
         finally:
             shutil.rmtree(out, ignore_errors=True)
 
@@ -85,29 +103,29 @@ class CannSyntaxToolchain:
 
 class _Check(StagedBuild):
     def __init__(self, inst: CannInstall, env: dict[str, str], project: KernelProject, soc: SocProfile, out: Path,
-                 cxx: str, kernel_dirs: list[Path]):
+                 cxx: str, kernel_dirs: list[Path], arch: str):
         self.inst, self.project, self.soc, self.out, self.final, self.cxx = inst, project, soc, out, out, cxx
         self.src = out / "src"
-        self.kernel_dirs = kernel_dirs
+        self.kernel_dirs, self.arch, self.defines = kernel_dirs, arch, twin_defines(soc, arch)
         # LC_ALL=C: g++ quotes names with ASCII quotes, as the diagnostics parser (and clang) expect
         self.steps = Steps(CannPathMapper(self.src, inst.root, out), dict(env, LC_ALL="C"))
 
-    def flags(self) -> list[str]:
-        flags = ["-std=c++17", "-fsyntax-only", "-fno-diagnostics-color"]
+    def flags(self, std: str) -> list[str]:
+        flags = [std, "-fsyntax-only", "-fno-diagnostics-color"]
         if "clang" in Path(self.cxx).name:
             return flags + ["-Wno-c++11-narrowing", "-ferror-limit=30", "-fno-caret-diagnostics"]
         return flags + ["-fmax-errors=30", "-fno-diagnostics-show-caret"]
 
-    def check(self, unit: Path, what: str, extra: list[str], dirs: list[Path]) -> bool:
+    def check(self, unit: Path, what: str, extra: list[str], dirs: list[Path], std: str = "-std=c++17") -> bool:
         lang = ["-x", "c++"] if unit.suffix == ".asc" else []
-        cmd = [self.cxx, *self.flags(), *extra, *lang, *[f"-I{d}" for d in dirs], str(unit)]
+        cmd = [self.cxx, *self.flags(std), *extra, *lang, *[f"-I{d}" for d in dirs], str(unit)]
         return self.steps.run(cmd, self.out, what=what, limits=CONFIGURE_LIMITS)
 
     def run(self) -> BuildResult:
         start = time.monotonic()
         result = BuildResult(toolchain="cann-syntax", status="ok", project=self.project.name,
                              compiler=f"{Path(self.cxx).name} -fsyntax-only against CANN {self.inst.version or '?'} "
-                                      f"headers ({self.soc.name}, CPU-debug defines)")
+                                      f"headers ({self.soc.name}, {self.arch}, CPU-debug defines)")
         texts = prepare_sources(self.project.files, self.src)
         for rel, text in texts.items():      # `<<<>>>` launches are host code g++ cannot parse
             if "<<<" in text:
@@ -118,17 +136,16 @@ class _Check(StagedBuild):
             result.kernels = self.project.kernel_names()
             for rel in self.project.kernel_sources():
                 unit = self.src / rel
-                self.check(unit, f"the compile check of {rel}", twin_defines(self.soc), [unit.parent, self.src,
-                                                                                            *self.kernel_dirs])
-        self.steps.diagnostics = _dedupe(self.steps.diagnostics)   # dtype variants repeat findings
+                self.check(unit, f"the compile check of {rel}", self.defines, [unit.parent, self.src, *self.kernel_dirs])
+        self.steps.diagnostics = dedupe(self.steps.diagnostics)   # dtype variants repeat findings
         return self.finish(result, start)
 
     def _msopgen(self, result: BuildResult) -> None:
         p = self.project
         spec = p.op_spec()
-        host_dirs = [self.src / "op_host", *host_include_dirs(self.inst)]
+        (std, *host_flags), host_dirs = host_check(self.inst, self.src)
         for rel in p.host_sources():
-            self.check(self.src / rel, f"the compile check of {rel}", ["-D_GLIBCXX_USE_CXX11_ABI=0"], host_dirs)
+            self.check(self.src / rel, f"the compile check of {rel}", host_flags, host_dirs, std=std)
         kernels = p.kernel_sources()
         if not kernels:
             self.steps.fail(f"no kernel source: expected op_kernel/{p.snake_name}.cpp", environment=False,
@@ -149,7 +166,7 @@ class _Check(StagedBuild):
             unit.write_text(f'// generated by kernelwright\n#include "{self.out / "kw_tiling.h"}"\n{defines}'
                             f'#include "{(self.src / kernels[0]).resolve()}"\n')
             return self.check(unit, f"the compile check of {kernels[0]} ({variant_key(variants[i]) or 'no dtypes'})",
-                              twin_defines(self.soc), [self.src / "op_kernel", self.src, *self.kernel_dirs])
+                              self.defines, [self.src / "op_kernel", self.src, *self.kernel_dirs])
 
         with ThreadPoolExecutor(max_workers=2) as pool:
             list(pool.map(one, range(len(variants))))

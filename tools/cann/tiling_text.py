@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from kernelwright.tools.buildkit.sources import LIBRARY_TILING_STRUCTS
 from kernelwright.tools.cann.signatures import strip_comments
-from kernelwright.tools.sim.sources import LIBRARY_TILING_STRUCTS
 
 _BLOCK = re.compile(r"BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)(.*?)END_TILING_DATA_DEF", re.S)
 _FIELD = re.compile(r"TILING_DATA_FIELD_DEF(?P<kind>_ARR|_STRUCT)?\s*\((?P<args>[^)]*)\)")

@@ -8,6 +8,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from kernelwright.tools.buildkit import cache
+from kernelwright.tools.buildkit.cache import load_cached
+from kernelwright.tools.cann import cmake_gen
 from kernelwright.tools.cann.build_launch import LaunchBuild
 from kernelwright.tools.cann.build_opp import OppBuild
 from kernelwright.tools.cann.client import NpuWorker
@@ -17,12 +20,10 @@ from kernelwright.tools.cann.env import EnvError, cann_env, opp_env
 from kernelwright.tools.cann.run import run_case, time_case
 from kernelwright.tools.hardware import SocProfile, load_soc
 from kernelwright.tools.project import KernelProject
-from kernelwright.tools.sim import cache
-from kernelwright.tools.sim.build import load_cached
 from kernelwright.tools.timing import ReferenceSpec, TimingConfig, TimingResult, flush_bytes
 from kernelwright.tools.toolchain import BuildResult, Case, Diagnostic, RunResult
 
-GENERATOR_VERSION = "cann-1"     # bump when generated launchers or CMake projects change
+GENERATOR_VERSION = "cann-2"     # bump when generated launchers or CMake projects change
 NO_CANN = ("no CANN toolkit found (looked at ASCEND_HOME_PATH, ASCEND_TOOLKIT_HOME, ASCEND_CANN_PACKAGE_PATH and "
            "/usr/local/Ascend/{ascend-toolkit/latest,cann})")
 MSOPGEN_OPT_IN = ("msopgen operator projects build on the `cann` backend only in the opt-in compatibility mode "
@@ -70,14 +71,17 @@ class CannToolchain:
             raise EnvError(NO_CANN)
         return inst, cann_env(inst)
 
-    def _tools(self, inst: CannInstall, env: dict[str, str]) -> tuple[str, str]:
-        flow = self.flow or inst.flow
+    def _tools(self, inst: CannInstall, env: dict[str, str], project: KernelProject) -> tuple[str, str]:
+        choice = inst.package_flow if project.kind == "msopgen" else inst.launch_flow
+        flow = (self.flow if project.kind != "msopgen" else None) or choice.name
         if flow is None:
-            raise EnvError(f"{inst.root} has neither compiler/tikcpp/ascendc_kernel_cmake (CANN 8) nor ASCConfig.cmake "
-                           f"(CANN >= 9.1): not a complete toolkit")
+            raise EnvError(f"{inst.root}: {choice.why}: not a complete toolkit")
         cmake = self.cmake or shutil.which("cmake", path=env.get("PATH"))
         if not cmake:
             raise EnvError("cmake not found on PATH (the kernel-launch build is a CMake project); install cmake >= 3.16")
+        if not shutil.which("make", path=env.get("PATH")):
+            raise EnvError(f"make not found on PATH: the CANN builds use CMake's {cmake_gen.GENERATOR!r} generator "
+                           "(8.1's ascendc_library reads files only it writes); install make")
         return flow, cmake
 
     # ---- build ----
@@ -87,7 +91,7 @@ class CannToolchain:
             return environment_error(project.name, MSOPGEN_OPT_IN)
         try:
             inst, env = self.environment()
-            flow, cmake = self._tools(inst, env)
+            flow, cmake = self._tools(inst, env, project)
             arch = npu_arch(profile, project.cann.npu_arch)
         except (EnvError, UnsupportedSoc) as e:
             return environment_error(project.name, str(e), "`kernelwright doctor` shows what was found")
@@ -101,9 +105,11 @@ class CannToolchain:
                 return cached
             try:
                 with cache.building(key, "cann") as tmp:
-                    final = cache.entry(key, "cann")
+                    # absolute: CMake reads relative paths against its own directories, and the package
+                    # installer refuses a relative --install-path (KERNELWRIGHT_HOME may be relative)
+                    tmp, final = tmp.resolve(), cache.entry(key, "cann").resolve()
                     if project.kind == "msopgen":
-                        result = OppBuild(inst, env, project, profile, tmp, final, cmake=cmake).run()
+                        result = OppBuild(inst, env, project, profile, tmp, final, cmake=cmake, flow=flow).run()
                     else:
                         result = LaunchBuild(inst, env, project, profile, tmp, final, flow=flow, arch=arch, cmake=cmake,
                                              jobs=self.jobs).run()

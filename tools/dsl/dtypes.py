@@ -1,10 +1,13 @@
-"""Element types of the DSL: size, NumPy dtype (bf16 through ml_dtypes), AscendC and GE spellings."""
+"""Element types of the DSL: its short spellings (f32, bf16, ...) over the shared dtype table
+(`kernelwright.tools.dtypes`: size, NumPy dtype, AscendC and GE spellings)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
+
+from kernelwright.tools.dtypes import BY_NAME, name_of, numpy_dtype
 
 
 @dataclass(frozen=True)
@@ -18,10 +21,7 @@ class DType:
 
     @cached_property
     def np(self) -> np.dtype:
-        if self.np_name == "bfloat16":
-            import ml_dtypes
-            return np.dtype(ml_dtypes.bfloat16)
-        return np.dtype(self.np_name)
+        return numpy_dtype(self.np_name)
 
     @property
     def per_block(self) -> int:
@@ -37,16 +37,14 @@ class DType:
         return self.name
 
 
+def _dsl(name: str, np_name: str) -> DType:
+    d = BY_NAME[np_name]
+    return DType(name, d.size, d.name, d.ctype or "", d.ge, d.is_float)
+
+
 DTYPES: dict[str, DType] = {d.name: d for d in (
-    DType("f32", 4, "float32", "float", "DT_FLOAT", True),
-    DType("f16", 2, "float16", "half", "DT_FLOAT16", True),
-    DType("bf16", 2, "bfloat16", "bfloat16_t", "DT_BF16", True),
-    DType("i32", 4, "int32", "int32_t", "DT_INT32", False),
-    DType("i16", 2, "int16", "int16_t", "DT_INT16", False),
-    DType("i8", 1, "int8", "int8_t", "DT_INT8", False),
-    DType("u8", 1, "uint8", "uint8_t", "DT_UINT8", False),
-    DType("u32", 4, "uint32", "uint32_t", "DT_UINT32", False),
-    DType("i64", 8, "int64", "int64_t", "DT_INT64", False),
+    _dsl("f32", "float32"), _dsl("f16", "float16"), _dsl("bf16", "bfloat16"), _dsl("i32", "int32"),
+    _dsl("i16", "int16"), _dsl("i8", "int8"), _dsl("u8", "uint8"), _dsl("u32", "uint32"), _dsl("i64", "int64"),
 )}
 F32 = DTYPES["f32"]
 BY_NUMPY = {d.np_name: d for d in DTYPES.values()}
@@ -54,5 +52,4 @@ BY_GE = {d.ge: d for d in DTYPES.values()}
 
 
 def dtype_of_array(a: np.ndarray) -> DType | None:
-    name = "bfloat16" if a.dtype.name == "bfloat16" else str(a.dtype)
-    return BY_NUMPY.get(name)
+    return BY_NUMPY.get(name_of(a))

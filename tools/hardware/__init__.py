@@ -8,6 +8,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from kernelwright.errors import ConfigError
+
 _DATA = Path(__file__).with_name("socs.json")
 
 
@@ -40,7 +42,7 @@ class SocProfile(BaseModel):
         return self.aiv_cores
 
 
-class UnknownSoc(ValueError):
+class UnknownSoc(ConfigError):
     pass
 
 

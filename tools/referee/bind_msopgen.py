@@ -13,26 +13,11 @@ from typing import Any
 
 import numpy as np
 
+from kernelwright.tools.dtypes import GE_TO_NUMPY, name_of, numpy_dtype
 from kernelwright.tools.referee.bind_lists import list_members, output_keys, param_dtypes
 from kernelwright.tools.referee.binding import Bound, TaskValue, name_matches
 from kernelwright.tools.sim.tensor_lists import is_dynamic
 from kernelwright.tools.toolchain import Case, OutputSpec
-
-GE_NUMPY = {"DT_FLOAT": "float32", "DT_FLOAT16": "float16", "DT_BF16": "bfloat16", "DT_INT8": "int8",
-            "DT_UINT8": "uint8", "DT_INT16": "int16", "DT_UINT16": "uint16", "DT_INT32": "int32", "DT_UINT32": "uint32",
-            "DT_INT64": "int64", "DT_UINT64": "uint64", "DT_BOOL": "bool", "DT_DOUBLE": "float64"}
-
-
-def _np_dtype(name: str) -> np.dtype:
-    if name == "bfloat16":
-        import ml_dtypes
-        return np.dtype(ml_dtypes.bfloat16)
-    return np.dtype(name)
-
-
-def _name(a: np.ndarray) -> str:
-    return "bfloat16" if a.dtype.name == "bfloat16" else str(a.dtype)
-
 
 def _attr_value(kind: str, v: Any) -> Any:
     if kind.startswith("list") and not isinstance(v, (list, tuple)):
@@ -54,7 +39,7 @@ def _variant(op: dict[str, Any], dtypes: dict[str, str], out_dtypes: dict[str, s
     columns = max((len(p["dtypes"]) for p in op["inputs"] + op["outputs"]), default=0)
 
     def fits(params: list[dict[str, Any]], want: dict[str, str], col: int) -> bool:
-        return all(GE_NUMPY.get(p["dtypes"][min(col, len(p["dtypes"]) - 1)]) == want[p["name"]]
+        return all(GE_TO_NUMPY.get(p["dtypes"][min(col, len(p["dtypes"]) - 1)]) == want[p["name"]]
                    for p in params if p["name"] in want and p["dtypes"])
     found = [col for col in range(columns) if fits(op["inputs"], dtypes, col)]
     both = [col for col in found if out_dtypes and fits(op["outputs"], out_dtypes, col)]
@@ -120,16 +105,16 @@ def bind_msopgen(op: dict[str, Any], values: list[TaskValue], expected: list, *,
             if v.origin == "input" and v.index in mutated:
                 bound.inplace.update({k: v.index for k in got})
             continue
-        declared = [GE_NUMPY.get(d) for d in p["dtypes"]]
+        declared = [GE_TO_NUMPY.get(d) for d in p["dtypes"]]
         arr = np.asarray(v.value.value) if v.value.kind == "scalar" else v.value.array
-        if arr.dtype.kind not in "biufc" and _name(arr) != "bfloat16":
+        if arr.dtype.kind not in "biufc" and name_of(arr) != "bfloat16":
             bound.problem = f"OpDef input '{p['name']}' <- {v.label} = {v.value.value!r}, which is not a number or tensor"
             return bound
         real = arr.dtype.kind != "c"
         # a number (or a Scalar()/ScalarList() input's values, which aclnn converts to the declared dtype) the
         # binding passes as a small tensor: typed once the variant is known
-        if real and (v.value.kind == "scalar" or (p.get("scalar") and _name(arr) not in declared) or
-                     (arr.size <= 1 and declared and _name(arr) not in declared)):
+        if real and (v.value.kind == "scalar" or (p.get("scalar") and name_of(arr) not in declared) or
+                     (arr.size <= 1 and declared and name_of(arr) not in declared)):
             scalars[p["name"]] = (arr, v)
         else:
             inputs[p["name"]] = arr
@@ -139,12 +124,12 @@ def bind_msopgen(op: dict[str, Any], values: list[TaskValue], expected: list, *,
     for p in op["inputs"]:
         if p["name"] in scalars:
             arr, v = scalars[p["name"]]
-            dtype = GE_NUMPY.get(p["dtypes"][min(col or 0, len(p["dtypes"]) - 1)], "float32")
-            inputs[p["name"]] = arr.reshape(-1 if arr.ndim else 1).astype(_np_dtype(dtype))
+            dtype = GE_TO_NUMPY.get(p["dtypes"][min(col or 0, len(p["dtypes"]) - 1)], "float32")
+            inputs[p["name"]] = arr.reshape(-1 if arr.ndim else 1).astype(numpy_dtype(dtype))
             shown = arr.reshape(-1)[0] if arr.size == 1 else arr.reshape(-1).tolist()
             bound.notes.append(f"OpDef input '{p['name']}' <- {v.label} = {shown!r} as a {arr.size}-element {dtype} "
                                "tensor (as the binding passes a scalar)")
-    bad = sorted({_name(a) for a in inputs.values()} - supported) if supported is not None else []
+    bad = sorted({name_of(a) for a in inputs.values()} - supported) if supported is not None else []
     if bad:
         bound.problem, bound.unsupported = f"the sim backend has no {', '.join(bad)} support", True
         return bound
@@ -173,7 +158,7 @@ def bind_msopgen(op: dict[str, Any], values: list[TaskValue], expected: list, *,
         for ref, key in zip(expected, keys):
             p = params[key.split("[")[0]]
             if p["dtypes"] and key not in inputs:
-                dt = GE_NUMPY.get(p["dtypes"][min(col, len(p["dtypes"]) - 1)], "float32")
+                dt = GE_TO_NUMPY.get(p["dtypes"][min(col, len(p["dtypes"]) - 1)], "float32")
                 case.outputs[key] = OutputSpec(shape=tuple(ref.shape or ()), dtype=dt)
     for name, arr in inputs.items():     # read every input back after the run: the mutation check
         case.outputs.setdefault(name, OutputSpec(shape=tuple(arr.shape), dtype=str(arr.dtype)))

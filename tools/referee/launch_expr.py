@@ -14,8 +14,10 @@ from typing import Any
 
 import numpy as np
 
+from kernelwright.errors import UserError
 
-class ExprError(ValueError):
+
+class ExprError(UserError):
     pass
 
 

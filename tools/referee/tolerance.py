@@ -10,6 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from kernelwright.errors import ConfigError
+
 Rule = Literal["allclose", "abs_and_rel", "mere_mare"]
 
 
@@ -69,7 +71,7 @@ PRESETS: dict[str, Tolerance] = {
 PRESETS["akb"] = PRESETS["kernelbench"].model_copy(update={"name": "akb", "source": "AscendKernelBench evaluation.md"})
 
 
-class UnknownTolerance(ValueError):
+class UnknownTolerance(ConfigError):
     pass
 
 

@@ -11,6 +11,7 @@ import math
 import time
 from dataclasses import dataclass
 
+from kernelwright.tools.dtypes import KERNEL_DTYPES
 from kernelwright.tools.hardware import load_soc
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.referee.case_runner import Setting, run_trial, run_trial_with_fallback
@@ -49,8 +50,7 @@ def _cases(task: Task, worker: ReferenceWorker, only: list[str] | None) -> list[
 def _sim_dtypes(toolchain: Toolchain) -> set[str] | None:
     if toolchain.name != "sim":
         return None
-    from kernelwright.tools.sim.run import NUMPY_TO_GE
-    return set(NUMPY_TO_GE)
+    return set(KERNEL_DTYPES)
 
 
 def verify(task: Task, project: KernelProject, toolchain: Toolchain, *, tolerance: str | Tolerance = "default",

@@ -10,10 +10,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from kernelwright.tools.buildkit import cache, sandbox
+from kernelwright.tools.buildkit.diagnostics import PathMapper, dedupe, parse
+from kernelwright.tools.buildkit.sources import dtype_variants, variant_key
 from kernelwright.tools.project import KernelProject
-from kernelwright.tools.sim import cache, includes, mix, sandbox, sources
+from kernelwright.tools.sim import includes, mix, sources
 from kernelwright.tools.sim.compiler import Compiler
-from kernelwright.tools.sim.diagnostics import PathMapper, parse
 from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR, RuntimeLib
 from kernelwright.tools.toolchain import BuildResult, Diagnostic
 
@@ -27,15 +29,6 @@ def build_key(rt: RuntimeLib, project: KernelProject) -> str:
         parts += [rel, project.files[rel]]
     parts += includes.key_parts(project)
     return "build-" + cache.digest(parts)
-
-
-def load_cached(entry: Path) -> BuildResult | None:
-    result = entry / "result.json"
-    if not result.exists():
-        return None
-    r = BuildResult.model_validate_json(result.read_text())
-    r.cache_hits = 1
-    return r
 
 
 class Builder:
@@ -80,7 +73,7 @@ class Builder:
             self._build_msopgen(result, units)
         else:
             self._build_launch(result, units)
-        result.diagnostics = _dedupe(self.diags)
+        result.diagnostics = dedupe(self.diags)
         if any(d.severity == "error" for d in result.diagnostics) and result.status == "ok":
             result.status = "compile_error"
         result.log = "\n".join(self.log)[-20000:]
@@ -141,7 +134,7 @@ class Builder:
             self.diags.append(Diagnostic(stage="build", category="syntax_structure",
                                          message=f"no kernel source: expected op_kernel/{self.project.snake_name}.cpp"))
             return
-        variants = sources.dtype_variants(op, orig=True) or [{}]
+        variants = dtype_variants(op, orig=True) or [{}]
         kernel_rel = kernel_units[0]
         kernel_name = self.project.snake_name
         result.kernels = [kernel_name]
@@ -163,7 +156,7 @@ class Builder:
         with ThreadPoolExecutor(max_workers=2) as pool:
             done = list(pool.map(compile_variant, range(len(variants))))
         for i, ok in done:
-            key = sources.variant_key(variants[i])
+            key = variant_key(variants[i])
             result.variants.append(key)
             if ok:
                 result.artifacts[f"kernel_exe:{key}"] = self.final_path(self.out / f"kernel_v{i}")
@@ -200,13 +193,3 @@ class Builder:
         (self.out / "describe.json").write_text(json.dumps(data, indent=1))
         return op
 
-
-def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
-    seen, out = set(), []
-    for d in diags:
-        key = (d.severity, d.file, d.line, d.message)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(d)
-    return out

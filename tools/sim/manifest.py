@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from kernelwright.tools.hardware import SocProfile
 
-GE_DTYPE = {"DT_FLOAT": 0, "DT_FLOAT16": 1, "DT_INT8": 2, "DT_INT32": 3, "DT_UINT8": 4, "DT_INT16": 6, "DT_UINT16": 7,
-            "DT_UINT32": 8, "DT_INT64": 9, "DT_UINT64": 10, "DT_DOUBLE": 11, "DT_BOOL": 12, "DT_COMPLEX64": 16, "DT_BF16": 27}
 FORMAT_ND = 2
 
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from kernelwright.tools.sim.diagnostics import PathMapper
+from kernelwright.tools.buildkit.diagnostics import PathMapper
 from kernelwright.tools.sim.symbolize import Frame, first_user_frame, symbolize
 from kernelwright.tools.toolchain import Diagnostic
 

@@ -11,33 +11,27 @@ from typing import Any
 
 import numpy as np
 
+from kernelwright.tools.buildkit import sandbox
+from kernelwright.tools.buildkit.diagnostics import PathMapper
+from kernelwright.tools.buildkit.sources import variant_key
+from kernelwright.tools.dtypes import BY_NAME, GE_TO_CTYPE, GE_TO_NUMPY, GE_VALUES, numpy_dtype
 from kernelwright.tools.hardware import SocProfile
-from kernelwright.tools.sim import host_calls, sandbox, shape_out
+from kernelwright.tools.sim import host_calls, shape_out
+from kernelwright.tools.sim.manifest import FORMAT_ND, dims, line, platform_line, soc_line
 from kernelwright.tools.sim.shape_out import SHAPE_OUT
-from kernelwright.tools.sim.diagnostics import PathMapper
-from kernelwright.tools.sim.manifest import FORMAT_ND, GE_DTYPE, dims, line, platform_line, soc_line
 from kernelwright.tools.sim.reports import RunReport
 from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR
-from kernelwright.tools.sim.sources import GE_TO_CTYPE, variant_key
 from kernelwright.tools.sim.tensor_lists import gaps, instance_keys, is_dynamic, list_line_fields
-from kernelwright.tools.toolchain import BuildResult, Case, Diagnostic, RunResult
+from kernelwright.tools.toolchain import BadCase, BuildResult, Case, Diagnostic, RunResult
 
-NUMPY_TO_GE = {"float32": "DT_FLOAT", "float16": "DT_FLOAT16", "bfloat16": "DT_BF16", "int8": "DT_INT8", "uint8": "DT_UINT8",
-               "int16": "DT_INT16", "uint16": "DT_UINT16", "int32": "DT_INT32", "uint32": "DT_UINT32", "int64": "DT_INT64",
-               "uint64": "DT_UINT64", "bool": "DT_BOOL", "float64": "DT_DOUBLE", "complex64": "DT_COMPLEX64"}
-GE_TO_NUMPY = {v: k for k, v in NUMPY_TO_GE.items()}
 HOST_DATA_LIMIT = 1 << 20   # inputs up to this size are visible to TilingFunc (GetInputTensor()->GetData())
 
 
-class BadCase(ValueError):
-    pass
-
-
-def np_dtype(name: str) -> np.dtype:
-    if name == "bfloat16":
-        import ml_dtypes
-        return np.dtype(ml_dtypes.bfloat16)
-    return np.dtype(name)
+def _ge(numpy_name: str) -> str | None:
+    """The ge::DataType of any array NumPy carries, complex64 included (NPUKernelBench's Muls and Icamax
+    take complex64 tensors, which the kernels read as float pairs)."""
+    d = BY_NAME.get(numpy_name)
+    return d.ge if d else None
 
 
 class Runner:
@@ -129,7 +123,7 @@ class Runner:
                         outputs[a.name] = (arr.shape, arr.dtype)
                 elif a.name in c.outputs:
                     spec = c.outputs[a.name]
-                    dt = np_dtype(spec.dtype)
+                    dt = numpy_dtype(spec.dtype)
                     m.append(line("buffer", a.name, int(np.prod(spec.shape, dtype=np.int64)) * dt.itemsize, "out", "-"))
                     outputs[a.name] = (tuple(spec.shape), dt)
                 else:
@@ -161,12 +155,12 @@ class Runner:
             for p in op["inputs"]:
                 for key in instance_keys(p, c.inputs)[:1] if p["dtypes"] else []:
                     want = p["dtypes"][col] if col < len(p["dtypes"]) else p["dtypes"][-1]
-                    if NUMPY_TO_GE.get(str(np.asarray(c.inputs[key]).dtype)) != want:
+                    if _ge(str(np.asarray(c.inputs[key]).dtype)) != want:
                         ok = False
             for p in op["outputs"]:  # outputs disambiguate columns that share input dtypes (e.g. casts)
                 for key in instance_keys(p, c.outputs)[:1] if p["dtypes"] else []:
                     want = p["dtypes"][col] if col < len(p["dtypes"]) else p["dtypes"][-1]
-                    if NUMPY_TO_GE.get(c.outputs[key].dtype) != want:
+                    if _ge(c.outputs[key].dtype) != want:
                         ok = False
             if ok:
                 macros = {f"DTYPE_{p['name'].upper()}": GE_TO_CTYPE.get(
@@ -235,12 +229,12 @@ class Runner:
             for key in keys:
                 arr = np.asarray(c.inputs[key])
                 data = self._write(key, arr) if arr.nbytes <= HOST_DATA_LIMIT or p["value_depend"] else "-"
-                host.append(line("input", 1, GE_DTYPE[NUMPY_TO_GE[str(arr.dtype)]], FORMAT_ND, dims(arr.shape), data, ir))
+                host.append(line("input", 1, BY_NAME[str(arr.dtype)].ge_value, FORMAT_ND, dims(arr.shape), data, ir))
         for ir, (p, keys) in enumerate(zip(op["outputs"], outs)):
             dt = p["dtypes"][col] if p["dtypes"] else "DT_FLOAT"
             for key in keys:
                 shape = c.outputs[key].shape if key in c.outputs else ()
-                host.append(line("output", GE_DTYPE.get(dt, 0), FORMAT_ND, dims(shape), ir))
+                host.append(line("output", GE_VALUES.get(dt, 0), FORMAT_ND, dims(shape), ir))
         host += self._attr_lines(op)
         tiling = self._host_tiling(host)
         if tiling is None:
@@ -274,7 +268,7 @@ class Runner:
                     instance += 1
                     continue
                 shape = tuple(c.outputs[key].shape) if key in c.outputs else tuple(tiling["output_shapes"][instance])
-                dt = np_dtype(c.outputs[key].dtype) if key in c.outputs else np_dtype(
+                dt = numpy_dtype(c.outputs[key].dtype) if key in c.outputs else numpy_dtype(
                     GE_TO_NUMPY.get(p["dtypes"][col] if p["dtypes"] else "DT_FLOAT", "float32"))
                 nbytes = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
                 m.append(line("buffer", key, nbytes, "out", "-"))

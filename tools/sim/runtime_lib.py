@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from kernelwright.tools.sim import cache, sandbox
+from kernelwright.tools.buildkit import cache, sandbox
 from kernelwright.tools.sim.compiler import Compiler
 
 SIM_DIR = Path(__file__).resolve().parent

@@ -1,5 +1,5 @@
 """Prepare a project's sources for the emulation: rewrite `<<<>>>` launches (as CANN's CPU
-mode does), drop the host section of `.asc` files, and compose the translation units that
+mode does), drop the host section of `.asc` files (buildkit.sources), and compose the translation units that
 register kernels with the runner (and, for msopgen projects, generate the kernel-side tiling
 struct from the host's tiling-data layout, as the CANN build does)."""
 from __future__ import annotations
@@ -8,22 +8,16 @@ import re
 from pathlib import Path
 from typing import Any
 
+from kernelwright.tools.buildkit.sources import LIBRARY_TILING_STRUCTS, drop_launches, strip_asc_host
+from kernelwright.tools.dtypes import GE_VALUES
+
 _LAUNCH = re.compile(r"(?P<name>[A-Za-z_][\w:]*)\s*<<<(?P<cfg>.*?)>>>\s*\((?P<empty>\s*\))?", re.S)
 _MAIN = re.compile(r"\bint\s+main\s*\(")
 _INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
 _KNOWN_PATHS = Path(__file__).with_name("data") / "cann_include_paths.txt"
-_ASC_HOST = re.compile(r"//\s*=+\s*ASCEND_HOST_SECTION\s*=+")
 # bisheng's spelling of `__aicore__` in preprocessed kernels (`__forceinline__ [aicore] void f()`,
 # `[host, aicore]`): an attribute with no meaning on the CPU, dropped keeping columns
 _AICORE_ATTR = re.compile(r"\[(?:host\s*,\s*)?aicore(?:\s*,\s*host)?\]")
-GE_TO_CTYPE = {
-    "DT_FLOAT": "float", "DT_FLOAT16": "half", "DT_BF16": "bfloat16_t", "DT_INT8": "int8_t", "DT_UINT8": "uint8_t",
-    "DT_INT16": "int16_t", "DT_UINT16": "uint16_t", "DT_INT32": "int32_t", "DT_UINT32": "uint32_t", "DT_INT64": "int64_t",
-    "DT_UINT64": "uint64_t", "DT_BOOL": "bool", "DT_DOUBLE": "double",
-}
-# Tiling structs that the kernel side gets from kernel_tiling/kernel_tiling.h rather than generated code.
-LIBRARY_TILING_STRUCTS = {"SoftMaxTiling", "LayerNormTiling", "RmsNormTiling", "TCubeTiling", "LayerNormSeparateTiling",
-                          "BatchNormTiling", "GroupNormTiling", "LogSoftMaxTiling", "SoftmaxFlashTiling"}
 
 
 def rewrite_launches(text: str) -> str:
@@ -54,40 +48,6 @@ def host_entries(text: str) -> list[str]:
         if "<<<" in body and "__global__" not in text[m.start():m.end()] and m.group("name") not in names:
             names.append(m.group("name"))
     return names
-
-
-def drop_launches(text: str) -> str:
-    """msopgen kernels sometimes keep a host wrapper that launches with `<<<>>>`; the operator
-    build never uses it (the framework calls the kernel), so the launch becomes a no-op."""
-    out, pos = [], 0
-    for m in re.finditer(r"[A-Za-z_][\w:]*\s*<<<", text):
-        if m.start() < pos:
-            continue
-        end = text.find(">>>", m.end())
-        open_paren = text.find("(", end + 3) if end >= 0 else -1
-        if end < 0 or open_paren < 0 or text[end + 3:open_paren].strip():
-            continue
-        depth, i = 0, open_paren
-        while i < len(text):
-            depth += {"(": 1, ")": -1}.get(text[i], 0)
-            if depth == 0:
-                break
-            i += 1
-        out.append(text[pos:m.start()])
-        out.append("((void)0)" + "\n" * text[m.start():i + 1].count("\n"))
-        pos = i + 1
-    out.append(text[pos:])
-    return "".join(out)
-
-
-def strip_asc_host(text: str) -> str:
-    """A CANN 9 `.asc` file keeps torch glue after a marker; the kernels are above it."""
-    m = _ASC_HOST.search(text)
-    if not m:
-        return text
-    i = m.start()
-    kept = text[:i]
-    return kept + "\n" * text[i:].count("\n")  # keep line numbers of anything reported later
 
 
 def prepare_tree(files: dict[str, str], dest: Path, msopgen: bool = False) -> list[str]:
@@ -187,42 +147,12 @@ def tiling_header(op_type: str, classes: list[dict[str, Any]]) -> str:
     return "\n".join(out) + "\n"
 
 
-def dtype_variants(op: dict[str, Any], orig: bool = False) -> list[dict[str, str]]:
-    """One macro set (DTYPE_<NAME> -> C type; with `orig`, also ORIG_DTYPE_<NAME> -> GE dtype name) per
-    dtype column of the op definition."""
-    params = op["inputs"] + op["outputs"]
-    columns = max((len(p["dtypes"]) for p in params), default=0)
-    variants: list[dict[str, str]] = []
-    for i in range(columns):
-        macros = {}
-        for p in params:
-            if not p["dtypes"]:
-                continue
-            dt = p["dtypes"][i] if i < len(p["dtypes"]) else p["dtypes"][-1]
-            macros[f"DTYPE_{p['name'].upper()}"] = GE_TO_CTYPE.get(dt, "uint8_t")
-            if orig:
-                macros[f"ORIG_DTYPE_{p['name'].upper()}"] = dt
-        if all(variant_key(macros) != variant_key(v) for v in variants):
-            variants.append(macros)
-    return variants
-
-
-# ge::DataType values: ORIG_DTYPE_<NAME> (the GE dtype of the variant, as CANN defines it for kernels)
-# compares with DT_* in `#if` and `if constexpr`, so both are integer macros in kernel units.
-GE_DTYPE_VALUES = {"DT_FLOAT": 0, "DT_FLOAT16": 1, "DT_INT8": 2, "DT_INT32": 3, "DT_UINT8": 4, "DT_INT16": 6,
-                   "DT_UINT16": 7, "DT_UINT32": 8, "DT_INT64": 9, "DT_UINT64": 10, "DT_DOUBLE": 11, "DT_BOOL": 12,
-                   "DT_STRING": 13, "DT_COMPLEX64": 16, "DT_COMPLEX128": 17, "DT_BF16": 27, "DT_INT4": 29,
-                   "DT_COMPLEX32": 33, "DT_HIFLOAT8": 34, "DT_FLOAT8_E5M2": 35, "DT_FLOAT8_E4M3FN": 36}
-
-
-def variant_key(macros: dict[str, str]) -> str:
-    return ",".join(f"{k.removeprefix('DTYPE_')}={v}" for k, v in macros.items() if k.startswith("DTYPE_"))
-
-
+# ORIG_DTYPE_<NAME> (the GE dtype of the variant, as CANN defines it for kernels) compares with DT_* in
+# `#if` and `if constexpr`, so both are integer macros (ge::DataType values) in kernel units.
 def msopgen_prologue(tiling_header_path: Path, macros: dict[str, str]) -> str:
     defines = "".join(f"#define {k} {v}\n" for k, v in macros.items() if k.startswith("DTYPE_"))
     if any(k.startswith("ORIG_DTYPE_") for k in macros):
-        defines += "".join(f"#ifndef {k}\n#define {k} {v}\n#endif\n" for k, v in GE_DTYPE_VALUES.items())
-        defines += "".join(f"#define {k} {GE_DTYPE_VALUES.get(v, -1)}\n" for k, v in macros.items()
+        defines += "".join(f"#ifndef {k}\n#define {k} {v}\n#endif\n" for k, v in GE_VALUES.items())
+        defines += "".join(f"#define {k} {GE_VALUES.get(v, -1)}\n" for k, v in macros.items()
                            if k.startswith("ORIG_DTYPE_"))
     return f"#include \"{tiling_header_path.resolve()}\"\n#include \"kw/tiling_macros.h\"\n{defines}"

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import shutil
 
+from kernelwright.tools.buildkit import cache
+from kernelwright.tools.buildkit.cache import load_cached
 from kernelwright.tools.hardware import load_soc
 from kernelwright.tools.project import KernelProject
-from kernelwright.tools.sim import cache
-from kernelwright.tools.sim.build import Builder, build_key, load_cached
+from kernelwright.tools.sim.build import Builder, build_key
 from kernelwright.tools.sim.compiler import NoCompiler, find_compiler
 from kernelwright.tools.sim.run import Runner
 from kernelwright.tools.sim.runtime_lib import RuntimeBuildError, ensure_runtime

@@ -20,9 +20,8 @@ import math
 
 from pydantic import BaseModel, Field
 
-DTYPE_BYTES = {"float32": 4, "float16": 2, "bfloat16": 2, "float64": 8, "int8": 1, "uint8": 1, "int16": 2,
-               "uint16": 2, "int32": 4, "uint32": 4, "int64": 8, "uint64": 8, "bool": 1, "complex64": 8,
-               "complex128": 16}
+from kernelwright.tools.dtypes import BY_NAME
+
 LEVELS = ("repeat+cores+ub", "repeat+cores", "block+cores", "block")
 
 
@@ -60,7 +59,7 @@ def _constraints(shapes: list[Shape], d: int, level: str, cores: int, ub_bytes: 
     for s in shapes:
         if d not in s.dims:
             continue
-        size = DTYPE_BYTES.get(s.dtype, 4)
+        size = BY_NAME[s.dtype].size if s.dtype in BY_NAME and BY_NAME[s.dtype].size else 4
         last = s.dims[-1] == d
         unit = max(1, (256 if level.startswith("repeat") and last else 32) // size)
         modulus = math.lcm(modulus, unit)

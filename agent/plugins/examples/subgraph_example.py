@@ -29,9 +29,9 @@ def build_parent(subgraph: Any, artifacts: str) -> Any:
         return initial_state(state["request"], artifacts)
 
     def report(state: ParentState) -> dict[str, Any]:
-        verdict = state.get("verdict") or {}
-        return {"report": f"{state['task']['name']}: {state.get('status')} after {' -> '.join(state.get('path', []))}"
-                          f" ({verdict.get('summary', 'no verdict')})"}
+        verdict = state.get("verdict")
+        return {"report": f"{state['task'].name}: {state.get('status')} after {' -> '.join(state.get('path', []))}"
+                          f" ({verdict.summary if verdict else 'no verdict'})"}
 
     g = StateGraph(ParentState)
     g.add_node("prepare", prepare)

@@ -16,6 +16,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from kernelwright.tools.toolchain import BuildResult
+
 
 def home() -> Path:
     return Path(os.environ.get("KERNELWRIGHT_HOME", Path.home() / ".cache" / "kernelwright"))
@@ -73,3 +75,13 @@ def building(key: str, namespace: str = "sim") -> Iterator[Path]:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def load_cached(entry: Path) -> BuildResult | None:
+    """The build result stored in a cache entry, marked as a cache hit (None when the entry is empty)."""
+    result = entry / "result.json"
+    if not result.exists():
+        return None
+    r = BuildResult.model_validate_json(result.read_text())
+    r.cache_hits = 1
+    return r

@@ -130,3 +130,16 @@ def parse(output: str, mapper: PathMapper, stage: str = "build") -> list[Diagnos
                 user_site = (mapper.user_path(m2.group("file")) or "", int(m2.group("line")), int(m2.group("col")))
     finish()
     return diags
+
+
+
+def dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """Each finding once (dtype variants and repeated units report the same message)."""
+    seen, out = set(), []
+    for d in diags:
+        key = (d.severity, d.file, d.line, d.message)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(d)
+    return out
