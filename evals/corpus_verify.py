@@ -18,7 +18,7 @@ referee's static binding, without its ModelNew and pybind glue: it measures how 
 gets when the answer's harness glue is set aside.
 
     python -m kernelwright.evals.corpus_verify npukb PATH/NPUKernelBench --out DIR [--levels level1 level2]
-    python -m kernelwright.evals.corpus_verify pairs PAIRS.jsonl --out DIR [--filter SUBSTR]
+    python -m kernelwright.evals.corpus_verify pairs PAIRS.jsonl --out DIR [--filter SUBSTR] [--names FILE]
 """
 from __future__ import annotations
 
@@ -173,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--levels", nargs="*", default=[], help="npukb: only these levels (level1 level2 level3)")
     ap.add_argument("--filter", default="", help="only answers whose name contains this")
+    ap.add_argument("--names", type=Path, help="only the answers named in this file (one a line), in its order")
     ap.add_argument("--home", type=Path, help="KERNELWRIGHT_HOME for the runs (default OUT/home; builds cached)")
     ap.add_argument("--timeout", type=float, default=1200.0, help="seconds per answer")
     ap.add_argument("--redo", action="store_true", help="run answers that already have a result again")
@@ -182,6 +183,10 @@ def main(argv: list[str] | None = None) -> int:
 
     items = npukb_items(args.path, args.levels) if args.kind == "npukb" else pairs_items(args.path)
     items = [i for i in items if args.filter in i["name"]]
+    if args.names:  # a chosen subset first (e.g. what failed last time), when a whole sweep does not fit the time
+        order = [n.strip() for n in args.names.read_text().splitlines() if n.strip()]
+        by_name = {i["name"]: i for i in items}
+        items = [by_name[n] for n in order if n in by_name]
     args.out.mkdir(parents=True, exist_ok=True)
     results = args.out / "results.jsonl"
     done = {} if args.redo else _done(results)
