@@ -4,6 +4,7 @@
 // the checked instruction bodies, so bounds, hazards and the mask register behave as for the
 // AscendC APIs.
 #pragma once
+#include "kw/data_copy.h"
 #include "kw/vec_reduce.h"
 
 namespace kw {
@@ -81,6 +82,19 @@ inline void DuplicateImpl(T* dstLocal, const T& scalarValue, uint64_t mask[], co
                           const uint8_t dstRepeatStride) {
     LocalTensor<T> d = kw::ub_view<T>(dstLocal, "DuplicateImpl", "dst");
     Duplicate<T, isSetMask>(d, scalarValue, mask, repeatTime, dstBlockStride, dstRepeatStride);
+}
+
+// DataCopy's implementation functions between a __gm__ and a __ubuf__ pointer (cann-ops GeGluV2 zeroes
+// its output with DataCopyUB2GMImpl): the pointers become tensors and the checked DataCopy runs.
+template <typename T> inline void DataCopyUB2GMImpl(T* dst, T* src, const DataCopyParams& intriParams) {
+    GlobalTensor<T> g;
+    g.SetGlobalBuffer(dst);
+    DataCopy(g, kw::ub_view<T>(src, "DataCopyUB2GMImpl", "src"), intriParams);
+}
+template <typename T> inline void DataCopyGM2UBImpl(T* dst, T* src, const DataCopyParams& intriParams) {
+    GlobalTensor<T> g;
+    g.SetGlobalBuffer(src);
+    DataCopy(kw::ub_view<T>(dst, "DataCopyGM2UBImpl", "dst"), g, intriParams);
 }
 
 // CANN 8.x keeps this untyped form next to GetAccVal<T>() (deprecated for GetReduceRepeatSumSpr).
