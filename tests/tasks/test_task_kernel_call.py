@@ -72,6 +72,16 @@ def test_parameter_names_of_the_pybind_function(tmp_path):
     assert parameter_names(str(tmp_path / "b.cpp"), "missing") == [] and parameter_names(None, "f") == []
 
 
+def test_the_module_function_may_call_a_differently_named_cpp_function(tmp_path):
+    # NPUKernelBench's GeGluGradV2: m.def("ge_glu_grad_v2", &custom_pybind_api)
+    (tmp_path / "b.cpp").write_text(
+        "at::Tensor custom_pybind_api(at::Tensor dy, at::Tensor x, at::Tensor gelu, int64_t dim) {\n"
+        "    at::Tensor out = at::empty_like(x);\n    EXEC_NPU_CMD(aclnnGeGluGradV2, dy, x, gelu, dim, out);\n"
+        "    return out;\n}\nPYBIND11_MODULE(kernel_gen_ops, m) { m.def(\"ge_glu_grad_v2\", &custom_pybind_api, \"\"); }\n")
+    assert parameter_names(str(tmp_path / "b.cpp"), "ge_glu_grad_v2") == ["dy", "x", "gelu", "dim"]
+    assert returned_outputs(str(tmp_path / "b.cpp"), "ge_glu_grad_v2", {}) == (["out"], ["dy", "x", "gelu", "dim", "out"])
+
+
 def test_values_the_task_modelnew_makes_come_first_and_bind_by_their_names(tmp_path):
     task = _task(tmp_path)
     with ReferenceWorker(task, timeout_s=60) as w:

@@ -59,7 +59,7 @@ def parameter_names(binding: str | None, fn: str) -> list[str]:
     if not binding or not Path(binding).is_file():
         return []
     text = Path(binding).read_text(errors="replace")
-    m = re.search(rf"\b{re.escape(fn)}\s*\(([^)]*)\)\s*\{{", text)
+    m = re.search(rf"\b{re.escape(_cpp_function(text, fn))}\s*\(([^)]*)\)\s*\{{", text)
     if not m:
         return []
     params, depth, cur = [], 0, ""
@@ -73,6 +73,13 @@ def parameter_names(binding: str | None, fn: str) -> list[str]:
     params.append(cur)
     names = [re.findall(r"[A-Za-z_]\w*", p.split("=")[0]) for p in params if p.strip()]
     return [n[-1] for n in names if n]
+
+
+def _cpp_function(text: str, fn: str) -> str:
+    """The C++ function that the module function `fn` calls: `m.def("fn", &custom_pybind_api)` names
+    another (NPUKernelBench's GeGluGradV2), else `fn` itself."""
+    m = re.search(rf'\.def\(\s*"{re.escape(fn)}"\s*,\s*&?\s*([A-Za-z_][\w:]*)', text)
+    return m.group(1).split("::")[-1] if m else fn
 
 
 def _strip_comments(text: str) -> str:
@@ -118,7 +125,8 @@ def returned_outputs(binding: str | None, fn: str, values: dict[str, Any]) -> tu
     `push_back`/`emplace_back`, each under `if (flag)` / `if (!flag)` / `else` on bool parameters."""
     if not binding or not Path(binding).is_file():
         return None
-    body = _body(_strip_comments(Path(binding).read_text(errors="replace")), fn)
+    text = _strip_comments(Path(binding).read_text(errors="replace"))
+    body = _body(text, _cpp_function(text, fn))
     if body is None:
         return None
     cmd = re.search(r"EXEC_NPU_CMD\s*\(\s*\w+\s*,([^;]*)\)\s*;", body)
