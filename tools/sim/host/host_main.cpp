@@ -117,9 +117,10 @@ int tiling(const char* manifest_path, const std::vector<std::string>& earlier) {
         std::string calls = calls_in_one_process(c, earlier);
         std::string first = kwhost::run_case(c);
         first.pop_back();  // the closing brace: the other calls go in as one more field
-        std::printf("%s,\"calls\":%s}\n", first.c_str(), calls.empty() ? "null" : calls.c_str());
+        // on a line of its own: op_host code prints logs without a newline (GeGluGradV2's OP_LOGD)
+        std::printf("\n%s,\"calls\":%s}\n", first.c_str(), calls.empty() ? "null" : calls.c_str());
     } catch (const kwhost::HostFailure& f) {
-        std::printf("{\"status\":%s,\"message\":%s}\n", q(f.status).c_str(), q(f.message).c_str());
+        std::printf("\n{\"status\":%s,\"message\":%s}\n", q(f.status).c_str(), q(f.message).c_str());
     }
     return 0;
 }
