@@ -34,6 +34,11 @@ def _ge(numpy_name: str) -> str | None:
     return d.ge if d else None
 
 
+def _numpy_of(ge: str) -> str:
+    """The NumPy dtype of an output the OpDef declares (complex64 as itself, not float32)."""
+    return "complex64" if ge == "DT_COMPLEX64" else GE_TO_NUMPY.get(ge, "float32")
+
+
 class Runner:
     def __init__(self, build: BuildResult, case: Case, soc: SocProfile, race_check: bool = True, keep_dir: bool = False):
         self.build, self.case, self.soc, self.race_check, self.keep = build, case, soc, race_check, keep_dir
@@ -269,7 +274,7 @@ class Runner:
                     continue
                 shape = tuple(c.outputs[key].shape) if key in c.outputs else tuple(tiling["output_shapes"][instance])
                 dt = numpy_dtype(c.outputs[key].dtype) if key in c.outputs else numpy_dtype(
-                    GE_TO_NUMPY.get(p["dtypes"][col] if p["dtypes"] else "DT_FLOAT", "float32"))
+                    _numpy_of(p["dtypes"][col] if p["dtypes"] else "DT_FLOAT"))
                 nbytes = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
                 m.append(line("buffer", key, nbytes, "out", "-"))
                 outputs[key] = (shape, dt)
