@@ -17,6 +17,7 @@ from kernelwright.agent.models.recorder import RecordingModel
 from kernelwright.agent.checkpoints import open_saver, saved_values
 from kernelwright.agent.state import initial_state
 from kernelwright.agent.trajectory import Artifacts
+from kernelwright.errors import UserError
 
 EventHandler = Callable[[str, Any], None]
 
@@ -91,6 +92,8 @@ def generate(task: Any = None, *, model: Any = None, config: Config | None = Non
             cfg = validated(merge(cfg.model_dump(), asked | {dotted(k): v for k, v in (changes or {}).items()}))
             task = task if isinstance(task, Task) else load_task(task)
             chosen = _models(model, cfg)         # a bad transcript stops the run here, before its directory is touched
+            if out and Path(out).exists() and not Path(out).is_dir():
+                raise UserError(f"--out {out}: exists and is not a directory; give a directory for the run's artifacts")
             settings = RunSettings(config=cfg, models={n: m.name if m else "builtin" for n, m in chosen.items()})
             run_id = Path(out).name if out else new_run_id(task.name)
             artifacts, calls_done = Path(out) if out else cfg.paths.runs / run_id, 0

@@ -35,5 +35,5 @@ def verify(project: Any, task: Any, *, backend: str = "sim", tolerance: str = "d
         return referee(task, project, toolchain, tolerance=tolerance, trials=trials, soc=soc,
                        budget=budget or DEFAULT_BUDGET, **options)
     finally:
-        if own and hasattr(toolchain, "close"):
+        if own:
             toolchain.close()

@@ -13,6 +13,7 @@ import sys
 
 from kernelwright import __version__
 from kernelwright.errors import UserError
+from kernelwright.terminal_text import printable
 
 COMMANDS = ["doctor", "build", "docs", "lint", "export", "verify", "run", "bench", "chat", "mcp", "dsl"]
 
@@ -42,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except UserError as e:
         message = "; ".join(line.strip() for line in str(e).splitlines() if line.strip())
-        print(f"kernelwright {args.command}: {message}", file=sys.stderr)
+        print(printable(f"kernelwright {args.command}: {message}"), file=sys.stderr)
         return e.exit_code
 
 

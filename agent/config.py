@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from kernelwright.errors import ConfigError
+from kernelwright.tools.contained_paths import MISSING, input_problem
 from kernelwright.tools.hardware import soc_names
 
 NODES = ("planner", "dsl_writer", "lowerer", "debugger")
@@ -57,11 +58,35 @@ class ModelConfig(_Strict):
     @field_validator("kwargs")
     @classmethod
     def _no_keys(cls, v: dict[str, Any]) -> dict[str, Any]:
-        bad = [k for k in v if "key" in k.lower() or k.lower() in ("token", "api_token", "access_token", "auth_token")]
+        bad = _credentials(v, "kwargs")
         if bad:
-            raise ValueError(f"model kwargs {bad}: API keys come only from the environment "
-                             "(e.g. OPENAI_API_KEY, ANTHROPIC_API_KEY), never from a config file")
+            raise ValueError(f"model {', '.join(bad)}: API keys come only from the environment (e.g. OPENAI_API_KEY, "
+                             "ANTHROPIC_API_KEY), never from a config file, and so do other credentials")
         return v
+
+
+_SECRET_PARTS = ("key", "secret", "password", "passwd", "credential", "cookie")
+_SECRET_NAMES = {"token", "api_token", "access_token", "auth_token", "authorization", "proxy-authorization", "auth",
+                 "bearer"}
+
+
+def _credentials(value: Any, where: str) -> list[str]:
+    """Dotted places in `value` (nested dicts and lists, e.g. extra_headers.Authorization) holding a
+    credential by name, or a string that is one (`Bearer ...`, `Basic ...`). Values are never shown."""
+    found = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            name = str(k).lower()
+            if any(p in name for p in _SECRET_PARTS) or name in _SECRET_NAMES:
+                found.append(f"{where}.{k}")
+            else:
+                found += _credentials(v, f"{where}.{k}")
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            found += _credentials(v, f"{where}[{i}]")
+    elif isinstance(value, str) and re.match(r"(?i)\s*(bearer|basic)\s", value):
+        found.append(where)
+    return found
 
 
 class ModelsConfig(_Strict):
@@ -108,6 +133,8 @@ class ToolchainConfig(_Strict):
     backend: Literal["sim", "cann", "cann-syntax"] = "sim"
     """sim: the CPU emulation; cann: CANN's compiler and an NPU; cann-syntax: compile check only."""
     soc: str | None = None
+    cann: Literal["8.x", "9.x"] | None = None
+    """The CANN API level kernels are written for (lint, retrieval); None: the installed CANN's, else 8.x."""
     tolerance: str = "default"
     trials: int | None = Field(None, ge=1)
     budget: int | None = Field(None, ge=1)
@@ -145,12 +172,32 @@ class PathsConfig(_Strict):
         return self.checkpoints or self.runs / "checkpoints.sqlite"
 
 
+class BenchConfig(_Strict):
+    """How `kernelwright bench` runs its tries (its flags override these)."""
+
+    executor: Literal["local", "ray"] = "local"
+    """local: worker processes on this machine; ray: Ray tasks on a cluster (`pip install 'kernelwright[ray]'`)."""
+    address: str | None = None
+    """The Ray cluster to join (`ray start --head` prints it); None: a local Ray instance."""
+    artifacts: Path | None = None
+    """Shared storage every node mounts at this path: tries write their artifacts there instead of
+    shipping them back to <--out>/runs."""
+    retries: int = Field(2, ge=0)
+    """Ray: how often a try lost with its node or Ray worker is run again (the n-th time after 10·n s)
+    before it is recorded as an `infrastructure` failure."""
+    cpus: float = Field(1.0, gt=0)
+    """Ray: CPUs each try asks for."""
+    memory_gb: float = Field(2.0, ge=0)
+    """Ray: memory each try asks for (0: none)."""
+
+
 class Config(_Strict):
     agent: AgentConfig = Field(default_factory=AgentConfig)
     models: ModelsConfig = Field(default_factory=ModelsConfig)
     toolchain: ToolchainConfig = Field(default_factory=ToolchainConfig)
     retriever: RetrieverConfig = Field(default_factory=RetrieverConfig)
     paths: PathsConfig = Field(default_factory=PathsConfig)
+    bench: BenchConfig = Field(default_factory=BenchConfig)
 
 
 def read_file(path: str | Path) -> dict[str, Any]:
@@ -160,6 +207,9 @@ def read_file(path: str | Path) -> dict[str, Any]:
     import tomllib
 
     import yaml
+    problem = input_problem(p)
+    if problem and problem != MISSING:         # a missing file is reported by the read below
+        raise ConfigError(f"config file {p}: {problem}")
     try:
         text = p.read_text(encoding="utf-8")
         data = tomllib.loads(text) if p.suffix == ".toml" else yaml.safe_load(text) or {}
@@ -168,16 +218,17 @@ def read_file(path: str | Path) -> dict[str, Any]:
     except (ValueError, yaml.YAMLError) as e:
         raise ConfigError(f"config file {p}: {' '.join(str(e).split())}") from None
     if not isinstance(data, dict):
-        raise ConfigError(f"{p}: the config must be a mapping of sections (agent, models, toolchain, retriever, paths)")
+        raise ConfigError(f"{p}: the config must be a mapping of sections (agent, models, toolchain, retriever, paths, bench)")
     return data
 
 
 def env_layer(env: Mapping[str, str]) -> dict[str, Any]:
     """KERNELWRIGHT_MODEL, KERNELWRIGHT_MODEL_<NODE> (e.g. _DEBUGGER), KERNELWRIGHT_API_BASE,
-    KERNELWRIGHT_BACKEND, KERNELWRIGHT_SOC, KERNELWRIGHT_RUNS."""
+    KERNELWRIGHT_BACKEND, KERNELWRIGHT_SOC, KERNELWRIGHT_CANN, KERNELWRIGHT_RUNS."""
     out: dict[str, Any] = {}
     simple = {"KERNELWRIGHT_MODEL": "models.default.name", "KERNELWRIGHT_API_BASE": "models.default.api_base",
               "KERNELWRIGHT_BACKEND": "toolchain.backend", "KERNELWRIGHT_SOC": "toolchain.soc",
+              "KERNELWRIGHT_CANN": "toolchain.cann",
               "KERNELWRIGHT_RUNS": "paths.runs"}
     simple |= {f"KERNELWRIGHT_MODEL_{n.upper()}": f"models.{n}.name" for n in NODES}
     for var, dotted in simple.items():

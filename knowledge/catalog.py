@@ -28,7 +28,7 @@ class ApiCatalog:
         self._by_lower: dict[str, list[str]] = {}
         self._member_owners: dict[str, list[ApiCard]] = {}
         for card in cards:
-            for name in [*card.names, *card.covers]:
+            for name in [*card.names, *card.covered_names]:
                 self._by_name.setdefault(name, card)
                 self._by_lower.setdefault(name.lower(), []).append(name)
             for member in card.methods:
@@ -62,12 +62,16 @@ class ApiCatalog:
     def real_names(self) -> list[str]:
         return [n for n, card in self._by_name.items() if card.kind == "api"]
 
-    def nearest(self, name: str, n: int = 3, min_score: float = 0.45, callable_only: bool = False) -> list[Suggestion]:
+    def nearest(self, name: str, n: int = 3, min_score: float = 0.45, callable_only: bool = False,
+                version: str | None = None) -> list[Suggestion]:
         """The real API names closest to `name` (invented names are never suggested); with
-        `callable_only`, only names of cards that document a call (for a misspelt call site)."""
+        `callable_only`, only names of cards that document a call (for a misspelt call site); with a
+        CANN `version`, only names that exist in it."""
         bare = self.bare(name)
         candidates = ([m for c in self.cards if c.kind == "api" and c.arity for m in c.names] if callable_only
                       else self.real_names())
+        if version:
+            candidates = [c for c in candidates if self._by_name[c].holds_for(version)]
         scored = [(similarity(bare, cand), cand) for cand in candidates if cand != bare]
         scored.sort(key=lambda pair: (-pair[0], pair[1]))
         return [Suggestion(cand, round(score, 3), self._by_name[cand])

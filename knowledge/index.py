@@ -19,7 +19,7 @@ from kernelwright.knowledge.models import Chunk
 from kernelwright.tools.hardware import soc_names
 
 COLLECTION = "kernelwright-knowledge"
-SCHEMA = 3  # bump when chunk metadata or the embedded text changes shape
+SCHEMA = 4  # bump when chunk metadata or the embedded text changes shape
 _BATCH = 256
 _EMBED_CHARS = 700  # ~180 word pieces; MiniLM was trained on 128-token inputs
 _FENCE = re.compile(r"```.*?(?:```|$)", re.S)

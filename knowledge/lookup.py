@@ -9,6 +9,7 @@ from kernelwright.knowledge.catalog import ApiCatalog
 from kernelwright.knowledge.hardware_docs import hardware_documents, soc_aliases
 from kernelwright.knowledge.models import ApiCard, Passage
 from kernelwright.knowledge.symbols import SymbolRef, find_symbols
+from kernelwright.knowledge.versions import availability_line
 from kernelwright.tools.hardware import soc_names
 
 MAX_MEMBER_OWNERS = 2  # `AllocTensor` belongs to TQue, TQueBind, TBuf...: show the first two
@@ -21,7 +22,11 @@ def clean_query(text: str, limit: int = 1000) -> str:
 
 
 def card_passage(card: ApiCard, match: str, score: float) -> Passage:
-    return Passage(doc_id=card.id, kind="api", title=card.name, heading="", text=card.body.strip(),
+    """The whole card, headed by where it holds (CANN versions, SoCs) from its front matter."""
+    text = card.body.strip()
+    title, _, rest = text.partition("\n")
+    text = f"{title}\n{availability_line(card)}\n{rest}" if title.startswith("# ") else f"{availability_line(card)}\n{text}"
+    return Passage(doc_id=card.id, kind="api", title=card.name, heading="", text=text,
                    source=card.path, line_start=card.body_line,
                    line_end=card.body_line + card.body.count("\n"), score=score, match=match)
 

@@ -16,7 +16,7 @@ from kernelwright.knowledge.builtin import builtin_chunks, builtin_stamp
 from kernelwright.knowledge.fixes import FixMemory
 from kernelwright.knowledge.index import SyncReport, VectorIndex, soc_flag
 from kernelwright.knowledge.lexical import Bm25
-from kernelwright.knowledge.lookup import clean_query, soc_passages, symbol_passages
+from kernelwright.knowledge.lookup import card_passage, clean_query, soc_passages, symbol_passages
 from kernelwright.knowledge.models import KINDS, ApiCard, Chunk, Located, Passage
 from kernelwright.knowledge.paths import CORPUS_DIR, knowledge_home
 from kernelwright.knowledge.user_docs import UserDocs
@@ -31,16 +31,19 @@ LEX_WEIGHT = 0.5
 @runtime_checkable
 class Retriever(Protocol):
     def search(self, query: str, k: int = 5, kinds: Sequence[str] | None = None,
-               soc: str | None = None) -> list[Passage]: ...
+               soc: str | None = None, cann: str | None = None) -> list[Passage]: ...
 
     def api(self, name: str) -> ApiCard | None: ...
+
+
+MAX_QUERY_CHARS = 2000
 
 
 class NullRetriever:
     """Retrieval switched off: the agent must work without it."""
 
     def search(self, query: str, k: int = 5, kinds: Sequence[str] | None = None,
-               soc: str | None = None) -> list[Passage]:
+               soc: str | None = None, cann: str | None = None) -> list[Passage]:
         return []
 
     def api(self, name: str) -> ApiCard | None:
@@ -75,9 +78,12 @@ def _best_per_doc(passages: list[Passage]) -> list[Passage]:
 
 
 class IndexRetriever:
-    def __init__(self, home: Path | None = None, corpus_dir: Path = CORPUS_DIR):
+    def __init__(self, home: Path | None = None, corpus_dir: Path = CORPUS_DIR, cann: str | None = None):
+        """`cann`: the target CANN version; search puts the replacement of an API absent from it in its
+        place (None: every version's APIs as they are)."""
         self.home = home or knowledge_home()
         self.corpus_dir = corpus_dir
+        self.cann = cann
         self.user_docs = UserDocs(self.home)
         self.fixes = FixMemory(self.home)
         self.index = VectorIndex(self.home / "index")
@@ -113,11 +119,15 @@ class IndexRetriever:
         return self._lexical[1]
 
     def search(self, query: str, k: int = 5, kinds: Sequence[str] | None = None,
-               soc: str | None = None) -> list[Passage]:
+               soc: str | None = None, cann: str | None = None) -> list[Passage]:
         """Up to k passages, one per document: exact lookups first, then fused search results.
-        The SoC filter narrows the search part; an API card or SoC profile named in the query is
-        always shown (a card says itself on which SoCs its API works)."""
+        The SoC filter narrows the search part, and with a target CANN version an API absent from it gives
+        its place to its replacement (Divs -> Muls on 8.x); an API card or SoC profile named in the query
+        is always shown (a card says itself where its API holds). Only the first MAX_QUERY_CHARS
+        characters are searched (a compiler log or a pasted file would otherwise cost minutes)."""
+        query = query[:MAX_QUERY_CHARS]
         kinds = check_kinds(kinds)
+        cann = cann or self.cann
         soc_name = load_soc(soc).name if soc else None
         passages: list[Passage] = []
         if kinds is None or "api" in kinds:
@@ -129,12 +139,24 @@ class IndexRetriever:
             return passages[:k]
         seen = {p.doc_id for p in passages}
         for passage in self._fused(query, max(6 * k, 30), kinds, soc_name, self._stamp()):
-            if passage.doc_id not in seen:
+            if cann:
+                passage = self._in_version(passage, cann)
+            if passage is not None and passage.doc_id not in seen:
                 seen.add(passage.doc_id)
                 passages.append(passage)
                 if len(passages) == k:
                     break
         return passages
+
+    def _in_version(self, passage: Passage, cann: str) -> Passage | None:
+        """The passage, or for an API absent from `cann` its first replacement there (None: no replacement).
+        Invented APIs stay: their cards are what tells a model the name does not exist."""
+        card = self.catalog.get(passage.title) if passage.kind == "api" else None
+        if card is None or card.kind == "invented" or card.holds_for(cann):
+            return passage
+        replacements = (self.catalog.get(name) for name in card.cann[cann].use_instead or card.use_instead)
+        found = next((r for r in replacements if r is not None and r.kind == "api" and r.holds_for(cann)), None)
+        return card_passage(found, passage.match, passage.score) if found else None
 
     def _fused(self, query: str, n: int, kinds: list[str] | None, soc: str | None, stamp: tuple) -> list[Passage]:
         if self._synced != stamp:
@@ -160,5 +182,5 @@ class IndexRetriever:
         return [shown[doc].model_copy(update={"score": round(fused[doc], 4)}) for doc in order]
 
 
-def open_retriever(enabled: bool = True, home: Path | None = None) -> Retriever:
-    return IndexRetriever(home) if enabled else NullRetriever()
+def open_retriever(enabled: bool = True, home: Path | None = None, cann: str | None = None) -> Retriever:
+    return IndexRetriever(home, cann=cann) if enabled else NullRetriever()

@@ -1,5 +1,5 @@
 """Shared test setup: one emulation cache per test session (the runtime builds once, and
-parallel workers wait on its lock), and markers for tests that need real CANN or an NPU."""
+parallel workers wait on its lock), and markers for tests that need real CANN, an NPU or Ray."""
 from __future__ import annotations
 
 import os
@@ -23,16 +23,27 @@ def _npu_available() -> bool:
         return False
 
 
+def _ray_installed() -> bool:
+    from importlib.metadata import PackageNotFoundError, version
+    try:                               # the distribution, not find_spec: a checkout in a folder named `ray` is no Ray
+        return bool(version("ray"))
+    except PackageNotFoundError:
+        return False
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     skip_cann = pytest.mark.skip(reason="needs a CANN toolkit (ASCEND_HOME_PATH)")
     skip_npu = pytest.mark.skip(reason="needs an Ascend NPU with torch_npu")
-    cann, npu = _cann_available(), _npu_available()
+    skip_ray = pytest.mark.skip(reason="needs Ray (pip install 'kernelwright[ray]')")
+    cann, npu, ray = _cann_available(), _npu_available(), _ray_installed()
     for item in items:
         # markers, not keywords: keywords also hold directory names (tests/cann/)
         if item.get_closest_marker("cann") and not cann:
             item.add_marker(skip_cann)
         if item.get_closest_marker("npu") and not npu:
             item.add_marker(skip_npu)
+        if item.get_closest_marker("ray") and not ray:
+            item.add_marker(skip_ray)
 
 
 @pytest.fixture(scope="session")

@@ -37,7 +37,7 @@ def test_setup_package_step_with_and_without_sudo(tmp_path, has_sudo):
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     calls = log.read_text().splitlines()
-    apt = ["apt-get update", "apt-get install -y clang-16 llvm-16 tmux"]
+    apt = ["apt-get update", "apt-get install -y clang-16 llvm-16 tmux bubblewrap"]
     assert calls == (["sudo apt-get", apt[0], "sudo apt-get", apt[1]] if has_sudo else apt), calls
 
 

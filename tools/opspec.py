@@ -52,6 +52,9 @@ class OpParam(BaseModel):
     param_type: Literal["required", "optional", "dynamic"] = "required"
     dtypes: list[str] = Field(default_factory=list)     # NumPy-style names
     formats: list[str] = Field(default_factory=list)    # "ND", "NCHW", ... (same length as dtypes)
+    scalar: bool = False                 # Scalar()/ScalarList(): a number may be passed as a small tensor
+    value_depend: bool = False           # ValueDepend: the tiling function reads the input's data
+    shape_depend_on_compute: bool = False  # OutputShapeDependOnCompute: the kernel reports the output's shape
 
 
 class OpAttr(BaseModel):
@@ -62,8 +65,10 @@ class OpAttr(BaseModel):
 
 
 class OpSpec(BaseModel):
-    """The operator prototype: what msopgen's JSON describes and what the `OpDef` registers."""
+    """The operator prototype: what msopgen's JSON describes and what the `OpDef` registers (a build's
+    `BuildResult.op`, with the type it registered)."""
 
+    op_type: str = ""                    # the registered operator type, when a build read it
     inputs: list[OpParam] = Field(default_factory=list)
     outputs: list[OpParam] = Field(default_factory=list)
     attrs: list[OpAttr] = Field(default_factory=list)

@@ -24,6 +24,7 @@ Readers and writers for the benchmark formats live in `kernelwright.tools.format
 """
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any, Literal
@@ -31,6 +32,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from kernelwright.errors import UserError
+from kernelwright.tools.contained_paths import inside, write_inside
 from kernelwright.tools.opspec import CannBuild, OpSpec, OpSpecError
 
 SOURCE_SUFFIXES = {".cpp", ".cc", ".h", ".hpp", ".asc", ".inc"}
@@ -67,6 +69,18 @@ def op_type_name(raw: str) -> str:
 
 def is_op_type_name(name: str) -> bool:
     return re.fullmatch(r"[A-Z][A-Za-z0-9]*", name) is not None
+
+
+def project_path(rel: str, origin: str | None = None) -> str:
+    """A project file's name, checked before it becomes a path: relative, inside the project (no `..`),
+    printable ASCII without quotes or backslashes (it is also `#include`d by generated units)."""
+    parts = rel.split("/")
+    bad = (not rel or rel.startswith("/") or any(p in ("", ".", "..") for p in parts)
+           or not (rel.isascii() and rel.isprintable()) or set(rel) & {'"', "\\"})
+    if bad:
+        raise ProjectError(f"{origin or 'the project'}: the file name {rel!r} leaves the project or cannot be a "
+                           "source path; use a relative path of printable ASCII without `..`, quotes or backslashes")
+    return rel
 
 
 class LaunchArg(BaseModel):
@@ -187,16 +201,17 @@ class KernelProject(BaseModel):
     def from_dir(cls, p: Path) -> "KernelProject":
         files: dict[str, str] = {}
         glue: dict[str, str] = {}
-        for f in sorted(p.rglob("*")):
+        for f in _project_files(p):
             rel = f.relative_to(p)
-            if not f.is_file() or rel.parts[0] in _SKIP_DIRS:
-                continue
+            if not f.is_file() or not inside(f, p):
+                continue   # a FIFO or device is never opened, a link out of the project never read
             key = rel.as_posix()
-            if rel.parts[0] == "bind" or key in MODEL_FILES:
-                glue[key] = f.read_text(errors="replace")
-            elif f.suffix in SOURCE_SUFFIXES:
-                text = f.read_text(errors="replace")
-                (glue if _BINDING.search(text) else files)[key] = text
+            if rel.parts[0] == "bind" or key in MODEL_FILES or f.suffix in SOURCE_SUFFIXES:
+                try:
+                    text = f.read_text(errors="replace")
+                except OSError as e:
+                    raise ProjectError(f"{f}: cannot be read ({e.strerror})") from None
+                (glue if rel.parts[0] == "bind" or key in MODEL_FILES or _BINDING.search(text) else files)[key] = text
         if not files:
             raise ProjectError(f"{p}: no C/C++ sources found")
         if any(k.startswith("op_host/") for k in files) and any(k.startswith("op_kernel/") for k in files):
@@ -233,10 +248,27 @@ class KernelProject(BaseModel):
         if self.op is not None:
             out[f"{self.snake_name}.json"] = self.op.to_msopgen_json(self.name)
         for rel, text in out.items():
-            target = root / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text)
+            write_inside(root, project_path(rel, self.origin), text)
         return root
+
+
+MAX_PROJECT_ENTRIES = 5000   # files and directories looked at under a project directory
+
+
+def _project_files(root: Path) -> list[Path]:
+    """Files under a project directory, without descending into links or build/cache directories;
+    a tree far larger than a kernel project (`build /`) is refused instead of walked."""
+    found: list[Path] = []
+    seen = 0
+    for top, dirs, names in os.walk(root):      # unreadable or vanishing entries (/proc) are skipped
+        if Path(top) == root:
+            dirs[:] = [d for d in dirs if d not in _SKIP_DIRS]
+        seen += len(dirs) + len(names)
+        if seen > MAX_PROJECT_ENTRIES:
+            raise ProjectError(f"{root}: more than {MAX_PROJECT_ENTRIES} files and directories, not a kernel project; "
+                               "give the project's own directory")
+        found += [Path(top) / n for n in names]
+    return sorted(found)
 
 
 def _read_prototype(project: KernelProject, root: Path) -> None:

@@ -57,8 +57,15 @@ class Task(BaseModel):
         raise TaskError(f"task {self.name} has no case {case_id!r}; cases: {', '.join(c.id for c in self.cases)}")
 
 
+CASE_DTYPES = ("float16", "bfloat16", "float32", "float64")   # what a case's floating tensors can be cast to
+
+
 def with_dtype_variants(cases: list[TaskCase], dtypes: list[str] | None) -> list[TaskCase]:
     """Repeat every case once per dtype variant (labels get the dtype appended)."""
     if not dtypes:
         return cases
+    bad = [d for d in dtypes if d not in CASE_DTYPES]
+    if bad:
+        raise TaskError(f"dtype {', '.join(map(repr, bad))}: a case runs in one of {', '.join(CASE_DTYPES)} "
+                        "(its floating-point tensors are cast)")
     return [c.model_copy(update={"id": f"{c.id} {d}", "dtype": d}) for c in cases for d in dtypes]

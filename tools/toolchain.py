@@ -1,13 +1,23 @@
 """The `Toolchain` seam: build a kernel project, run it on one case. Results are typed and
-staged; a failing kernel is data (a status and diagnostics), never an exception."""
+staged; a failing kernel is data (a status and diagnostics), never an exception. A toolchain says
+what it can do (`Capabilities`, its SoC), so the referee never asks which backend it is."""
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from kernelwright.tools.hardware import SocProfile
 from kernelwright.tools.npu_check import npu_check_class
+from kernelwright.tools.opspec import OpSpec
+
+if TYPE_CHECKING:   # a project imports the toolchain's results; the seam only names it
+    from kernelwright.tools.project import KernelProject
+
+# Elements per case a CPU emulation runs (inputs, init tensors and weights): NPU-sized cases would crawl,
+# so the emulations (`sim`, the DSL interpreter) run every case shrunk to this budget, both alike.
+EMULATION_BUDGET = 1 << 20
 
 # Compile-error taxonomy of AscendKernelGen's failure analysis, plus our own for run time.
 Category = Literal[
@@ -74,7 +84,7 @@ class BuildResult(BaseModel):
     artifacts: dict[str, str] = Field(default_factory=dict)   # role -> path (executables, descriptions)
     kernels: list[str] = Field(default_factory=list)
     variants: list[str] = Field(default_factory=list)          # dtype variants compiled
-    op: dict[str, Any] | None = None  # msopgen: the registered op definition (inputs/outputs/attrs)
+    op: OpSpec | None = None         # msopgen: the operator its OpDef registers (inputs/outputs/attrs, type)
     compiler: str = ""
 
     @property
@@ -97,6 +107,7 @@ class ArgSpec(BaseModel):
 class OutputSpec(BaseModel):
     shape: tuple[int, ...]
     dtype: str                       # numpy dtype name ("float16", "bfloat16", "int8", ...)
+    poison: str | None = None        # one element's bytes (hex) the output starts as (default: all 0xFF)
 
 
 class Case(BaseModel):
@@ -133,6 +144,7 @@ class RunResult(BaseModel):
     block_status: list[str] = Field(default_factory=list)
     tiling: dict[str, Any] = Field(default_factory=dict)      # msopgen: key, sizes, workspace, data hex
     counters: list[dict[str, Any]] = Field(default_factory=list)  # per block
+    trace: Any = Field(default=None, exclude=True)  # the instruction trace (perf.trace.KernelTrace) when the backend records one
     stdout: str = ""
     seconds: float = 0.0
     detail: str = ""
@@ -145,15 +157,37 @@ class RunResult(BaseModel):
         return [d for d in self.diagnostics if d.severity == "error"]
 
 
+class Capabilities(BaseModel):
+    """What a backend can do. The referee reads these; it never tests a backend's name."""
+
+    model_config = ConfigDict(frozen=True)
+
+    dtypes: frozenset[str] | None = None   # NumPy-style dtypes its kernels can be given; None: whatever they declare
+    shrink_budget: int | None = None       # runs each case shrunk to at most this many elements (an emulation);
+                                           # None: at the task's own shapes
+    runs: bool = True                      # False: it only compile-checks; no case can run
+
+
 @runtime_checkable
 class Toolchain(Protocol):
     name: str
+    soc: SocProfile                        # the SoC it builds and runs for when a call names none
+    capabilities: Capabilities
+    # Said in every verdict when the backend's steps run outside our sandbox (a device driver needs the host)
+    uncontained: str = ""
 
-    def build(self, project: "KernelProject", *, soc: str | None = None) -> BuildResult: ...
+    def build(self, project: KernelProject, *, soc: str | None = None) -> BuildResult: ...
 
     def run(self, build: BuildResult, case: Case) -> RunResult: ...
 
+    # Backends subclass this Protocol to inherit the defaults (`uncontained` above and the two below), so callers never probe with hasattr.
+    def runtime_problem(self) -> str | None:
+        """Why no case can run here, as one line (None: cases can run)."""
+        return None
 
-from kernelwright.tools.project import KernelProject  # noqa: E402  (annotation target)
+    def close(self) -> None:
+        """Release what the backend holds (the NPU workers)."""
 
-__all__ = ["ArgSpec", "BadCase", "BuildResult", "Case", "Category", "Diagnostic", "OutputSpec", "RunResult", "Toolchain", "KernelProject"]
+
+__all__ = ["ArgSpec", "BadCase", "BuildResult", "Capabilities", "Case", "EMULATION_BUDGET", "Category", "Diagnostic",
+           "OutputSpec", "RunResult", "Toolchain"]

@@ -6,9 +6,13 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from typing import Any
 
+from kernelwright.tools.buildkit import sandbox
+from kernelwright.tools.buildkit.sandbox import View
 from kernelwright.tools.task import Task
+from kernelwright.tools.tasks.reference import THREADS, task_dirs
 
 TIMEOUT_S = 300
 
@@ -19,19 +23,26 @@ def trace_tasks(tasks: list[Task]) -> list[dict[str, Any]]:
     (a tracer slowed past TIMEOUT_S on a loaded machine, say) like an empty one."""
     if not tasks:
         return []
-    env = dict(os.environ, PYTHONUNBUFFERED="1", OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "2"))
+
     def failed(why: str) -> list[dict[str, Any]]:
         return [_complete({"ok": False, "task": t.name, "error": f"the tracer failed: {why}"}) for t in tasks]
+    with tempfile.TemporaryDirectory(prefix="kw-trace-") as scratch:
+        # task code runs in the tracer: sandboxed like the reference worker (task directories read-only)
+        view = View(writable=(scratch,), readable=tuple(sorted({d for t in tasks for d in task_dirs(t)})), python=True,
+                    env=(("OMP_NUM_THREADS", os.environ.get("OMP_NUM_THREADS", "2")),))
+        proc = sandbox.popen([sys.executable, "-m", "kernelwright.agent.builtin.trace_worker"], cwd=scratch, view=view,
+                             limits=sandbox.Limits(cpu_s=None, file_bytes=None, processes=THREADS), stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            stdout, stderr = proc.communicate(json.dumps([t.model_dump() for t in tasks]), timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            return failed(f"no answer within {TIMEOUT_S} s")
+        finally:
+            sandbox.kill(proc)
     try:
-        proc = subprocess.run([sys.executable, "-m", "kernelwright.agent.builtin.trace_worker"],
-                              input=json.dumps([t.model_dump() for t in tasks]), capture_output=True, text=True,
-                              timeout=TIMEOUT_S, env=env)
-    except subprocess.TimeoutExpired:
-        return failed(f"no answer within {TIMEOUT_S} s")
-    try:
-        traces = json.loads(proc.stdout)
+        traces = json.loads(stdout)
     except json.JSONDecodeError:
-        return failed(f"exit {proc.returncode}: {proc.stderr[-600:]}")
+        return failed(f"exit {proc.returncode}: {stderr[-600:]}")
     for trace in traces:
         if trace.get("ok"):
             trace["ops"] = sorted({n["op"] for n in trace["nodes"] if n["kind"] not in ("placeholder", "output")})

@@ -9,6 +9,7 @@ import sys
 from typing import Any, TextIO
 
 from kernelwright.agent.events import describe
+from kernelwright.terminal_text import printable
 
 CODE_LINES = 80                         # longer code is cut on screen; the files hold all of it
 
@@ -29,6 +30,7 @@ class View:
     # plain text and headings
     def say(self, text: str, style: str | None = None) -> None:
         from rich.text import Text
+        text = printable(text)
         self.console.print(Text(text, style=style or "") if self.tty else text, markup=False, highlight=False)
 
     def rule(self, title: str) -> None:
@@ -39,7 +41,7 @@ class View:
 
     def code(self, text: str, lexer: str, title: str) -> None:
         self.shown.add(hash(text))
-        lines = text.rstrip("\n").splitlines()
+        lines = printable(text).rstrip("\n").splitlines()
         cut = len(lines) > CODE_LINES
         body = "\n".join(lines[:CODE_LINES])
         self.rule(title)
@@ -92,11 +94,11 @@ class View:
         if self.tty:
             from rich.table import Table
             t = Table(title=f"verdict v{v.get('version')}", show_header=False)
-            t.add_row("status", v["status"])
-            t.add_row("stage", v["stage"])
-            t.add_row("summary", v["summary"])
+            t.add_row("status", printable(v["status"]))
+            t.add_row("stage", printable(v["stage"]))
+            t.add_row("summary", printable(v["summary"]))
             for d in v.get("details", [])[:6]:
-                t.add_row("", d)
+                t.add_row("", printable(d))
             self.console.print(t)
         else:
             for d in v.get("details", [])[:6]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from kernelwright.terminal_text import printable
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("build", help="compile a kernel project (msopgen directory or kernel-launch source)",
@@ -31,15 +33,16 @@ def run(args: argparse.Namespace) -> int:
         print(result.model_dump_json(indent=2))
     else:
         for d in result.diagnostics:
-            print(d.render())
+            print(printable(d.render()))
             for note in d.notes[:4]:
-                print(f"  note: {note}")
+                print(printable(f"  note: {note}"))
         if result.status == "environment_error" and result.log:
-            print(result.log[-3000:], file=sys.stderr)
+            print(printable(result.log[-3000:]), file=sys.stderr)
         summary = {"ok": "built", "compile_error": "failed to compile", "environment_error": "could not build (environment)"}
         extra = f"; variants: {len(result.variants)}" if result.variants else ""
         cached = " (cached)" if result.cache_hits else ""
-        print(f"{project.name}: {summary[result.status]} on {result.toolchain} in {result.seconds:.2f} s{cached}{extra}")
+        print(printable(f"{project.name}: {summary[result.status]} on {result.toolchain} in {result.seconds:.2f} s"
+                        f"{cached}{extra}"))
     if result.status == "environment_error":
         return 2
     return 0 if result.ok else 1

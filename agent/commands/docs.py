@@ -7,8 +7,11 @@ import json
 import sys
 from pathlib import Path
 
+from kernelwright.agent.config import load_config
 from kernelwright.errors import UserError
 from kernelwright.knowledge.models import KINDS
+from kernelwright.knowledge.versions import target_cann
+from kernelwright.terminal_text import printable
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -20,6 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--k", type=int, default=5, help="number of results (default 5)")
     s.add_argument("--kind", action="append", choices=KINDS, help="only these kinds (repeatable)")
     s.add_argument("--soc", help="only documents that apply to this SoC, e.g. Ascend310P3")
+    s.add_argument("--cann", choices=["8.x", "9.x"],
+                   help="show an API absent from this CANN version as its replacement "
+                        "(default: toolchain.cann / KERNELWRIGHT_CANN, else the installed one's)")
     s.add_argument("--full", action="store_true", help="print whole passages")
     s.add_argument("--json", action="store_true", help="print the passages as JSON")
     b = actions.add_parser("build", help="build or update the index now (it is also built on first search)")
@@ -50,17 +56,18 @@ def _search(args: argparse.Namespace) -> int:
     if not retriever.is_current():  # the search may have to embed the corpus first: say so
         print("kernelwright docs: the index is not built or out of date; it is built now if the search needs "
               "more than exact matches (about half a minute once)", file=sys.stderr)
-    passages = retriever.search(args.query, k=args.k, kinds=args.kind, soc=args.soc)
+    cann = args.cann or target_cann(load_config().toolchain.cann)
+    passages = retriever.search(args.query, k=args.k, kinds=args.kind, soc=args.soc, cann=cann)
     if args.json:
         print(json.dumps([p.model_dump() for p in passages], indent=1))
         return 0
     if not passages:
         print("no results")
     for n, p in enumerate(passages, 1):
-        print(f"[{n}] {p.doc_id}  ({p.match}, {p.score:.2f})  {p.cite()}")
+        print(printable(f"[{n}] {p.doc_id}  ({p.match}, {p.score:.2f})  {p.cite()}"))
         lines = p.text.strip().splitlines()
         for line in lines if args.full else lines[:8]:
-            print(f"    {line}")
+            print(printable(f"    {line}"))
         if not args.full and len(lines) > 8:
             print(f"    … ({len(lines) - 8} more lines; --full shows all)")
     return 0

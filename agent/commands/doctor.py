@@ -22,7 +22,7 @@ def _line(name: str, ok: bool | None, found: str, enables: str) -> dict:
 def findings(check: bool = False) -> list[dict]:
     from kernelwright import __version__
     from kernelwright.agent.doctor_checks import (cann_install, llm_config, npu_devices, npu_state, retrieval_state,
-                                                sim_selftest)
+                                                sandbox_state, sim_selftest)
     from kernelwright.tools.sim.compiler import NoCompiler, all_compilers, find_compiler
 
     out = [_line("kernelwright", None, f"{__version__} on Python {platform.python_version()} ({platform.machine()})",
@@ -37,6 +37,7 @@ def findings(check: bool = False) -> list[dict]:
     sym = shutil.which("llvm-symbolizer") or shutil.which("addr2line")
     out.append(_line("symbolizer", bool(sym), sym or "none (install llvm or binutils)",
                      "file:line locations for run-time findings of the emulation"))
+    out.append(sandbox_state())
     out.append(cann_install())
     out.append(npu_devices())
     out.append(npu_state())

@@ -9,6 +9,9 @@ import json
 import sys
 from pathlib import Path
 
+from kernelwright.terminal_text import printable
+from kernelwright.tools.contained_paths import input_problem
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("dsl", help="check a kernel DSL program, or lower it to an AscendC msopgen project",
@@ -39,7 +42,7 @@ def _no_action(p: argparse.ArgumentParser) -> int:
 
 
 def _fail(message: str) -> int:
-    print(f"kernelwright dsl: {message}", file=sys.stderr)
+    print(printable(f"kernelwright dsl: {message}"), file=sys.stderr)
     return 2
 
 
@@ -53,8 +56,9 @@ def run(args: argparse.Namespace) -> int:
     from kernelwright.tools.tasks import load_task
 
     path = Path(args.file)
-    if not path.is_file():
-        return _fail(f"{args.file}: no such file")
+    problem = input_problem(path) or ("a directory" if path.is_dir() else None)
+    if problem:
+        return _fail(f"{args.file}: {problem}")
     source = path.read_text(encoding="utf-8", errors="replace")
     soc = load_soc(args.soc)
     get_tolerance(args.tolerance)
@@ -95,4 +99,4 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print(args, payload: dict, text: str) -> None:
-    print(json.dumps(payload, indent=1, default=str) if args.json else text)
+    print(json.dumps(payload, indent=1, default=str) if args.json else printable(text))

@@ -4,6 +4,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from kernelwright.terminal_text import printable
+
 FORMAT_NAMES = ["mkb", "mkb-direct", "npukb", "akb", "cann"]
 
 
@@ -40,6 +42,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"kernelwright export: {e.filename or args.out}: {e.strerror}", file=sys.stderr)
         return 2
     for note in result.notes:
-        print(f"note: {note}", file=sys.stderr)
+        print(printable(f"note: {note}"), file=sys.stderr)
     print(f"{project.name}: wrote {args.fmt} ({result.name}) to {', '.join(result.paths) if len(result.paths) <= 3 else args.out}")
     return 0

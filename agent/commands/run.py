@@ -7,6 +7,8 @@ import json
 import sys
 from typing import Any
 
+from kernelwright.terminal_text import printable
+
 EXIT = {"passed": 0, "failed": 1, "budget_exhausted": 1, "environment_error": 2, "interrupted": 3}
 
 
@@ -66,7 +68,7 @@ def _progress(mode: str, chunk) -> None:
     from kernelwright.agent.events import describe
     line = describe(mode, chunk)
     if line:
-        print(line, file=sys.stderr, flush=True)
+        print(printable(line), file=sys.stderr, flush=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -90,9 +92,10 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.model_dump(mode="json"), indent=1))
     else:
-        print(f"{result.status.upper()}: {result.reason}")
+        print(printable(f"{result.status.upper()}: {result.reason}"))
         if result.verdict:
-            print(f"verdict: {result.verdict['status']} ({result.verdict['stage']}): {result.verdict['summary']}")
+            v = result.verdict
+            print(printable(f"verdict: {v['status']} ({v['stage']}): {v['summary']}"))
         if result.kernel:
             print(f"kernel project: {result.kernel}")
         print(f"trajectory: {result.artifacts} (run.json, model_calls.jsonl, events.jsonl); run id {result.run_id}")

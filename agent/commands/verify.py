@@ -5,6 +5,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from kernelwright.terminal_text import printable
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("verify", help="check a kernel project against a task's PyTorch reference (the referee)",
@@ -33,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _fail(message: str) -> int:
-    print(f"kernelwright verify: {message}", file=sys.stderr)
+    print(printable(f"kernelwright verify: {message}"), file=sys.stderr)
     return 2
 
 
@@ -65,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
             return _fail(f"--launch {args.launch}: not a launch spec ({str(e).splitlines()[0]}); expected JSON like "
                          '{"kernel": "add", "block_dim": "cores", "args": [{"kind": "input", "name": "x"}, ...]}')
     toolchain = get_toolchain(args.backend, soc=args.soc, msopgen=args.msopgen)
-    problem = toolchain.runtime_problem() if hasattr(toolchain, "runtime_problem") else None
+    problem = toolchain.runtime_problem()
     if problem:
         return _fail(f"--backend {args.backend} cannot run kernels here: {problem}")
     if args.case:
@@ -76,13 +78,12 @@ def run(args: argparse.Namespace) -> int:
         verdict = verify(task, project, toolchain, tolerance=tolerance, trials=args.trials, seed=args.seed, soc=args.soc,
                          budget=args.budget or DEFAULT_BUDGET, cases=args.case, extra_glue=_extra_glue(Path(args.project)))
     finally:
-        if hasattr(toolchain, "close"):
-            toolchain.close()   # the cann backend's NPU workers
+        toolchain.close()   # the cann backend's NPU workers
     if args.json:
         print(verdict.model_dump_json(indent=1))
     else:
         print_report(verdict, rich=sys.stdout.isatty())
     if verdict.status == "error":
-        print(f"kernelwright verify: could not judge the kernel: {verdict.summary}", file=sys.stderr)
+        print(printable(f"kernelwright verify: could not judge the kernel: {verdict.summary}"), file=sys.stderr)
         return 2
     return 0 if verdict.ok else 1

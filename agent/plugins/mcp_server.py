@@ -8,6 +8,8 @@ serves, so even a child process's stray output stays off the wire)."""
 from __future__ import annotations
 
 import inspect
+import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -55,8 +57,8 @@ def _tool(server: Any, name: str, model: type[BaseModel], returns: type[BaseMode
 
         await ctx.report_progress(0, None, f"{name}: started")
         try:
-            out = await anyio.to_thread.run_sync(lambda: work(inp, progress))
-        except ValueError as e:        # bad input (TaskError, ProjectError, ...): the caller reads why
+            out = await anyio.to_thread.run_sync(lambda: work(inp, progress), abandon_on_cancel=True)
+        except (ValueError, OSError) as e:   # bad input (TaskError, ProjectError, a path): the caller reads why
             raise ToolError(str(e)) from e
         await ctx.report_progress(last[0] + 1, None, f"{name}: done")
         return out
@@ -92,6 +94,32 @@ def build_server(*, runs: str | Path | None = None, config: Any = None, model: A
     return server
 
 
+def _client_gone(e: BaseException) -> bool:
+    """Whether `e` (or every exception in its group) says the client closed its end of the pipes."""
+    import anyio
+    if isinstance(e, BaseExceptionGroup):
+        return all(_client_gone(x) for x in e.exceptions)
+    return isinstance(e, (BrokenPipeError, ConnectionResetError, anyio.BrokenResourceError,
+                          anyio.ClosedResourceError))
+
+
 def serve(**kwargs: Any) -> None:
-    build_server(**kwargs).run("stdio")
+    """Serve until the client goes away (stdin closes). Work still running then is abandoned: its
+    thread is not waited for (anyio's worker threads would hold the process open, and its CPU, for
+    as long as the work takes), so the process ends with the session."""
+    code = 0
+    try:
+        build_server(**kwargs).run("stdio")
+    except BaseException as e:          # a write to a client that is gone, an interrupt, or our bug
+        if not _client_gone(e):
+            import traceback
+            traceback.print_exc()
+            code = 1
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
 

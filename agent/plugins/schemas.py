@@ -80,7 +80,8 @@ class LowerOutput(BaseModel):
 
 
 class SearchInput(BaseModel):
-    query: str = Field(description="a question, an AscendC API name, or a compiler message")
+    query: str = Field(max_length=2000, description="a question, an AscendC API name, or a compiler message "
+                                                    "(at most 2000 characters)")
     k: int = Field(5, ge=1, le=20, description="number of passages")
     kinds: list[Literal["api", "concept", "example", "fix", "hardware", "user"]] | None = Field(
         None, description="only these document kinds")

@@ -1,6 +1,7 @@
 """`report.html`: one self-contained page (inline CSS and SVG drawn here; no scripts, no network) with
-the summary tables and three plots: compile/correct rate per category, pass rate by repair round, and
-the distribution of speedups over eager."""
+the summary tables and plots: compile/correct rate per category, pass rate by repair round, the
+distribution of speedups over eager and fast_p over p (measured when the backend timed kernels, else the
+cost model's estimates, labelled as such)."""
 from __future__ import annotations
 
 import math
@@ -53,9 +54,17 @@ def round_bars(s: Summary) -> str:
     return _svg(60 + len(rounds) * (bw + gap), top + h + 26, body, "pass rate by repair round")
 
 
-def speedup_histogram(records: list[TaskRecord]) -> str:
-    """Histogram of log2(speedup) of timed, correct kernels, in half-octave bins."""
+def _speedups(records: list[TaskRecord]) -> tuple[list[float], str]:
+    """Measured speed-ups of correct kernels when any run was timed, else the cost model's estimates."""
     xs = [r.speedup for r in records if r.speedup and r.speedup > 0]
+    if xs:
+        return xs, "measured"
+    return [r.est_speedup for r in records if r.correct and r.est_speedup and r.est_speedup > 0], "estimated"
+
+
+def speedup_histogram(records: list[TaskRecord]) -> str:
+    """Histogram of log2(speedup) of timed (else estimated), correct kernels, in half-octave bins."""
+    xs, kind = _speedups(records)
     if not xs:
         return '<p class="note">No kernel was timed (the sim backend counts work but does not time kernels), so ' \
                'there is no speedup distribution; run on <code>--backend cann</code> to measure it.</p>'
@@ -74,19 +83,43 @@ def speedup_histogram(records: list[TaskRecord]) -> str:
         body.append(f'<rect x="{x}" y="{top + h - bh:.1f}" width="{bw}" height="{bh:.1f}" fill="{fill}"/>'
                     f'<text x="{x + bw / 2}" y="{top + h - bh - 4:.1f}" text-anchor="middle">{n}</text>'
                     f'<text x="{x + bw / 2}" y="{top + h + 16}" text-anchor="middle">{2 ** b:.2g}x</text>')
-    return _svg(60 + len(keys) * (bw + 6), top + h + 26, body, "speedup over eager (log scale bins)")
+    return _svg(60 + len(keys) * (bw + 6), top + h + 26, body, f"speedup over eager ({kind}, log scale bins)")
+
+
+def fast_p_curve(records: list[TaskRecord]) -> str:
+    """fast_p for p from 0 to 3: the share of all runs that are correct and more than p times as fast as eager."""
+    xs, kind = _speedups(records)
+    if not xs or not records:
+        return ""
+    left, top, w, h, pmax = 50, 14, 420, 160, 3.0
+    def at(p: float) -> float:
+        return sum(x > p for x in xs) / len(records)
+    pts = [(i * pmax / 120, at(i * pmax / 120)) for i in range(121)]
+    line = " ".join(f"{left + p / pmax * w:.1f},{top + h - v * h:.1f}" for p, v in pts)
+    body = [f'<line x1="{left}" y1="{top + h}" x2="{left + w}" y2="{top + h}" stroke="{COLORS["axis"]}"/>',
+            f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + h}" stroke="{COLORS["axis"]}"/>',
+            f'<polyline points="{line}" fill="none" stroke="{COLORS["bar"]}" stroke-width="2"/>',
+            f'<text x="{left - 6}" y="{top + 10}" text-anchor="end">100%</text>',
+            f'<text x="{left - 6}" y="{top + h}" text-anchor="end">0%</text>']
+    for p in (0.8, 1.0, 1.5):
+        x, y = left + p / pmax * w, top + h - at(p) * h
+        body.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="{COLORS["correct"]}"/>'
+                    f'<text x="{x + 6:.1f}" y="{y - 6:.1f}">fast_{p:g} {rate(at(p))}</text>'
+                    f'<text x="{x:.1f}" y="{top + h + 16}" text-anchor="middle">{p:g}x</text>')
+    return _svg(left + w + 90, top + h + 26, body, f"fast_p over p ({kind} speed-ups)")
 
 
 def _group_table(title: str, groups: dict, ks: list[str]) -> str:
     head = "".join(f"<th>{escape(k)}</th>" for k in ks)
     rows = "".join(
         f'<tr><td class="l">{escape(name)}</td><td>{g.tasks}</td><td>{g.runs}</td><td>{rate(g.compile_rate)}</td>'
-        f'<td>{rate(g.correct_rate)}</td><td>{rate(g.faster_rate)}</td>'
+        f'<td>{rate(g.correct_rate)}</td><td>{rate(g.faster_rate)}</td><td>{rate(g.est_faster_rate)}</td>'
         + "".join(f"<td>{rate(g.pass_at_k.get(k))}</td>" for k in ks)
         + f"<td>{g.prompt_tokens + g.completion_tokens}</td><td>${g.cost_usd:.4f}</td></tr>"
         for name, g in groups.items())
     return (f'<h2>{escape(title)}</h2><table><tr><th class="l">group</th><th>tasks</th><th>runs</th><th>compile</th>'
-            f"<th>correct</th><th>faster than eager</th>{head}<th>tokens</th><th>cost</th></tr>{rows}</table>")
+            f"<th>correct</th><th>faster than eager</th><th>est. faster than eager</th>{head}<th>tokens</th>"
+            f"<th>cost</th></tr>{rows}</table>")
 
 
 def _task_table(records: list[TaskRecord]) -> str:
@@ -101,6 +134,14 @@ def _task_table(records: list[TaskRecord]) -> str:
             f"{rows}</table>")
 
 
+def _fast_p_line(s: Summary) -> str:
+    if not s.overall.fast_p:
+        return ""
+    values = ", ".join(f"{escape(k)} <b>{rate(v)}</b>" for k, v in s.overall.fast_p.items())
+    return f'<p>fast_p ({escape(s.overall.fast_p_source)} speed-ups; correct and more than p times as fast as eager, ' \
+           f'over all runs): {values}</p>'
+
+
 def render(s: Summary, records: list[TaskRecord]) -> str:
     ks = list(s.overall.pass_at_k)
     notes = "".join(f'<p class="note">{escape(n)}</p>' for n in s.notes)
@@ -110,9 +151,9 @@ def render(s: Summary, records: list[TaskRecord]) -> str:
             f"<p>model <b>{escape(s.model)}</b>, backend <b>{escape(s.backend)}</b>, tolerance "
             f"<b>{escape(s.tolerance)}</b>, {s.attempts} attempt(s) per task; {s.finished_tasks} of {s.total_tasks} "
             f"task(s) finished.</p>{notes}"
-            + _group_table("Overall", {"all": s.overall}, ks)
+            + _group_table("Overall", {"all": s.overall}, ks) + _fast_p_line(s)
             + "<h2>Compile and correct rate per category</h2>" + category_bars(s)
             + "<h2>Pass rate by repair round</h2>" + round_bars(s)
-            + "<h2>Speedup over eager</h2>" + speedup_histogram(records)
+            + "<h2>Speedup over eager</h2>" + speedup_histogram(records) + fast_p_curve(records)
             + _group_table("Per category", s.by_category, ks) + _group_table("Per level", s.by_level, ks)
             + _task_table(records) + "</body></html>\n")

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from kernelwright.evals.bench.records import TaskRecord
+from kernelwright.evals.bench.records import RETRIED, TaskRecord
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -36,9 +36,13 @@ class Group(BaseModel):
     compile_rate: float
     correct_rate: float
     faster_rate: float | None          # None: no run was timed (the sim does not time kernels)
+    est_faster_rate: float | None = None   # correct and estimated faster than eager (cost model; None: no estimate)
+    fast_p: dict[str, float] = Field(default_factory=dict)   # fast_0.8 ...: correct and speed-up > p, over all runs
+    fast_p_source: str = ""            # "measured" speed-ups when any run was timed, else "estimated"
     pass_at_k: dict[str, float] = Field(default_factory=dict)
     pass_by_round: list[float] = Field(default_factory=list)   # [i]: passed with <= i debugger rounds
     speedup_geomean: float | None = None
+    est_speedup_geomean: float | None = None
     statuses: dict[str, int] = Field(default_factory=dict)
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -50,6 +54,20 @@ def _geomean(xs: list[float]) -> float | None:
     import math
     xs = [x for x in xs if x > 0]
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+FAST_P = (0.8, 1.0, 1.5)
+
+
+def fast_p(records: list[TaskRecord]) -> tuple[dict[str, float], str]:
+    """KernelBench's fast_p: the share of runs that are correct and more than p times as fast as eager, on
+    measured speed-ups when the backend timed any run, else on the cost model's estimates."""
+    measured = any(r.speedup is not None for r in records)
+    key = (lambda r: r.speedup) if measured else (lambda r: r.est_speedup)
+    if not records or not any(key(r) is not None for r in records):
+        return {}, ""
+    return ({f"fast_{p:g}": round(sum(bool(r.correct and (key(r) or 0) > p) for r in records) / len(records), 4)
+             for p in FAST_P}, "measured" if measured else "estimated")
 
 
 def group(records: list[TaskRecord], attempts: int) -> Group:
@@ -68,9 +86,14 @@ def group(records: list[TaskRecord], attempts: int) -> Group:
     statuses: dict[str, int] = defaultdict(int)
     for r in records:
         statuses[r.status] += 1
+    estimated = [r for r in records if r.est_speedup is not None]
+    fp, fp_source = fast_p(records)
     return Group(tasks=len(by_task), runs=len(records), compile_rate=round(sum(r.compiled for r in records) / n_runs, 4),
                  correct_rate=round(sum(r.correct for r in records) / n_runs, 4),
                  faster_rate=round(sum(r.speedup > 1.0 for r in timed) / n_runs, 4) if timed else None,
+                 est_faster_rate=round(sum(r.correct and r.est_speedup > 1.0 for r in estimated) / n_runs, 4)
+                 if estimated else None, fast_p=fp, fast_p_source=fp_source,
+                 est_speedup_geomean=_geomean([r.est_speedup for r in estimated]),
                  pass_at_k=pk, pass_by_round=by_round, speedup_geomean=_geomean([r.speedup for r in timed]),
                  statuses=dict(sorted(statuses.items())), prompt_tokens=sum(r.prompt_tokens for r in records),
                  completion_tokens=sum(r.completion_tokens for r in records),
@@ -93,6 +116,8 @@ class Summary(BaseModel):
 
 def summarize(records: list[TaskRecord], *, suite: str, model: str, backend: str, tolerance: str, attempts: int,
               total_tasks: int) -> Summary:
+    lost = sum(r.status in RETRIED for r in records)       # no verdict: left out of every rate, and noted
+    records = [r for r in records if r.status not in RETRIED]
     cats: dict[str, list[TaskRecord]] = defaultdict(list)
     levels: dict[str, list[TaskRecord]] = defaultdict(list)
     for r in records:
@@ -102,6 +127,12 @@ def summarize(records: list[TaskRecord], *, suite: str, model: str, backend: str
     notes = []
     if overall.faster_rate is None:
         notes.append(f"faster-than-eager: n/a (the {backend} backend did not time any kernel)")
+    if overall.est_faster_rate is not None:
+        notes.append("est. faster than eager and fast_p: estimates of the cost model over the emulation's instruction "
+                     "trace against the reference's ATen ops at the same shapes, not measurements")
+    if lost:
+        notes.append(f"{lost} run(s) lost to infrastructure (a node or Ray worker died) are left out of the rates; "
+                     "rerun the same command to run them again")
     unfinished = total_tasks - overall.tasks
     if unfinished:
         notes.append(f"{unfinished} selected task(s) have no result yet; rerun the same command to finish them")
@@ -125,7 +156,9 @@ def csv_rows(s: Summary) -> list[dict[str, Any]]:
     for scope, name, g in groups:
         row: dict[str, Any] = {"scope": scope, "group": name, "tasks": g.tasks, "runs": g.runs,
                                "compile_rate": g.compile_rate, "correct_rate": g.correct_rate,
-                               "faster_rate": "n/a" if g.faster_rate is None else g.faster_rate}
+                               "faster_rate": "n/a" if g.faster_rate is None else g.faster_rate,
+                               "est_faster_rate": "n/a" if g.est_faster_rate is None else g.est_faster_rate}
+        row |= {f"fast_{p:g}": g.fast_p.get(f"fast_{p:g}", "n/a") for p in FAST_P} | {"fast_p_source": g.fast_p_source}
         row |= {f"pass@{k}": g.pass_at_k.get(f"pass@{k}", "") for k in ks}
         row |= {f"pass_round_{i}": (g.pass_by_round[i] if i < len(g.pass_by_round) else
                                     (g.pass_by_round[-1] if g.pass_by_round else 0.0)) for i in range(rounds)}

@@ -11,9 +11,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-# The agent's exit statuses, plus what the bench itself observes about a worker.
+# The agent's exit statuses, plus what the bench itself observes about a worker; `infrastructure`: the
+# try was lost with its node or Ray worker (not a kernel verdict; a rerun tries it again).
 Status = Literal["passed", "failed", "budget_exhausted", "environment_error", "interrupted",
-                 "timeout", "crashed", "error"]
+                 "timeout", "crashed", "error", "infrastructure"]
+RETRIED = ("infrastructure",)          # statuses a rerun does not count as finished
 
 
 class TaskRecord(BaseModel):
@@ -28,6 +30,7 @@ class TaskRecord(BaseModel):
     repairs: int = 0                   # debugger rounds the run used
     verifies: int = 0                  # referee verdicts the run got
     speedup: float | None = None       # eager time / kernel time, when the backend timed it
+    est_speedup: float | None = None   # the same from the cost model's estimates (the sim backend; tools/perf)
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
@@ -36,6 +39,7 @@ class TaskRecord(BaseModel):
     model: str = ""
     backend: str = ""
     artifacts: str = ""
+    node: str = ""                     # the Ray node that ran it (ip/node id); "" on the local executor
     path: list[str] = Field(default_factory=list)
 
     @property
@@ -73,7 +77,7 @@ def append_record(path: Path, record: TaskRecord) -> None:
 
 
 def latest(records: list[TaskRecord]) -> dict[tuple[str, int], TaskRecord]:
-    """One record per (task, attempt): the last written wins."""
+    """One record per (task, attempt): the last written wins (a rerun of an infrastructure failure)."""
     return {r.key: r for r in records}
 
 

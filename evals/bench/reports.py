@@ -27,7 +27,10 @@ def text_summary(s: Summary) -> str:
     o = s.overall
     lines = [f"{s.finished_tasks}/{s.total_tasks} task(s), {o.runs} run(s) on {s.backend} with {s.model}: "
              f"compile {rate(o.compile_rate)}, correct {rate(o.correct_rate)}, faster than eager {rate(o.faster_rate)}"
+             + (f", est. faster than eager {rate(o.est_faster_rate)}" if o.est_faster_rate is not None else "")
              + "".join(f", {k} {rate(v)}" for k, v in o.pass_at_k.items())]
+    if o.fast_p:
+        lines.append(f"fast_p ({o.fast_p_source}): " + ", ".join(f"{k} {rate(v)}" for k, v in o.fast_p.items()))
     if len(o.pass_by_round) > 1:
         lines.append("pass by repair round: " + ", ".join(f"{i}: {rate(v)}" for i, v in enumerate(o.pass_by_round)))
     if o.prompt_tokens or o.cost_usd:

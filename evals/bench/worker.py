@@ -2,7 +2,9 @@
 
 It runs the agent (`kernelwright.generate`) with its own artifact directory, checkpoint file and temp
 directory, then writes `record.json` there. The parent decides what a missing record means (a crash,
-or a hang it killed). If the parent dies, the worker stops too: a killed bench leaves no orphans."""
+or a hang it killed). If the parent dies, the worker stops too, and if the worker itself is killed
+(a Ray worker kills its direct children when it exits), a sentinel in its process group kills what the
+worker started: a killed bench leaves no orphans."""
 from __future__ import annotations
 
 import json
@@ -34,7 +36,23 @@ class WorkSpec(BaseModel):
     max_steps: int | None = None
 
 
-PARENT_ENV = "KERNELWRIGHT_BENCH_PARENT"     # the bench's pid, set by the runner
+PARENT_ENV = "KERNELWRIGHT_BENCH_PARENT"     # the bench's pid (or the Ray worker's), set by the runner
+# Runs while both the worker (its parent) and the bench are alive, then kills the worker's process group.
+SENTINEL = """
+import os, sys, time
+worker, bench = os.getppid(), int(sys.argv[1])
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
+while os.getppid() == worker and alive(bench):
+    time.sleep(0.5)
+os.killpg(0, 9)
+"""
 
 
 def _watch_parent(parent: int) -> None:
@@ -45,6 +63,12 @@ def _watch_parent(parent: int) -> None:
         if os.getppid() != parent:
             os.killpg(os.getpgrp(), signal.SIGKILL)
         time.sleep(0.5)
+
+
+def _start_sentinel(parent: int) -> None:
+    import subprocess
+    subprocess.Popen([sys.executable, "-S", "-c", SENTINEL, str(parent)], stdin=subprocess.DEVNULL,
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, close_fds=True)
 
 
 def _verdicts(art: Path) -> list[dict[str, Any]]:
@@ -61,11 +85,11 @@ def _stage(verdict: dict[str, Any], name: str) -> dict[str, Any]:
     return next((s for s in verdict.get("stages", []) if s.get("name") == name), {})
 
 
-def speedup_of(verdict: dict[str, Any]) -> float | None:
+def speedup_of(verdict: dict[str, Any], keys: tuple[str, ...] = ("speedup", "speedup_median")) -> float | None:
     """Eager time / kernel time from the measure stage, when the backend timed the kernel (the sim
-    counts work but does not time, so there is none there)."""
+    does not time; its estimate is `est_speedup`)."""
     metrics = _stage(verdict, "measure").get("metrics") or {}
-    for key in ("speedup", "speedup_median"):
+    for key in keys:
         if isinstance(metrics.get(key), (int, float)):
             return float(metrics[key])
     return None
@@ -83,6 +107,7 @@ def record_of(spec: WorkSpec, result: Any, seconds: float) -> TaskRecord:
         reason=result.reason[:2000], compiled=any(_stage(v, "build").get("status") == "pass" for v in verdicts),
         correct=passed, repairs=result.path.count("debugger"), verifies=len(verdicts),
         speedup=speedup_of(verdicts[-1]) if passed and verdicts else None,
+        est_speedup=speedup_of(verdicts[-1], ("est_speedup",)) if passed and verdicts else None,
         prompt_tokens=int(usage.get("prompt_tokens", 0)), completion_tokens=int(usage.get("completion_tokens", 0)),
         cost_usd=float(usage.get("cost_usd", 0.0)), model_calls=int(usage.get("calls", 0)), seconds=round(seconds, 2),
         model=spec.model or "builtin", backend=spec.backend or "sim", artifacts=str(art), path=result.path)
@@ -114,6 +139,7 @@ def run(spec: WorkSpec) -> TaskRecord:
 def main(argv: list[str]) -> int:
     parent = int(os.environ.get(PARENT_ENV) or os.getppid())
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    _start_sentinel(parent)
     spec = WorkSpec.model_validate_json(Path(argv[0]).read_text(encoding="utf-8"))
     record = run(spec)
     write_json_atomic(Path(spec.out) / RECORD, record.model_dump())

@@ -1,12 +1,13 @@
 """Build the knowledge index from scratch and measure retrieval on the evaluation sets.
 
-    python -m kernelwright.evals.retrieval.bench [--k 3] [--json] [--home DIR]
+    python -m kernelwright.evals.retrieval.bench [--k 3] [--json] [--home DIR] [--cann 8.x|9.x]
 
 Reports recall@k (a hit is any expected document in the top k) and MRR over the top 10 for the tuned
 set (queries.yaml, used while designing retrieval), the held-out set (queries_heldout.yaml, never
 tuned on) and both; the index build time (model load and embedding/indexing separately) and query
 latency, each as wall-clock and as this process's CPU time (on a shared machine wall-clock mostly
-measures the other tenants)."""
+measures the other tenants). With --cann, the sets are also searched as the agent searches for that
+target version (an API absent from it replaced by its use_instead) and reported under `cann <version>:`."""
 from __future__ import annotations
 
 import argparse
@@ -58,11 +59,11 @@ def _timed(fn):
     return value, time.perf_counter() - start, time.process_time() - cpu
 
 
-def evaluate(retriever, k: int) -> list[QueryResult]:
+def evaluate(retriever, k: int, cann: str | None = None) -> list[QueryResult]:
     results = []
     for name, path in (("tuned", QUERIES), ("heldout", HELDOUT)):
         for q in load_queries(path):
-            passages, seconds, cpu = _timed(lambda: retriever.search(q.query, k=DEPTH))
+            passages, seconds, cpu = _timed(lambda: retriever.search(q.query, k=DEPTH, cann=cann))
             ids = [p.doc_id for p in passages]
             rank = next((i + 1 for i, doc in enumerate(ids) if doc in q.expect), None)
             results.append(QueryResult(set=name, id=q.id, type=q.type, rank=rank, top=ids[:k],
@@ -88,7 +89,7 @@ def summarise(results: list[QueryResult], k: int) -> dict:
     return summary
 
 
-def run(home: Path, k: int) -> dict:
+def run(home: Path, k: int, cann: str | None = None) -> dict:
     from kernelwright.knowledge.embedding import embedding_function
     from kernelwright.knowledge.retriever import IndexRetriever
 
@@ -100,6 +101,11 @@ def run(home: Path, k: int) -> dict:
     summary = {"k": k, "chunks": report.chunks, "model_load_s": round(model_s, 2), "model_load_cpu_s": round(model_cpu, 2),
                "index_build_s": round(build_s, 2), "index_build_cpu_s": round(build_cpu, 2),
                **summarise(results, k), "cpus": os.cpu_count(), "load_avg_1min": round(os.getloadavg()[0], 2)}
+    if cann:
+        filtered = evaluate(retriever, k, cann)
+        summary |= {f"cann {cann}: {key}": value for key, value in summarise(filtered, k).items()
+                    if key.split(":")[0] in ("tuned", "heldout", "all") and "[" not in key}
+        results += [r.model_copy(update={"set": f"{r.set} (cann {cann})"}) for r in filtered]
     return {"summary": summary, "misses": [r.model_dump() for r in results if not r.rank or r.rank > k],
             "results": [r.model_dump() for r in results]}
 
@@ -110,9 +116,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--k", type=int, default=3)
     parser.add_argument("--home", type=Path, help="index location (default: a fresh temporary directory)")
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
+    parser.add_argument("--cann", choices=["8.x", "9.x"], help="also search as for this target CANN version")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="kw-bench-") as tmp:
-        out = run(args.home or Path(tmp), args.k)
+        out = run(args.home or Path(tmp), args.k, args.cann)
     if args.json:
         print(json.dumps(out, indent=1))
         return 0

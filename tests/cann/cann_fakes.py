@@ -194,6 +194,7 @@ def fake_env(monkeypatch, root: Path, log: Path, home: Path) -> None:
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("ASCEND_HOME_PATH", str(root))
     monkeypatch.setenv("KW_FAKE_LOG", str(log))
+    monkeypatch.setenv("KERNELWRIGHT_CANN_ENV", "KW_FAKE_*")     # the fakes' settings reach them through the builds
     monkeypatch.setenv("KERNELWRIGHT_HOME", str(home))
     from kernelwright.tools.cann import env as cann_env_module
     cann_env_module._sourced.cache_clear()

@@ -39,9 +39,9 @@ def test_private_opp_install_and_aclnn_launcher(cann8, tmp_path):
     configure = next(e for e in log if e["tool"] == "cmake" and "-S" in e["argv"])
     assert f"-DASCEND_CANN_PACKAGE_PATH={cann8}" in configure["argv"] and "-Dvendor_name=customize" in configure["argv"]
     assert "-DASCEND_COMPUTE_UNIT=ascend910b" in configure["argv"]
-    # the operator definition comes back in the sim's shape, so the referee binds cases the same way
-    assert r.op["type"] == "AddScale" and [p["name"] for p in r.op["inputs"]] == ["x", "y"]
-    assert r.op["inputs"][0]["dtypes"] == ["DT_FLOAT", "DT_FLOAT16"] and r.op["attrs"][0]["name"] == "scale"
+    # the operator definition comes back as the sim's does (an OpSpec), so the referee binds cases the same way
+    assert r.op.op_type == "AddScale" and [p.name for p in r.op.inputs] == ["x", "y"]
+    assert r.op.inputs[0].dtypes == ["float32", "float16"] and r.op.attrs[0].name == "scale"
     assert r.kernels == ["add_scale"] and len(r.variants) == 2
     src = (entry / "aclnn" / "kw_aclnn.cpp").read_text()
     assert '#if __has_include("aclnn_add_scale.h")' in src

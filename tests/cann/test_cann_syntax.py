@@ -82,7 +82,7 @@ def test_msopgen_host_and_every_dtype_variant(cann, tmp_path):
     p = KernelProject.from_path(FIXTURE)
     r = CannSyntaxToolchain(soc="Ascend910B2", compiler=fake_cxx(tmp_path)).build(p)
     assert r.ok, [d.render() for d in r.diagnostics]
-    assert r.variants == ["X=float,Y=float,Z=float", "X=half,Y=half,Z=half"] and r.op["type"] == "AddScale"
+    assert r.variants == ["X=float,Y=float,Z=float", "X=half,Y=half,Z=half"] and r.op.op_type == "AddScale"
     calls = compiles(tmp_path)
     host = [c for c in calls if c["argv"][-1].endswith("op_host/add_scale.cpp")]
     kernels = [c for c in calls if "kernel_v" in c["argv"][-1]]

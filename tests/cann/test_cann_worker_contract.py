@@ -161,6 +161,10 @@ def test_in_place_tiling_workspace_and_unwritten_outputs(tc, launcher):
                                    ArgSpec(kind="int", value=10)])
     z = tc.run(build(launcher), half).outputs["z"]
     assert np.array_equal(z[:5], x[:5]) and np.isnan(z[5:]).all()     # unwritten: the 0xFF poison, as on the sim
+    poison = "a55a857f"                                                 # the referee's: a NaN payload, little-endian
+    half.outputs["z"].poison = poison
+    z = tc.run(build(launcher), half).outputs["z"]
+    assert np.array_equal(z[:5], x[:5]) and all(v.tobytes().hex() == poison for v in z[5:])
 
 
 @pytest.mark.parametrize("dtype", [np.float16, ml_dtypes.bfloat16])

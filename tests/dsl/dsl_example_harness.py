@@ -1,6 +1,7 @@
-"""Runs one example program against one of its tasks through the referee (`verify`), recording
-every reference run and every emulated kernel run on the way; then interprets the program on each
-recorded case and checks that the interpreter matches the reference and the emulated kernel.
+"""Runs one example program against one of its tasks through the referee twice: its lowered kernel on
+the emulation (`verify`), and the program itself on the interpreter (the DSL check, the same referee);
+the reference runs are made once and shared. Every case must pass both ways, and the interpreter's
+outputs must match the emulated kernel's on the same bound case.
 
 One reference worker process serves all tasks of a test process (importing torch once): a task is
 loaded into it with the worker protocol's `load` request."""
@@ -11,15 +12,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kernelwright.tools.dsl.check import CaseReport, check_reference_run, expand_dtypes
+from kernelwright.tools.dsl.check import CaseReport, check, expand_dtypes
 from kernelwright.tools.dsl.examples import Example, ExampleTask
 from kernelwright.tools.dsl.lower import lower
 from kernelwright.tools.dsl.parse_program import parse_file
-from kernelwright.tools.hardware import load_soc
+from kernelwright.tools.dsl.toolchain import InterpToolchain
+from kernelwright.tools.referee import verify
 from kernelwright.tools.referee.compare import compare_output
 from kernelwright.tools.referee.tolerance import get_tolerance
 from kernelwright.tools.tasks.load import load_task
 from kernelwright.tools.tasks.reference import RefFailure, ReferenceWorker
+from kernelwright.tools.toolchain import Toolchain
 
 
 class SharedWorker(ReferenceWorker):
@@ -57,34 +60,50 @@ class SharedWorker(ReferenceWorker):
         super().close()
 
 
-class Recorder:
-    """Wraps a worker and a toolchain; keeps (reference run, kernel case, kernel result) triples."""
+class SharedReference:
+    """A worker whose reference runs and shape descriptions are made once per (case, seed, shrink), so the
+    second verdict on a task judges against exactly the first one's reference."""
 
-    def __init__(self, worker, toolchain):
-        self.worker, self.toolchain, self.name = worker, toolchain, toolchain.name
-        self.soc = getattr(toolchain, "soc", None)
-        self.last_ref = None
-        self.runs: list[tuple] = []
+    def __init__(self, worker):
+        self.worker, self.memo = worker, {}
 
     def __getattr__(self, item):
         return getattr(self.worker, item)
 
-    def run(self, *args, **kwargs):           # as a worker: run(case, seed, mapping); as a toolchain: run(build, case)
-        if args and hasattr(args[0], "status") and hasattr(args[0], "variants"):
-            result = self.toolchain.run(*args, **kwargs)
-            self.runs.append((self.last_ref, args[1], result))
-            return result
-        self.last_ref = (args[0].id, self.worker.run(*args, **kwargs))
-        return self.last_ref[1]
+    def run(self, case, seed, mapping):
+        key = ("run", case.id, seed, tuple(sorted(mapping.items())))
+        if key not in self.memo:
+            self.memo[key] = self.worker.run(case, seed, mapping)
+        return self.memo[key]
+
+    def describe(self, case):
+        key = ("describe", case.id)
+        if key not in self.memo:
+            self.memo[key] = self.worker.describe(case)
+        return self.memo[key]
+
+
+class Recorder(Toolchain):
+    """Wraps a toolchain; keeps each bound case it ran, with its result, by case label."""
+
+    def __init__(self, toolchain):
+        self.toolchain, self.name = toolchain, toolchain.name
+        self.soc, self.capabilities = toolchain.soc, toolchain.capabilities
+        self.runs: dict[str, tuple] = {}
 
     def build(self, project, *, soc=None):
         return self.toolchain.build(project, soc=soc)
+
+    def run(self, build, case):
+        result = self.toolchain.run(build, case)
+        self.runs[case.label] = (case, result)
+        return result
 
 
 @dataclass
 class CaseOutcome:
     case: str
-    interp: CaseReport
+    interp: CaseReport | None
     problems: list[str] = field(default_factory=list)
 
 
@@ -96,7 +115,6 @@ class ExampleOutcome:
 
 
 def run_example(example: Example, spec: ExampleTask, sim, worker: SharedWorker, projects: dict) -> ExampleOutcome:
-    from kernelwright.tools.referee import verify
     program = parse_file(example.program_path())
     task = load_task(example.task_path(spec))
     worker.use(task)
@@ -105,23 +123,25 @@ def run_example(example: Example, spec: ExampleTask, sim, worker: SharedWorker, 
     if key not in projects:
         projects[key] = lower(program, task.op_type)
     project = projects[key]
-    rec = Recorder(worker, sim)
-    verdict = verify(task, project, rec, worker=rec, tolerance=spec.tolerance, trials=1, recheck=False)
-    names = worker.params()
+    reference, kernel, interp = SharedReference(worker), Recorder(sim), Recorder(InterpToolchain())
+    verdict = verify(task, project, kernel, worker=reference, tolerance=spec.tolerance, trials=1, recheck=False)
+    report = check(program, task, tolerance=spec.tolerance, worker=reference, toolchain=interp)
+    by_case = {c.case: c for c in report.cases}
     tol = get_tolerance(spec.tolerance)
     outcomes = []
-    for (label, ref), case, result in rec.runs:
-        rep = check_reference_run(program, label, ref, names, spec.tolerance, load_soc(None))
+    for label, (case, result) in kernel.runs.items():
+        rep = by_case.get(label.rsplit(" seed ", 1)[0])
         out = CaseOutcome(label, rep)
         outcomes.append(out)
-        if rep.status != "pass":
-            out.problems.append(f"interpreter {rep.status}: " + "; ".join(
-                [d.render(program.source) for d in rep.diagnostics] + rep.mismatches + rep.notes))
+        if rep is None or rep.status != "pass":
+            out.problems.append(f"interpreter {rep.status if rep else 'did not judge this case'}: " + "; ".join(
+                [d.render(program.source) for d in rep.diagnostics] + rep.mismatches + rep.notes if rep else []))
             continue
         if not result.ok:
             continue                     # the verdict reports it
-        for name in rep.expected:
-            for m in compare_output(f"{name} (emulated kernel vs interpreter)", np.asarray(rep.result.outputs[name]),
+        _, mine = interp.runs[label]
+        for name in case.outputs:
+            for m in compare_output(f"{name} (emulated kernel vs interpreter)", np.asarray(mine.outputs[name]),
                                     result.outputs.get(name), tol, block_dim=result.block_dim):
                 out.problems.append(m.render())
     return ExampleOutcome(outcomes, verdict, project)

@@ -12,7 +12,7 @@ from kernelwright.tools.dsl.examples import by_family, examples  # noqa: E402
 from kernelwright.tools.tasks.load import load_task  # noqa: E402
 
 FAMILIES = {"elementwise", "broadcast", "cast", "softmax", "norm", "reduce", "norms", "loss", "optimizer", "scan",
-            "pooling"}
+            "pooling", "matmul", "convolution", "index", "resize"}
 PAIRS = [(e, t) for e in examples() for t in e.tasks]
 
 

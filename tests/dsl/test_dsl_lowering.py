@@ -1,10 +1,12 @@
 """The code generator: byte-identical output across runs and processes, TilingFunc computing what
 our evaluator computes for every shape (no baked-in constants), every kernel statement commented
 with its DSL line, the API linter clean, and holes recorded, marked and fillable."""
+import json
 import os
 import struct
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -49,7 +51,8 @@ def test_every_kernel_statement_names_its_dsl_line():
         for s in ir.walk(program.kernel.body):
             if not isinstance(s, ir.Pass):
                 assert f"// line {s.line}: " in kernel, (e.name, s.line)
-        assert "TQue<QuePosition::VECIN" in kernel and "__aicore__ inline void Process()" in kernel
+        assert "__aicore__ inline void Process()" in kernel
+        assert "TQue<QuePosition::VECIN" in kernel or not any(isinstance(s, ir.Load) for s in ir.walk(program.kernel.body))
 
 
 def test_generated_sources_pass_the_api_linter():
@@ -120,7 +123,7 @@ def test_tiling_func_computes_what_the_evaluator_computes(source, sim):
         parse_file(next(e for e in examples() if e.name == source).program_path())
     build = sim.build(lower(program, "HostLang" if source == "host" else None))
     assert build.ok, [d.render() for d in build.diagnostics[:3]]
-    layout = build.op["tiling_classes"][0]
+    layout = json.loads(Path(build.artifacts["describe"]).read_text())["tiling_classes"][0]
     soc = load_soc(None)
     for shape, dt, attrs in cases:
         dtype = DTYPES[dt]

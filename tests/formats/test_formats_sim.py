@@ -22,7 +22,7 @@ def test_msopgen_op_imported_from_mkb_builds_and_runs(sim, tmp_path, n, dtype, a
     project = load(answer)
     b = sim.build(project)
     assert b.ok, [d.render() for d in b.diagnostics]
-    assert b.kernels == ["scaled_sub_custom"] and [a["name"] for a in b.op["attrs"]] == ["alpha"]
+    assert b.kernels == ["scaled_sub_custom"] and [a.name for a in b.op.attrs] == ["alpha"]
     rng = np.random.default_rng(n)
     x, y = rng.standard_normal(n).astype(dtype), rng.standard_normal(n).astype(dtype)
     r = sim.run(b, Case(inputs={"x": x, "y": y}, attrs={} if alpha is None else {"alpha": alpha}))

@@ -24,3 +24,17 @@ def child_env(**extra: str) -> dict[str, str]:
     env["PYTHONUNBUFFERED"] = "1"
     return env | extra
 
+
+def bench_workers(out: Path | str) -> list[int]:
+    """Bench worker processes still alive whose command line names `out` (a local bench's output
+    directory; on Ray, where tries run in a node's scratch directory, a try's `TASK.aN`)."""
+    pids = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                cmd = (proc / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"kernelwright.evals.bench.worker" in cmd and str(out).encode() in cmd:
+                pids.append(int(proc.name))
+    return pids

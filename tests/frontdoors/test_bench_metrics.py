@@ -106,8 +106,9 @@ def test_report_html_is_self_contained_with_svg_plots(records, tmp_path):
                   attempts=4, total_tasks=2)
     html = (tmp_path / "report.html").read_text()
     assert html.startswith("<!DOCTYPE html>") and html.rstrip().endswith("</html>")
-    assert html.count("<svg") == 3, "per-category bars, pass rate by repair round, speedup distribution"
-    for label in ("compile and correct rate per category", "pass rate by repair round", "speedup over eager"):
+    assert html.count("<svg") == 4, "per-category bars, pass rate by repair round, speedup distribution, fast_p"
+    for label in ("compile and correct rate per category", "pass rate by repair round", "speedup over eager (measured",
+                  "fast_p over p (measured"):
         assert f"<title>{label}" in html
     # nothing fetched when opened offline: no scripts, stylesheets, images or links; the only URL is SVG's namespace
     assert not re.search(r"<script|<link|<img|<iframe|src=|href=|url\(|@import", html, re.I)
@@ -121,6 +122,32 @@ def test_report_without_timings_says_so(tmp_path):
     html = (tmp_path / "report.html").read_text()
     assert html.count("<svg") == 2 and "No kernel was timed" in html
     assert json.loads((tmp_path / "summary.json").read_text())["overall"]["faster_rate"] is None
+
+
+def test_estimated_speedups_give_est_faster_rate_and_fast_p(tmp_path):
+    """On the sim backend speed-ups are the cost model's estimates: reported as such, never as measured."""
+    recs = [_rec("relu", 0, True), _rec("gelu", 0, True), _rec("tanh", 0, True), _rec("exp", 0, False)]
+    for r, est in zip(recs, (0.7, 1.2, 2.0, 5.0)):
+        r.est_speedup = est if r.correct else None
+    s = write_reports(tmp_path, recs, suite="s", model="m", backend="sim", tolerance="default", attempts=1,
+                      total_tasks=4)
+    o = s.overall
+    assert o.faster_rate is None and o.est_faster_rate == 0.5
+    assert o.fast_p == {"fast_0.8": 0.5, "fast_1": 0.5, "fast_1.5": 0.25} and o.fast_p_source == "estimated"
+    assert any("estimates of the cost model" in n for n in s.notes)
+    text = text_summary(s)
+    assert "est. faster than eager 50.0%" in text and "fast_p (estimated): fast_0.8 50.0%" in text
+    html = (tmp_path / "report.html").read_text()
+    assert "<title>fast_p over p (estimated speed-ups)" in html and "speedup over eager (estimated" in html
+    row = next(csv.DictReader((tmp_path / "summary.csv").open()))
+    assert (row["est_faster_rate"], row["fast_1.5"], row["fast_p_source"]) == ("0.5", "0.25", "estimated")
+
+
+def test_measured_speedups_win_over_estimates_for_fast_p():
+    recs = [_rec("relu", 0, True, speedup=1.2), _rec("gelu", 0, True, speedup=0.5)]
+    recs[1].est_speedup = 3.0
+    o = summarize(recs, suite="s", model="m", backend="cann", tolerance="default", attempts=1, total_tasks=2).overall
+    assert o.fast_p_source == "measured" and o.fast_p["fast_1"] == 0.5 and o.est_faster_rate == 0.5
 
 
 def test_results_survive_a_torn_last_line(tmp_path):

@@ -66,15 +66,17 @@ def test_tool_errors_come_back_to_the_model(tools):
     assert invalid.status == "error" and invalid.content.startswith("invalid arguments:") and "20" in invalid.content
 
 
-def test_lower_dsl_tool_without_a_task(tools, tmp_path):
+def test_lower_dsl_tool_without_a_task(tmp_path):
     dsl = (TRANSCRIPTS / "replies" / "relu_ragged.md").read_text().split("```python\n", 1)[1].split("```", 1)[0]
+    from kernelwright.agent.plugins.langchain_tools import kernelwright_tools
+    tools = {t.name: t for t in kernelwright_tools(runs=tmp_path)}
     msg = tools["lower_dsl"].invoke({"name": "lower_dsl", "id": "l1", "type": "tool_call",
                                      "args": {"dsl": dsl, "out": str(tmp_path / "p")}})
     assert msg.status != "error" and msg.artifact.ok and msg.artifact.project_dir == str((tmp_path / "p").resolve())
     assert json.loads(msg.content)["stage"] == "pass" and (tmp_path / "p" / "op_kernel").is_dir()
 
 
-def test_generate_tool_reports_progress_to_callbacks(tools, tmp_path):
+def test_generate_tool_reports_progress_to_callbacks(tmp_path):
     """Each step of a long run reaches the host's callback handlers as a `kernelwright_progress` event."""
     from langchain_core.callbacks import BaseCallbackHandler
 
@@ -86,6 +88,8 @@ def test_generate_tool_reports_progress_to_callbacks(tools, tmp_path):
             self.events.append((name, data))
 
     handler = Steps()
+    from kernelwright.agent.plugins.langchain_tools import kernelwright_tools
+    tools = {t.name: t for t in kernelwright_tools(runs=tmp_path)}
     msg = tools["generate_kernel"].invoke({"name": "generate_kernel", "id": "g1", "type": "tool_call",
                                            "args": {"task": str(RELU), "model": "builtin",
                                                     "out": str(tmp_path / "run")}}, config={"callbacks": [handler]})

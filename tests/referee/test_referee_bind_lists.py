@@ -2,13 +2,15 @@
 x[1], ...; DYNAMIC outputs get one member per reference output; misfits are problems that say why."""
 import numpy as np
 
+from kernelwright.tools.opspec import OpParam, OpSpec
 from kernelwright.tools.referee.bind_lists import output_keys, output_order, post_array
 from kernelwright.tools.referee.bind_msopgen import bind_msopgen
 from kernelwright.tools.referee.binding import TaskValue
-from kernelwright.tools.sim.tensor_lists import gaps, instance_keys, list_line_fields, members, split_member
+from kernelwright.tools.sim.manifest import list_line_fields
 from kernelwright.tools.tasks.reference import RefValue
+from kernelwright.tools.tensor_lists import gaps, instance_keys, members, split_member
 
-F = ["DT_FLOAT", "DT_FLOAT16"]
+F = ["float32", "float16"]
 
 
 def t(shape, dtype="float32"):
@@ -21,9 +23,8 @@ def tlist(name, shapes, dtype="float32", index=0):
 
 
 def op(inputs, outputs=(("y", "dynamic"),), scalar=()):
-    return {"type": "Op", "attrs": [],
-            "inputs": [{"name": n, "param_type": pt, "dtypes": F, "scalar": n in scalar} for n, pt in inputs],
-            "outputs": [{"name": n, "param_type": pt, "dtypes": F} for n, pt in outputs]}
+    return OpSpec(op_type="Op", inputs=[OpParam(name=n, param_type=pt, dtypes=F, scalar=n in scalar) for n, pt in inputs],
+                  outputs=[OpParam(name=n, param_type=pt, dtypes=F) for n, pt in outputs])
 
 
 def test_a_list_binds_as_members_and_outputs_follow_the_reference():
@@ -86,16 +87,16 @@ def test_case_keys_of_lists():
     keys = ["x[1]", "x[0]", "bias", "x[10]", "xx[0]"]
     assert split_member("x[10]") == ("x", 10) and split_member("x") is None
     assert members(keys, "x") == ["x[0]", "x[1]", "x[10]"] and gaps(keys, "x") == list(range(2, 10))
-    assert instance_keys({"name": "bias", "param_type": "required"}, keys) == ["bias"]
-    assert instance_keys({"name": "gamma", "param_type": "optional"}, keys) == []
+    assert instance_keys(OpParam(name="bias", param_type="required"), keys) == ["bias"]
+    assert instance_keys(OpParam(name="gamma", param_type="optional"), keys) == []
     assert list_line_fields("x", ["x[0]", "x[1]"], [(2, 3), ()]) == ["list", "x", "x[0],x[1]", "2,3;"]
 
 
 def test_a_scalar_list_tensor_takes_the_declared_dtype_of_the_variant():
     spec = op([("x", "dynamic"), ("scalars", "required")], scalar=("scalars",))
-    spec["inputs"][0]["dtypes"] = ["DT_FLOAT", "DT_INT32"]
-    spec["inputs"][1]["dtypes"] = ["DT_FLOAT", "DT_INT64"]
-    spec["outputs"][0]["dtypes"] = ["DT_FLOAT", "DT_INT32"]
+    spec.inputs[0].dtypes = ["float32", "int32"]
+    spec.inputs[1].dtypes = ["float32", "int64"]
+    spec.outputs[0].dtypes = ["float32", "int32"]
     ints = TaskValue("scalar_list", "input", 1, t((3,), "int32"))
     b = bind_msopgen(spec, [tlist("x", [(2,), (2,), (2,)], "int32"), ints], [t((2,), "int32")] * 3)
     assert b.problem is None and b.case.inputs["scalars"].dtype == np.int64

@@ -3,6 +3,7 @@ said so), scalars typed to the OpDef variant; launch specs through safe expressi
 import numpy as np
 import pytest
 
+from kernelwright.tools.opspec import OpAttr, OpParam, OpSpec
 from kernelwright.tools.project import LaunchArg, LaunchSpec
 from kernelwright.tools.referee.bind_launch import bind_launch
 from kernelwright.tools.referee.bind_msopgen import bind_msopgen
@@ -10,7 +11,7 @@ from kernelwright.tools.referee.binding import TaskValue, match_outputs
 from kernelwright.tools.referee.launch_expr import ExprError, TensorInfo, evaluate
 from kernelwright.tools.tasks.reference import RefValue
 
-F32, F16 = ["DT_FLOAT", "DT_FLOAT16"], ["DT_FLOAT", "DT_FLOAT16"]
+F32 = ["float32", "float16"]
 
 
 def tensor(name, shape, dtype="float32", origin="input", index=0):
@@ -23,9 +24,8 @@ def scalar(name, value, origin="init", index=0):
 
 
 def op(inputs, attrs=(), outputs=("y",)):
-    return {"type": "Op", "inputs": [{"name": n, "param_type": pt, "dtypes": F32} for n, pt in inputs],
-            "outputs": [{"name": n, "param_type": "required", "dtypes": F32} for n in outputs],
-            "attrs": [{"name": n, "type": t, "required": False, "default": ""} for n, t in attrs]}
+    return OpSpec(op_type="Op", inputs=[OpParam(name=n, param_type=pt, dtypes=F32) for n, pt in inputs],
+                  outputs=[OpParam(name=n, dtypes=F32) for n in outputs], attrs=[OpAttr(name=n, type=t) for n, t in attrs])
 
 
 def test_names_win_over_positions_and_attrs_follow_names():
@@ -136,7 +136,7 @@ def test_in_place_operator_results_come_back_in_its_input_buffers():
     from kernelwright.tools.toolchain import RunResult
 
     x = np.linspace(-1, 1, 64, dtype=np.float32)
-    s = SimpleNamespace(project=SimpleNamespace(kind="msopgen"), build=SimpleNamespace(op={"outputs": []}),
+    s = SimpleNamespace(project=SimpleNamespace(kind="msopgen"), build=SimpleNamespace(op=OpSpec()),
                         tolerance=PRESETS["default"], task_check=False)
     ref = RefRun(args=[], init=[], params=[], outputs=[RefValue(kind="tensor", shape=[64], dtype="float32",
                                                                 array=np.exp(x))])
@@ -149,9 +149,8 @@ def test_in_place_operator_results_come_back_in_its_input_buffers():
 
 
 def test_a_list_value_bound_to_an_input_becomes_a_1d_tensor():
-    spec = {"type": "Fill", "inputs": [{"name": "dims", "param_type": "required", "dtypes": ["DT_INT64"]},
-                                       {"name": "value", "param_type": "required", "dtypes": ["DT_FLOAT"]}],
-            "outputs": [{"name": "y", "param_type": "required", "dtypes": ["DT_FLOAT"]}], "attrs": []}
+    spec = OpSpec(op_type="Fill", inputs=[OpParam(name="dims", dtypes=["int64"]), OpParam(name="value", dtypes=["float32"])],
+                  outputs=[OpParam(name="y", dtypes=["float32"])])
     b = bind_msopgen(spec, [scalar("dims", [2, 3], origin="input"), scalar("value", 1.5, origin="input", index=1)], [])
     assert b.case.inputs["dims"].tolist() == [2, 3] and b.case.inputs["dims"].dtype == np.int64
     assert b.case.inputs["value"].tolist() == [1.5] and b.case.inputs["value"].dtype == np.float32
@@ -159,9 +158,9 @@ def test_a_list_value_bound_to_an_input_becomes_a_1d_tensor():
 
 def test_cast_like_variant_is_chosen_by_the_reference_output_dtype():
     # float32 input with several output columns (float16, int32): the reference's int32 result picks the column
-    spec = {"type": "Cast", "inputs": [{"name": "x", "param_type": "required", "dtypes": ["DT_FLOAT", "DT_FLOAT", "DT_FLOAT16"]}],
-            "outputs": [{"name": "y", "param_type": "required", "dtypes": ["DT_FLOAT16", "DT_INT32", "DT_FLOAT"]}],
-            "attrs": [{"name": "dst_type", "type": "int", "required": True, "default": ""}]}
+    spec = OpSpec(op_type="Cast", inputs=[OpParam(name="x", dtypes=["float32", "float32", "float16"])],
+                  outputs=[OpParam(name="y", dtypes=["float16", "int32", "float32"])],
+                  attrs=[OpAttr(name="dst_type", type="int", param_type="required")])
     expected = [RefValue(kind="tensor", shape=[4], dtype="int32", array=np.zeros(4, np.int32))]
     b = bind_msopgen(spec, [tensor("x", (4,)), scalar("dst_type", 3)], expected)
     assert b.case.outputs["y"].dtype == "int32" and b.case.attrs == {"dst_type": 3}

@@ -1,5 +1,6 @@
 """The lint and measure stages, the shrink fallback (a reference that hard-codes a dimension), and
-the `cann` rule: a non-emulated backend runs the task's own shapes."""
+what a backend's capabilities decide: one that does not shrink runs the task's own shapes, one that
+only compile-checks runs nothing."""
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -13,7 +14,7 @@ from kernelwright.tools.referee.verdict import CaseRun
 from kernelwright.tools.tasks import load_task
 from kernelwright.tools.tasks.reference import ReferenceWorker, RefRun
 from kernelwright.tools.tasks.shrink import Shape, plan_shrink
-from kernelwright.tools.toolchain import RunResult
+from kernelwright.tools.toolchain import Capabilities, RunResult, Toolchain
 
 HERE = Path(__file__).parent
 QUIRKS = HERE.parent / "tasks/fixtures/quirks"
@@ -76,26 +77,41 @@ def test_unsafe_shrink_beyond_the_fallback_budget_skips_with_the_reason(quirks):
     assert "shrinking is unsafe" in run.reason and "exceed the fallback budget of 65536" in run.reason
 
 
-def test_a_real_npu_backend_runs_the_task_shapes(sim):
-    class Cann:                                 # stands in for the `cann` toolchain: not the emulation
-        name = "cann"
-        soc = sim.soc
+class Backend(Toolchain):
+    """Stands in for another backend: the emulation's builds and runs, with the capabilities given. It
+    calls itself `sim`, to show that the referee goes by what a backend says it can do, not by its name."""
 
-        def build(self, project, *, soc=None):
-            return sim.build(project, soc=soc)
+    name = "sim"
 
-        def run(self, build, case):
-            return sim.run(build, case)
+    def __init__(self, sim, capabilities: Capabilities):
+        self.sim, self.soc, self.capabilities = sim, sim.soc, capabilities
 
+    def build(self, project, *, soc=None):
+        return self.sim.build(project, soc=soc)
+
+    def run(self, build, case):
+        return self.sim.run(build, case)
+
+
+def test_a_backend_that_does_not_shrink_runs_the_task_shapes(sim):
     task = load_task(SCALE_ADD)
     golden = KernelProject.from_path(task.golden)
     common = dict(cases=["case_id 0"], api_lint=False, recheck=False, budget=1 << 12)   # [37, 1000] x 2 > budget
     with ReferenceWorker(task) as worker:
-        v = verify(task, golden, Cann(), worker=worker, **common)
-        assert v.status == "pass" and v.backend == "cann"
+        v = verify(task, golden, Backend(sim, Capabilities(dtypes=sim.capabilities.dtypes)), worker=worker, **common)
+        assert v.status == "pass" and v.backend == "sim"
         assert v.runs[0].run_shapes == [[37, 1000], [37, 1000]] and not v.runs[0].shrunk
         v = verify(task, golden, sim, worker=worker, **common)
         assert v.status == "pass" and v.runs[0].shrunk and v.runs[0].run_shapes[0][1] < 1000
+
+
+def test_a_compile_only_backend_builds_and_runs_nothing(sim):
+    task = load_task(SCALE_ADD)
+    with ReferenceWorker(task) as worker:
+        v = verify(task, KernelProject.from_path(task.golden), Backend(sim, Capabilities(runs=False)), worker=worker,
+                   api_lint=False)
+    assert v.stage("build").status == "pass" and not v.runs
+    assert v.status == "error" and "only compile-checks" in v.summary
 
 
 def test_lint_stage_is_skipped_when_nothing_is_checked():

@@ -16,7 +16,7 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[2]
 SIM = REPO / "tools" / "sim"
-RUNTIME_UNITS = sorted(p.stem for p in (SIM / "runtime").glob("*.cpp"))
+RUNTIME_UNITS = sorted(p.stem for p in (SIM / "runtime").glob("*.cpp"))  # every unit the runtime library has
 SOC_910B2 = "soc\tAscend910B2\t220\t1\t24\t48\t196608\t524288\t65536\t65536\t131072\t1024\t2048"
 CXX = os.environ.get("KW_TEST_CXX", "clang++-16")
 FLAGS = ["-std=c++17", "-O1", "-g", f"-I{SIM / 'include'}"]

@@ -1,6 +1,9 @@
 """High-level APIs through an msopgen project: the host fills a nested SoftMaxTiling with
 SoftMaxTilingFunc, the kernel-side struct is generated with the library type, and the kernel's
 SoftMax call reads it."""
+import json
+from pathlib import Path
+
 import numpy as np
 
 from kernelwright.tools.project import KernelProject
@@ -100,7 +103,7 @@ def test_softmax_through_host_tiling_helpers(sim):
         "op_host/row_softmax_tiling.h": TILING_H, "op_host/row_softmax.cpp": HOST, "op_kernel/row_softmax.cpp": KERNEL})
     b = sim.build(project)
     assert b.ok, [d.render() for d in b.diagnostics]
-    cls = b.op["tiling_classes"][0]
+    cls = json.loads(Path(b.artifacts["describe"]).read_text())["tiling_classes"][0]
     nested = [f for f in cls["fields"] if f["ctype"] == "struct"][0]
     assert nested["struct_type"] == "SoftMaxTiling" and nested["struct_size"] == 64 and nested["offset"] == 16
     x = np.random.default_rng(1).standard_normal((100, 40)).astype(np.float32)

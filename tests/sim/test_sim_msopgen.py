@@ -136,7 +136,7 @@ def test_msopgen_project_runs_its_own_tiling(sim, n, dtype, alpha):
     b = sim.build(project())
     assert b.ok, [d.render() for d in b.diagnostics]
     assert b.variants == ["X=float,B=float,Y=float", "X=half,B=half,Y=half"]
-    assert [a["name"] for a in b.op["attrs"]] == ["alpha"]
+    assert [a.name for a in b.op.attrs] == ["alpha"]
     rng = np.random.default_rng(0)
     x, bias = rng.standard_normal(n).astype(dtype), rng.standard_normal(n).astype(dtype)
     attrs = {} if alpha is None else {"alpha": alpha}

@@ -71,7 +71,7 @@ def test_output_shape_written_by_the_kernel(sim):
         "op_kernel/keep_positive.cpp": KERNEL})
     b = sim.build(project)
     assert b.ok, [d.render() for d in b.diagnostics]
-    assert b.op["outputs"][0]["shape_depend_on_compute"] is True
+    assert b.op.outputs[0].shape_depend_on_compute is True
     x = np.array([1.5, -1, 2, 0, 3, -4, 5, 6], np.float32)
     r = sim.run(b, Case(inputs={"x": x}, outputs={"y": {"shape": (8,), "dtype": "float32"}}))
     assert r.status == "ok", [d.render() for d in r.diagnostics]

@@ -3,6 +3,7 @@ from pathlib import Path
 
 from kernelwright.tools.buildkit.diagnostics import PathMapper, categorize, parse
 from kernelwright.tools.buildkit.sources import dtype_variants, strip_asc_host
+from kernelwright.tools.opspec import OpParam, OpSpec
 from kernelwright.tools.sim.sources import rewrite_launches, tiling_header
 
 
@@ -68,8 +69,8 @@ def test_tiling_header_reproduces_the_host_layout():
 
 
 def test_dtype_variants_follow_the_opdef_columns():
-    op = {"inputs": [{"name": "x", "dtypes": ["DT_FLOAT16", "DT_FLOAT", "DT_BF16"]}],
-          "outputs": [{"name": "y", "dtypes": ["DT_FLOAT16", "DT_FLOAT", "DT_BF16"]}]}
+    op = OpSpec(inputs=[OpParam(name="x", dtypes=["float16", "float32", "bfloat16"])],
+                outputs=[OpParam(name="y", dtypes=["float16", "float32", "bfloat16"])])
     assert dtype_variants(op) == [{"DTYPE_X": "half", "DTYPE_Y": "half"}, {"DTYPE_X": "float", "DTYPE_Y": "float"},
                                   {"DTYPE_X": "bfloat16_t", "DTYPE_Y": "bfloat16_t"}]
 
@@ -97,7 +98,7 @@ def test_direct_includes_of_cann_internal_headers_get_forwarding_stubs(tmp_path)
 
 def test_kernel_units_see_orig_dtype_macros_comparable_with_dt_values():
     from kernelwright.tools.sim.sources import msopgen_prologue
-    op = {"inputs": [{"name": "grads", "dtypes": ["DT_FLOAT16", "DT_FLOAT"]}], "outputs": []}
+    op = OpSpec(inputs=[OpParam(name="grads", dtypes=["float16", "float32"])])
     half, flt = dtype_variants(op, orig=True)
     assert half == {"DTYPE_GRADS": "half", "ORIG_DTYPE_GRADS": "DT_FLOAT16"}
     text = msopgen_prologue(Path("kw_tiling.h"), half)

@@ -13,7 +13,7 @@ def built(sim):
     entry = next(e for e in corpus.load(kind="good") if e.name == "list_scale_bias")
     build = sim.build(entry.project())
     assert build.ok, "\n".join(d.render() for d in build.diagnostics[:5])
-    assert [p["param_type"] for p in build.op["inputs"]] == ["dynamic", "required"]
+    assert [p.param_type for p in build.op.inputs] == ["dynamic", "required"]
     return build
 
 

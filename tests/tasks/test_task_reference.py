@@ -15,7 +15,9 @@ FIX = Path(__file__).parent / "fixtures"
 @pytest.fixture(scope="module")
 def quirks():
     task = load_task(FIX / "quirks")
-    with ReferenceWorker(task, timeout_s=8) as w:
+    # A generous answer limit: under a loaded machine a slow answer is not what these tests judge;
+    # the hang test below brings its own short-limit worker.
+    with ReferenceWorker(task, timeout_s=60) as w:
         yield task, w
 
 
@@ -42,6 +44,7 @@ def test_seeded_runs_on_the_cpu_through_the_npu_shim(quirks):
 def test_describe_allocates_nothing_and_shrunk_inputs_stay_consistent(quirks):
     task, w = quirks
     shapes = w.describe(_case(task, 5))          # 100000 x 393216 fp32: 157 GB if it were real
+    assert not isinstance(shapes, RefFailure), shapes
     assert shapes.args[0].shape == [100000, 393216] and shapes.outputs[0].shape == [100000, 3]
     plan = plan_shrink([Shape(dims=a.shape, dtype=a.dtype) for a in shapes.args], budget=1 << 16, cores=48)
     run = w.run(_case(task, 5), 0, plan.mapping)
@@ -88,10 +91,11 @@ def test_npu_only_ops_fail_clearly(quirks):
 
 
 def test_a_hanging_reference_times_out_and_the_worker_restarts(quirks):
-    task, w = quirks
-    r = w.run(_case(task, 7), 0)
-    assert isinstance(r, RefFailure) and r.where == "timeout"
-    assert isinstance(w.run(_case(task, 0), 0), RefRun)
+    task, _ = quirks
+    with ReferenceWorker(task, timeout_s=5) as w:
+        r = w.run(_case(task, 7), 0)
+        assert isinstance(r, RefFailure) and r.where == "timeout"
+        assert isinstance(w.run(_case(task, 0), 0), RefRun)
 
 
 def test_json_groups_hand_the_task_only_its_own_group():

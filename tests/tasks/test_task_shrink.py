@@ -78,3 +78,14 @@ def test_a_row_that_overflowed_ub_still_does_when_the_budget_allows():
 def test_unshrinkable_case_says_why():
     plan = plan_shrink([Shape(dims=[8] * 8, dtype="float32")], budget=1 << 10, cores=CORES)
     assert not plan.fits and plan.elements_after == 8 ** 8 and "1024 elements" in plan.reason
+
+
+def test_reduction_dims_keep_their_length_when_the_rest_can_shrink():
+    a, b, c = (Shape(dims=d, dtype="float32") for d in ([2048, 8192], [8192, 4096], [2048, 4096]))
+    plan = plan_shrink([a, b], budget=1 << 20, cores=CORES, outputs=[c])
+    assert plan.fits and plan.reduction == [8192] and 8192 not in plan.mapping    # K of the matmul stays 8192
+    assert plan.apply(a.dims)[1] == 8192 and plan.elements_after <= 1 << 20
+    huge = [Shape(dims=[256, 524288], dtype="float32"), Shape(dims=[524288, 256], dtype="float32")]
+    plan = plan_shrink(huge, budget=1 << 20, cores=CORES, outputs=[Shape(dims=[256, 256], dtype="float32")])
+    assert plan.fits and plan.reduction == [] and 524288 in plan.mapping           # too long to keep: shrunk
+    assert plan_shrink([a, b], budget=1 << 20, cores=CORES).mapping.get(8192)       # without outputs: as before

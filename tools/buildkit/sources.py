@@ -4,9 +4,9 @@ msopgen kernel is compiled in, one per dtype column of its OpDef."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from kernelwright.tools.dtypes import GE_TO_CTYPE
+from kernelwright.tools.dtypes import BY_NAME
+from kernelwright.tools.opspec import OpSpec
 
 _ASC_HOST = re.compile(r"//\s*=+\s*ASCEND_HOST_SECTION\s*=+")
 # Tiling structs that the kernel side gets from kernel_tiling/kernel_tiling.h rather than generated code.
@@ -48,21 +48,29 @@ def drop_launches(text: str) -> str:
     return "".join(out)
 
 
-def dtype_variants(op: dict[str, Any], orig: bool = False) -> list[dict[str, str]]:
-    """One macro set (DTYPE_<NAME> -> C type; with `orig`, also ORIG_DTYPE_<NAME> -> GE dtype name) per
-    dtype column of the op definition."""
-    params = op["inputs"] + op["outputs"]
-    columns = max((len(p["dtypes"]) for p in params), default=0)
+def column_ctypes(op: OpSpec, col: int) -> dict[str, str]:
+    """DTYPE_<NAME> -> C type of every parameter in dtype column `col` of the op definition (a parameter
+    with fewer columns repeats its last; a dtype no kernel tensor holds is a byte type)."""
+    macros = {}
+    for p in op.inputs + op.outputs:
+        if p.dtypes:
+            dt = BY_NAME.get(p.dtypes[min(col, len(p.dtypes) - 1)])
+            macros[f"DTYPE_{p.name.upper()}"] = dt.ctype if dt and dt.ctype else "uint8_t"
+    return macros
+
+
+def dtype_variants(op: OpSpec, orig: bool = False) -> list[dict[str, str]]:
+    """One macro set per distinct dtype column of the op definition: DTYPE_<NAME> -> C type, and with
+    `orig` also ORIG_DTYPE_<NAME> -> GE dtype name."""
+    columns = max((len(p.dtypes) for p in op.inputs + op.outputs), default=0)
     variants: list[dict[str, str]] = []
     for i in range(columns):
-        macros = {}
-        for p in params:
-            if not p["dtypes"]:
-                continue
-            dt = p["dtypes"][i] if i < len(p["dtypes"]) else p["dtypes"][-1]
-            macros[f"DTYPE_{p['name'].upper()}"] = GE_TO_CTYPE.get(dt, "uint8_t")
-            if orig:
-                macros[f"ORIG_DTYPE_{p['name'].upper()}"] = dt
+        macros = column_ctypes(op, i)
+        if orig:
+            for p in op.inputs + op.outputs:
+                if p.dtypes:
+                    dt = p.dtypes[min(i, len(p.dtypes) - 1)]
+                    macros[f"ORIG_DTYPE_{p.name.upper()}"] = BY_NAME[dt].ge if dt in BY_NAME else dt
         if all(variant_key(macros) != variant_key(v) for v in variants):
             variants.append(macros)
     return variants

@@ -15,8 +15,9 @@ from kernelwright.tools.cann import cmake_gen, launch_gen
 from kernelwright.tools.cann.detect import CannInstall
 from kernelwright.tools.cann.signatures import KernelSignature, kernel_signatures
 from kernelwright.tools.cann.steps import CONFIGURE_LIMITS, CannPathMapper, StagedBuild, Steps
+from kernelwright.tools.contained_paths import write_inside
 from kernelwright.tools.hardware import SocProfile
-from kernelwright.tools.project import KernelProject
+from kernelwright.tools.project import KernelProject, project_path
 from kernelwright.tools.toolchain import BuildResult
 
 _MAIN = re.compile(r"\bint\s+main\s*\(")
@@ -31,9 +32,7 @@ def prepare_sources(files: dict[str, str], dest: Path) -> dict[str, str]:
     for rel, text in files.items():
         if rel.endswith(".asc"):
             text = strip_asc_host(text)
-        target = dest / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text)
+        write_inside(dest, project_path(rel), text)
         written[rel] = text
     return written
 

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
 
 from kernelwright.tools.cann import cmake_gen
 from kernelwright.tools.cann.aclnn_gen import UnsupportedOp, aclnn_source
 from kernelwright.tools.cann.detect import CannInstall
 from kernelwright.tools.cann.steps import CONFIGURE_LIMITS, CannPathMapper, StagedBuild, Steps
-from kernelwright.tools.dtypes import BY_NAME
+from kernelwright.tools.formats import cann as cann_format
 from kernelwright.tools.hardware import SocProfile
-from kernelwright.tools.opspec import OpSpec
 from kernelwright.tools.project import KernelProject, ProjectError
 from kernelwright.tools.toolchain import BuildResult
 
@@ -26,17 +24,6 @@ PACKAGE_HINT = {
                "has tools/op_project_templates/ascendc/customize (msopgen's project template)",
     "npu_op": "the operator package did not build: check that `source <CANN>/set_env.sh` was run (find_package(ASC) "
               "reads ASCEND_HOME_PATH) and that `kernelwright doctor` names the npu_op flow"}
-
-
-def op_description(op_type: str, spec: OpSpec, units: list[str]) -> dict[str, Any]:
-    """The operator definition in the shape the sim's build reads from OpDef (BuildResult.op)."""
-    def param(p) -> dict[str, Any]:
-        return {"name": p.name, "param_type": p.param_type, "dtypes": [BY_NAME[d].ge if d in BY_NAME else d for d in p.dtypes],
-                "formats": p.formats or ["ND"] * len(p.dtypes), "value_depend": False, "scalar": False, "follow": ""}
-    return {"type": op_type, "inputs": [param(p) for p in spec.inputs], "outputs": [param(p) for p in spec.outputs],
-            "attrs": [{"name": a.name, "type": a.type, "required": a.param_type == "required",
-                       "default": "" if a.default is None else a.default} for a in spec.attrs],
-            "configs": units, "has_tiling": True, "has_infer_shape": True, "has_infer_dtype": False}
 
 
 class OppBuild(StagedBuild):
@@ -49,8 +36,6 @@ class OppBuild(StagedBuild):
         self.steps = Steps(CannPathMapper(self.proj_dir, inst.root, out), dict(env))
 
     def run(self) -> BuildResult:
-        from kernelwright.tools.formats import cann as cann_format
-
         start = time.monotonic()
         p = self.project
         result = BuildResult(toolchain="cann", status="ok", project=p.name, kernels=[p.snake_name],
@@ -65,7 +50,7 @@ class OppBuild(StagedBuild):
         if not p.compute_units():
             p = p.model_copy(deep=True)
             p.cann.compute_units = [self.soc.compute_unit]
-        result.op = op_description(p.name, spec, p.compute_units())
+        result.op = spec.model_copy(update={"op_type": p.name})
         result.variants = [",".join(f"{q.name.upper()}={q.dtypes[i] if i < len(q.dtypes) else q.dtypes[-1]}"
                                     for q in spec.inputs + spec.outputs if q.dtypes)
                            for i in range(max((len(q.dtypes) for q in spec.inputs + spec.outputs), default=0))]

@@ -12,6 +12,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
+from kernelwright._npu_guard import cann_runtime_loadable, torch_npu_installed
 from kernelwright.tools.hardware import UnknownSoc, load_soc
 
 _HEAD = re.compile(r"^\|\s*(?P<npu>\d+)\s+(?P<name>[A-Za-z0-9][\w.\-]*)\s*\|\s*(?P<health>[\w\-]+)\s*\|")
@@ -100,8 +101,6 @@ class TorchNpuState:
 def torch_npu_state(probe: bool = True) -> TorchNpuState:
     """Whether torch_npu can be used here; with `probe`, import it (only when the CANN runtime is
     loadable) and ask for the device count and the SoC name."""
-    from kernelwright._npu_guard import cann_runtime_loadable, torch_npu_installed
-
     if not torch_npu_installed():
         return TorchNpuState(False, False, detail="torch_npu is not installed (optional extra: pip install 'kernelwright[npu]')")
     if not cann_runtime_loadable():

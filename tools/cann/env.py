@@ -6,7 +6,12 @@ We source it once in a throw-away bash and keep the resulting variables, so buil
 shell that did not source it, and add the Ascend driver's libraries (`driver/lib64/{common,driver}`),
 which 8.1's `ascend-toolkit/set_env.sh` does not put on LD_LIBRARY_PATH. A custom operator package
 is never installed globally: the worker of a build that needs one gets ASCEND_CUSTOM_OPP_PATH and
-LD_LIBRARY_PATH pointing into that build's private directory."""
+LD_LIBRARY_PATH pointing into that build's private directory.
+
+The builds compile and load generated code (op_host libraries run inside CANN's packaging tools; the
+worker loads kernels and runs their tiling), so what they inherit from the caller is a list, never the
+whole environment: the toolkit's, driver's and framework's variables, search paths, locale and HOME,
+and the names (or `PREFIX*`) in KERNELWRIGHT_CANN_ENV. API keys and tokens stay behind (issue 13)."""
 from __future__ import annotations
 
 import os
@@ -16,6 +21,11 @@ from pathlib import Path
 
 from kernelwright.tools.cann.detect import CannInstall, driver_lib_dirs
 
+PASS_ENV_SWITCH = "KERNELWRIGHT_CANN_ENV"        # more names (or PREFIX*) the steps may inherit, comma-separated
+_PASS_NAMES = {"PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "PYTHONPATH", "PYTHONHOME", "HOME", "USER", "LOGNAME", "LANG",
+               "TMPDIR", "CC", "CXX", "KERNELWRIGHT_NPU_DEVICE"}
+_PASS_PREFIXES = ("ASCEND_", "ASC_", "CMAKE_", "TOOLCHAIN_", "OPP_", "TBE_", "ACL_", "HCCL_", "NPU_", "TORCH_",
+                  "PYTORCH_", "OMP_", "KMP_", "MKL_", "GOMP_", "LC_")
 # Shell bookkeeping that changes in any bash; everything else set_env.sh sets or changes is kept.
 _SHELL = {"SHLVL", "_", "PWD", "OLDPWD", "BASH_EXECUTION_STRING", "BASHOPTS", "SHELLOPTS", "BASH_VERSINFO"}
 
@@ -43,10 +53,18 @@ def _sourced(set_env: str) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(pairs))
 
 
+def inherited(environ: dict[str, str] | os._Environ) -> dict[str, str]:
+    """What CANN's steps may take from `environ` (see the module's docstring)."""
+    extra = [n.strip() for n in os.environ.get(PASS_ENV_SWITCH, "").split(",") if n.strip()]
+    names = _PASS_NAMES | {n for n in extra if not n.endswith("*")}
+    prefixes = _PASS_PREFIXES + tuple(n[:-1] for n in extra if n.endswith("*") and len(n) > 1)
+    return {k: v for k, v in environ.items() if k in names or k.startswith(prefixes)}
+
+
 def cann_env(inst: CannInstall, base: dict[str, str] | None = None) -> dict[str, str]:
-    """The environment for CANN's tools: `base` (default: ours) plus what the install's set_env.sh sets;
-    without a set_env.sh, the variables that point at the install."""
-    env = dict(os.environ if base is None else base)
+    """The environment for CANN's tools: what `base` (default: ours) may pass on, plus what the install's
+    set_env.sh sets; without a set_env.sh, the variables that point at the install."""
+    env = inherited(os.environ if base is None else base)
     if inst.set_env is not None:
         env.update(dict(_sourced(str(inst.set_env))))
     root = str(inst.root)

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kernelwright.tools.cann.signatures import KernelParam, KernelSignature
 from kernelwright.tools.dtypes import GE_VALUES, NUMPY_TO_GE, numpy_dtype
+from kernelwright.tools.opspec import OpAttr, OpSpec
 from kernelwright.tools.toolchain import ArgSpec, BadCase, Case
 
 SYSTEM_WORKSPACE_BYTES = 16 << 20   # what AscendC reserves in front of a user workspace (GetUserWorkspace)
@@ -29,6 +30,7 @@ class LaunchPlan(BaseModel):
     inputs: dict[str, np.ndarray] = Field(default_factory=dict)
     outputs: dict[str, tuple[tuple[int, ...], str]] = Field(default_factory=dict)   # name -> (shape, dtype)
     inout: list[str] = Field(default_factory=list)    # inputs whose final contents come back
+    poison: dict[str, str] = Field(default_factory=dict)   # output -> one element's bytes (hex) it starts as
 
 
 class AclnnPlan(BaseModel):
@@ -38,6 +40,7 @@ class AclnnPlan(BaseModel):
     tensors: list[tuple] = Field(default_factory=list)  # ("in", name, array | None) | ("out", name, shape, dtype, acl)
     attrs: list[tuple] = Field(default_factory=list)    # (kind, value)
     inout: list[str] = Field(default_factory=list)
+    poison: dict[str, str] = Field(default_factory=dict)   # as LaunchPlan.poison
 
 
 def dtype_name(arr: np.ndarray) -> str:
@@ -78,6 +81,8 @@ def _launch_arg(i: int, a: ArgSpec, p: KernelParam, case: Case, plan: LaunchPlan
             spec = case.outputs[a.name]
             numpy_dtype(spec.dtype)
             plan.outputs[a.name] = (tuple(int(d) for d in spec.shape), spec.dtype)
+            if spec.poison:
+                plan.poison[a.name] = spec.poison
         else:
             raise BadCase(f"{where}: tensor '{a.name}' is neither an input nor an output of the case")
         return ("ptr", a.name)
@@ -120,13 +125,13 @@ def plan_launch(sigs: dict[str, KernelSignature], case: Case) -> LaunchPlan:
     return plan
 
 
-def _attr(a: dict[str, Any], case: Case, op: str) -> tuple:
-    value = case.attrs.get(a["name"], a.get("default", ""))
+def _attr(a: OpAttr, case: Case, op: str) -> tuple:
+    value = case.attrs.get(a.name, a.default)
     if value in ("", None):
-        if a.get("required"):
-            raise BadCase(f"attribute '{a['name']}' is required by {op} and the case does not give it")
-        value = 0 if not str(a["type"]).startswith("list") else []
-    kind = a["type"]
+        if a.param_type == "required":
+            raise BadCase(f"attribute '{a.name}' is required by {op} and the case does not give it")
+        value = 0 if not a.type.startswith("list") else []
+    kind = a.type
     try:
         if kind == "int":
             return (kind, int(value))
@@ -140,27 +145,29 @@ def _attr(a: dict[str, Any], case: Case, op: str) -> tuple:
         conv = {"list_int": int, "list_float": float, "list_bool": bool}[kind]
         return (kind, [conv(x) for x in items])
     except (TypeError, ValueError, KeyError) as e:
-        raise BadCase(f"attribute '{a['name']}' of {op} ({kind}) cannot take {value!r}: {e}") from None
+        raise BadCase(f"attribute '{a.name}' of {op} ({kind}) cannot take {value!r}: {e}") from None
 
 
-def plan_aclnn(op: dict[str, Any], case: Case) -> AclnnPlan:
-    plan = AclnnPlan(op=op["type"])
-    for p in op["inputs"]:
-        arr = case.inputs.get(p["name"])
-        if arr is None and p["param_type"] == "required":
-            raise BadCase(f"input '{p['name']}' of {op['type']} is required and missing from the case")
+def plan_aclnn(op: OpSpec, case: Case) -> AclnnPlan:
+    plan = AclnnPlan(op=op.op_type)
+    for p in op.inputs:
+        arr = case.inputs.get(p.name)
+        if arr is None and p.param_type == "required":
+            raise BadCase(f"input '{p.name}' of {op.op_type} is required and missing from the case")
         if arr is not None:
             arr = np.ascontiguousarray(arr)
             acl_dtype(dtype_name(arr))
-            if p["name"] in case.outputs:
-                plan.inout.append(p["name"])
-        plan.tensors.append(("in", p["name"], arr))
-    for p in op["outputs"]:
-        if p["name"] in case.outputs:
-            spec = case.outputs[p["name"]]
-            plan.tensors.append(("out", p["name"], tuple(int(d) for d in spec.shape), spec.dtype, acl_dtype(spec.dtype)))
+            if p.name in case.outputs:
+                plan.inout.append(p.name)
+        plan.tensors.append(("in", p.name, arr))
+    for p in op.outputs:
+        if p.name in case.outputs:
+            spec = case.outputs[p.name]
+            plan.tensors.append(("out", p.name, tuple(int(d) for d in spec.shape), spec.dtype, acl_dtype(spec.dtype)))
+            if spec.poison:
+                plan.poison[p.name] = spec.poison
         else:
-            raise BadCase(f"output '{p['name']}' of {op['type']} has no shape in the case: the cann backend does not run "
+            raise BadCase(f"output '{p.name}' of {op.op_type} has no shape in the case: the cann backend does not run "
                           "InferShape; give case.outputs (the referee does)")
-    plan.attrs = [_attr(a, case, op["type"]) for a in op["attrs"]]
+    plan.attrs = [_attr(a, case, op.op_type) for a in op.attrs]
     return plan

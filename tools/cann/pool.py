@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, TypeVar
 
 from kernelwright.tools.cann.client import NpuWorker
+from kernelwright.tools.cann.devices import npu_smi_chips
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -31,7 +32,6 @@ def visible_devices(env: dict[str, str] | None = None, count: int | None = None)
         except ValueError:
             raise NoDevice(f"ASCEND_RT_VISIBLE_DEVICES={given!r} is not a comma-separated list of device ids") from None
     if count is None:
-        from kernelwright.tools.cann.devices import npu_smi_chips
         count = len(npu_smi_chips()[0])
     return list(range(count))
 

@@ -14,6 +14,9 @@ from kernelwright.tools.toolchain import BuildResult, Diagnostic
 
 BUILD_LIMITS = sandbox.Limits(wall_s=1200, cpu_s=None, memory_bytes=None, file_bytes=4 << 30)
 CONFIGURE_LIMITS = sandbox.Limits(wall_s=300, cpu_s=None, memory_bytes=None, file_bytes=1 << 30)
+# said in every verdict of the real backends (issue 13; SECURITY.md says why they are not sandboxed)
+UNCONTAINED = ("CANN steps are not sandboxed: its builds, op_host code and the NPU worker run with limits, a kill of "
+               "their process group and a scrubbed environment (no credentials), but see your files and network")
 _CMAKE_ERROR = re.compile(r"^CMake Error(?: at (?P<where>[^:\n]+:\d+))?.*?:?\s*$", re.M)
 
 
@@ -56,20 +59,24 @@ class Steps:
     log: list[str] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     environment_failed: bool = False
+    timed_out: bool = False          # a step ran out of time (load, or a stuck tool): no verdict to cache
 
     def _record(self, cmd: list[str], r: sandbox.Completed) -> str:
         text = (r.stdout + r.stderr).strip()
         self.log.append(f"$ {' '.join(cmd)}\n{text}" if text else f"$ {' '.join(cmd)}")
         return text
 
-    def run(self, cmd: list[str], cwd: Path, *, what: str, limits: sandbox.Limits = BUILD_LIMITS,
+    def run(self, cmd: list[str], cwd: Path, *, what: str, limits: sandbox.Limits | None = None,
             environment: bool = False, hint: str | None = None) -> bool:
-        """Run `cmd`; on failure record diagnostics. `environment`: a failure here is the machine's
-        (configure, install), not the kernel's."""
+        """Run `cmd` (within BUILD_LIMITS unless told); on failure record diagnostics. `environment`: a
+        failure here is the machine's (configure, install), not the kernel's."""
+        limits = limits or BUILD_LIMITS
         r = sandbox.run(cmd, cwd=cwd, limits=limits, env=self.env)
         text = self._record(cmd, r)
         if r.timed_out:
-            self.fail(f"{what} did not finish within {limits.wall_s:.0f} s", environment=environment,
+            self.timed_out = True
+            self.fail(f"{what} did not finish within {limits.wall_s:.0f} s (not cached: the next build tries again)",
+                      environment=environment,
                       hint="a very large kernel or a stuck tool; the log has its last output")
             return False
         found = parse(text, self.mapper)

@@ -16,14 +16,17 @@ from kernelwright.tools.cann.build_opp import OppBuild
 from kernelwright.tools.cann.client import NpuWorker
 from kernelwright.tools.cann.cmake_gen import UnsupportedSoc, npu_arch
 from kernelwright.tools.cann.detect import CannInstall, detect_cann
+from kernelwright.tools.cann.devices import npu_smi_chips, torch_npu_state
 from kernelwright.tools.cann.env import EnvError, cann_env, opp_env
 from kernelwright.tools.cann.run import run_case, time_case
+from kernelwright.tools.cann.steps import UNCONTAINED
+from kernelwright.tools.dtypes import KERNEL_DTYPES
 from kernelwright.tools.hardware import SocProfile, load_soc
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.timing import ReferenceSpec, TimingConfig, TimingResult, flush_bytes
-from kernelwright.tools.toolchain import BuildResult, Case, Diagnostic, RunResult
+from kernelwright.tools.toolchain import BuildResult, Capabilities, Case, Diagnostic, RunResult, Toolchain
 
-GENERATOR_VERSION = "cann-2"     # bump when generated launchers or CMake projects change
+GENERATOR_VERSION = "cann-3"     # bump when generated launchers, CMake projects or the cached BuildResult change
 NO_CANN = ("no CANN toolkit found (looked at ASCEND_HOME_PATH, ASCEND_TOOLKIT_HOME, ASCEND_CANN_PACKAGE_PATH and "
            "/usr/local/Ascend/{ascend-toolkit/latest,cann})")
 MSOPGEN_OPT_IN = ("msopgen operator projects build on the `cann` backend only in the opt-in compatibility mode "
@@ -46,14 +49,15 @@ def resolve_soc(soc: str | None, device: int = 0) -> SocProfile:
     """The SoC to build for: the one asked for, else the visible NPU's (npu-smi), else the default profile."""
     if soc:
         return load_soc(soc)
-    from kernelwright.tools.cann.devices import npu_smi_chips
     chips = npu_smi_chips(timeout_s=10)[0]
     found = next((c.soc for c in chips if c.logical_id == device and c.soc), None)
     return load_soc(found)
 
 
-class CannToolchain:
+class CannToolchain(Toolchain):
     name = "cann"
+    capabilities = Capabilities(dtypes=KERNEL_DTYPES)    # the task's own shapes, on the device
+    uncontained = UNCONTAINED
 
     def __init__(self, soc: str | None = None, *, install: CannInstall | None = None, msopgen: bool = False,
                  flow: str | None = None, cmake: str | None = None, device: int = 0,
@@ -109,12 +113,13 @@ class CannToolchain:
                     # installer refuses a relative --install-path (KERNELWRIGHT_HOME may be relative)
                     tmp, final = tmp.resolve(), cache.entry(key, "cann").resolve()
                     if project.kind == "msopgen":
-                        result = OppBuild(inst, env, project, profile, tmp, final, cmake=cmake, flow=flow).run()
+                        builder = OppBuild(inst, env, project, profile, tmp, final, cmake=cmake, flow=flow)
                     else:
-                        result = LaunchBuild(inst, env, project, profile, tmp, final, flow=flow, arch=arch, cmake=cmake,
-                                             jobs=self.jobs).run()
-                    if result.status == "environment_error":
-                        raise _NotCached(result)       # the machine may be fixed: nothing is kept
+                        builder = LaunchBuild(inst, env, project, profile, tmp, final, flow=flow, arch=arch, cmake=cmake,
+                                              jobs=self.jobs)
+                    result = builder.run()
+                    if result.status == "environment_error" or builder.steps.timed_out:
+                        raise _NotCached(result)       # the machine may be fixed, or less loaded: nothing is kept
                     (tmp / "result.json").write_text(result.model_dump_json(indent=1))
             except _NotCached as e:
                 return e.result
@@ -156,7 +161,6 @@ class CannToolchain:
 
     def runtime_problem(self) -> str | None:
         """Why kernels cannot run here (None when an NPU and torch_npu look usable)."""
-        from kernelwright.tools.cann.devices import torch_npu_state
         state = torch_npu_state(probe=False)
         return None if state.usable else state.detail
 

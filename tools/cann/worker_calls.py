@@ -49,7 +49,7 @@ class LaunchCall(_Call):
         fn.argtypes = [ctypes.c_uint32, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
         self.fn = fn
         self.inputs = {n: dev.to_device(a) for n, a in plan["inputs"].items()}
-        outs = {n: dev.poisoned(tuple(s), d) for n, (s, d) in plan["outputs"].items()}
+        outs = {n: dev.poisoned(tuple(s), d, plan.get("poison", {}).get(n)) for n, (s, d) in plan["outputs"].items()}
         self.readback = {n: (outs[n], plan["outputs"][n][1]) for n in outs}
         self.readback.update({n: (self.inputs[n], dtype_name(plan["inputs"][n])) for n in plan["inout"]})
         self.tensors = dict(self.inputs) | outs
@@ -109,7 +109,7 @@ class AclnnCall(_Call):
                     self.readback[t[1]] = (dt, dtype_name(arr))
             else:
                 _, name, shape, dtype, code = t
-                dt = dev.poisoned(tuple(shape), dtype)
+                dt = dev.poisoned(tuple(shape), dtype, plan.get("poison", {}).get(name))
                 self.readback[name] = (dt, dtype)
             self.data[i], self.ranks[i], self.dtypes[i] = dt.data_ptr(), len(shape), code
             self.slots[t[1]] = i

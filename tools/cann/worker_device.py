@@ -72,13 +72,18 @@ class Device:
         out = t.numpy()
         return out.view(dtype) if dtype and dtype.startswith("uint") and out.dtype.name != dtype else out
 
-    def poisoned(self, shape: tuple[int, ...], dtype: str):
-        """An output buffer filled with 0xFF bytes (unwritten elements show up, as on the sim)."""
+    def poisoned(self, shape: tuple[int, ...], dtype: str, pattern: str | None = None):
+        """An output buffer filled with `pattern` (one element's bytes in hex: the referee's poison, a value
+        the reference does not hold), else 0xFF bytes: unwritten elements show up, as on the sim."""
         np_name = dtype.replace("uint16", "int16").replace("uint32", "int32").replace("uint64", "int64")
         tdt = self.torch_dtype(np_name)
         n = int(np.prod(shape, dtype=np.int64))
         size = self.torch.empty((), dtype=tdt).element_size()
-        raw = self.torch.full((n * size,), 255, dtype=self.torch.uint8, device=self.dev)
+        element = bytes.fromhex(pattern) if pattern else b""
+        if len(element) == size:
+            raw = self.torch.from_numpy(np.tile(np.frombuffer(element, dtype=np.uint8), n)).to(self.dev)
+        else:
+            raw = self.torch.full((n * size,), 255, dtype=self.torch.uint8, device=self.dev)
         return raw.view(tdt).reshape(shape)
 
     def bytes_buffer(self, nbytes: int, data: bytes = b""):

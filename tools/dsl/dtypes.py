@@ -15,7 +15,7 @@ class DType:
     name: str          # DSL spelling: f32, f16, bf16, i32, ...
     size: int          # bytes
     np_name: str       # numpy dtype name ("bfloat16" via ml_dtypes)
-    ctype: str         # AscendC element type
+    ctype: str         # AscendC element type (bool data is handled as its bytes, uint8_t)
     ge: str            # ge::DataType enumerator
     is_float: bool
 
@@ -37,14 +37,15 @@ class DType:
         return self.name
 
 
-def _dsl(name: str, np_name: str) -> DType:
+def _dsl(name: str, np_name: str, ctype: str | None = None) -> DType:
     d = BY_NAME[np_name]
-    return DType(name, d.size, d.name, d.ctype or "", d.ge, d.is_float)
+    return DType(name, d.size, d.name, ctype or d.ctype or "", d.ge, d.is_float)
 
 
 DTYPES: dict[str, DType] = {d.name: d for d in (
     _dsl("f32", "float32"), _dsl("f16", "float16"), _dsl("bf16", "bfloat16"), _dsl("i32", "int32"),
     _dsl("i16", "int16"), _dsl("i8", "int8"), _dsl("u8", "uint8"), _dsl("u32", "uint32"), _dsl("i64", "int64"),
+    _dsl("bool", "bool", ctype="uint8_t"),     # torch.bool: one byte, 0 or 1; kernels handle its bytes as uint8_t
 )}
 F32 = DTYPES["f32"]
 BY_NUMPY = {d.np_name: d for d in DTYPES.values()}

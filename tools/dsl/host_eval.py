@@ -17,6 +17,7 @@ from kernelwright.tools.hardware import SocProfile
 
 CMP = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne}
 MAX_LOOP = 1 << 20
+MAX_STEPS = 1 << 21        # statements in one evaluation: nested loops, each under MAX_LOOP, end here
 INT64 = 1 << 63
 
 
@@ -53,6 +54,7 @@ class HostEval:
                 self.env[name] = soc
             else:
                 self.env[name] = attrs[name]
+        self.steps = 0
 
     def run(self) -> Any:
         try:
@@ -66,6 +68,10 @@ class HostEval:
             self.stmt(s)
 
     def stmt(self, s: ir.Stmt) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise DslError("tiling.steps", f"the {self.fn.kind} function ran more than {MAX_STEPS} statements", s.line,
+                           hint="nested loops multiply: loop over dimensions or tiles, not over elements")
         if isinstance(s, ir.Assign):
             v = self.expr(s.value)
             if len(s.targets) == 1:
@@ -135,7 +141,9 @@ class HostEval:
                 return {"shape": obj.shape, "dtype": obj.dtype, "numel": obj.numel, "ndim": len(obj.shape)}[e.attr]
             if isinstance(obj, DType):
                 return obj.size
-            return {"ub_bytes": obj.ub_bytes, "vector_cores": obj.vector_cores, "cube_cores": obj.aic_cores}[e.attr]
+            return {"ub_bytes": obj.ub_bytes, "vector_cores": obj.vector_cores, "cube_cores": obj.aic_cores,
+                    "l1_bytes": obj.l1_bytes, "l0a_bytes": obj.l0a_bytes, "l0b_bytes": obj.l0b_bytes,
+                    "l0c_bytes": obj.l0c_bytes}[e.attr]
         if isinstance(e, ir.BinOp):
             return self.binop(e.op, self.expr(e.left), self.expr(e.right), e.line)
         if isinstance(e, ir.Unary):

@@ -6,109 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Union
 
-
-# ---------------------------------------------------------------- expressions (host and kernel)
-@dataclass
-class Expr:
-    line: int
-
-
-@dataclass
-class Const(Expr):
-    value: int | float | bool
-
-
-@dataclass
-class DTypeConst(Expr):
-    dtype: str                      # "f32", "f16", ...
-
-
-@dataclass
-class Name(Expr):
-    id: str
-
-
-@dataclass
-class BinOp(Expr):
-    op: str                         # + - * / // % **
-    left: Expr
-    right: Expr
-
-
-@dataclass
-class Unary(Expr):
-    op: str                         # - not
-    operand: Expr
-
-
-@dataclass
-class Compare(Expr):
-    op: str                         # < <= > >= == !=
-    left: Expr
-    right: Expr
-
-
-@dataclass
-class BoolOp(Expr):
-    op: str                         # and or
-    values: list[Expr]
-
-
-@dataclass
-class IfExp(Expr):
-    cond: Expr
-    body: Expr
-    orelse: Expr
-
-
-@dataclass
-class Call(Expr):
-    """A pure helper (min, max, ceil_div, align_up, block_idx, ...); primitives with effects are statements."""
-    func: str
-    args: list[Expr]
-
-
-@dataclass
-class Attr(Expr):
-    obj: Expr
-    attr: str                       # x.shape / x.dtype / x.numel / x.ndim / hw.ub_bytes / dt.size
-
-
-@dataclass
-class Field(Expr):
-    """A tiling field read in the kernel (`t.N`)."""
-    name: str
-
-
-@dataclass
-class Subscript(Expr):
-    obj: Expr
-    index: Expr
-
-
-@dataclass
-class SliceOf(Expr):
-    obj: Expr
-    lo: Expr | None
-    hi: Expr | None
-
-
-@dataclass
-class TupleExpr(Expr):
-    items: list[Expr]
-
-
-@dataclass
-class DictExpr(Expr):
-    keys: list[str]
-    values: list[Expr]
-
-
-@dataclass
-class TilingCall(Expr):
-    """`A.Tiling(block_dim=..., **fields)` (the tiling function's return value)."""
-    block_dim: Expr
-    fields: dict[str, Expr]
+from kernelwright.tools.dsl.ir_expr import (  # noqa: F401  (the IR's expression nodes, used as ir.<Node>)
+    Attr, BinOp, BoolOp, Call, Compare, Const, DictExpr, DTypeConst, Expr, Field, IfExp, Name, SliceOf, Subscript,
+    TilingCall, TupleExpr, Unary,
+)
 
 
 # ---------------------------------------------------------------- statements
@@ -228,6 +129,70 @@ class ScalarCall(Stmt):
     fn: str                         # reduce_sum reduce_max reduce_min reduce_prod get sqrt exp ln
     src: TileRef | None
     args: list[Expr]
+    bound: Expr | None = None       # A.get(t, i, bound=B): an index checked to lie in [0, B)
+
+
+@dataclass
+class GmView:
+    """A GM tensor (or workspace) from element `offset` (`x[off:]`)."""
+    name: str
+    offset: Expr
+    line: int
+
+
+@dataclass
+class CubeDecl(Stmt):
+    """`mm = A.cube(a, b, c, tile=(m, n, k), shape=(M, N, K), ...)`: one Matmul API object."""
+    name: str
+    a: str                          # GM tensors or workspaces
+    b: str
+    c: str                          # a GM tensor / workspace, or a UB tile (vector epilogue)
+    tile: list[Expr]                # the largest m, n, k of one A.matmul
+    shape: list[Expr]               # M, N, K of the whole matrices: the row strides
+    trans_a: bool = False
+    trans_b: bool = False
+    bias: str | None = None
+
+
+@dataclass
+class Matmul(Stmt):
+    unit: str
+    out: TileRef | GmView
+    a: GmView
+    b: GmView
+    m: Expr
+    n: Expr
+    k: Expr
+    bias: GmView | None = None
+    atomic: str | None = None
+
+
+@dataclass
+class Gather(Stmt):
+    dst: TileRef
+    src: TileRef
+    idx: TileRef
+    n: Expr
+    bound: Expr
+
+
+@dataclass
+class Scatter(Stmt):
+    dst: TileRef
+    idx: TileRef
+    src: TileRef
+    n: Expr
+    bound: Expr
+    add: bool = False
+
+
+@dataclass
+class Where(Stmt):
+    dst: TileRef
+    cond: TileRef
+    a: TileRef | Expr               # one of a and b may be a number
+    b: TileRef | Expr
+    n: Expr
 
 
 @dataclass
@@ -316,6 +281,7 @@ class Program:
     kernel_types: dict[str, str] = field(default_factory=dict)   # kernel variable -> index | scalar
     tiles: dict[str, TileDecl] = field(default_factory=dict)
     workspaces: dict[str, WorkspaceDecl] = field(default_factory=dict)
+    cubes: dict[str, CubeDecl] = field(default_factory=dict)
     field_types: dict[str, str] = field(default_factory=dict)    # tiling field -> int | float
     host_types: dict[str, dict[str, str]] = field(default_factory=dict)  # host function -> variable -> type
 
@@ -353,6 +319,8 @@ def exprs_of(node: Any):
             if isinstance(item, Expr):
                 yield item
             elif isinstance(item, TileRef) and item.offset is not None:
+                yield item.offset
+            elif isinstance(item, GmView):
                 yield item.offset
 
 

@@ -13,6 +13,8 @@ from kernelwright.tools.dsl.roles import Roles
 
 SCALAR_BYTES = 32
 API_TMP_MIN = 256
+SELECT_RESERVE = 8192    # Select's scalar mode stages the scalar in the last 8 KiB of UB
+SELECT_LANES = 128       # CompareScalar on half runs whole 256-byte repeats
 
 
 def align32(n: int) -> int:
@@ -53,6 +55,10 @@ def api_tmp_bytes(capacity: int, dtype: DType) -> int:
     return max(API_TMP_MIN, 2 * align32(capacity * dtype.size))
 
 
+def select_lanes(capacity: int) -> int:
+    return -(-max(capacity, 1) // SELECT_LANES) * SELECT_LANES
+
+
 def ledger(program: ir.Program, roles: Roles, ev: KernelExprEval) -> list[Buffer]:
     out: list[Buffer] = []
     off = 0
@@ -76,6 +82,17 @@ def ledger(program: ir.Program, roles: Roles, ev: KernelExprEval) -> list[Buffer
         tmp = max(api_tmp_bytes(*caps[s.dst.name]) for s in roles.uses_api_tmp)
         out.append(Buffer("kwApiTmp", "apitmp", DTYPES["u8"], tmp, 1, tmp, off, None))
         off += tmp
+    hidden = []
+    if roles.uses_gather:
+        hidden.append(("kwGatherIdx", "gather", align32(4 * max(caps[s.idx.name][0] for s in roles.uses_gather))))
+    if roles.uses_select:
+        lanes = max(select_lanes(caps[s.cond.name][0]) for s in roles.uses_select)
+        hidden += [("kwSelHalf", "select", 2 * lanes), ("kwSelMask", "select", align32(lanes // 8))]
+    if roles.select_scalar:
+        hidden.append(("kwSelectReserve", "reserve", SELECT_RESERVE))
+    for name, kind, nbytes in hidden:
+        out.append(Buffer(name, kind, DTYPES["u8"], nbytes, 1, nbytes, off, None))
+        off += nbytes
     return out
 
 

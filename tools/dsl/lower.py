@@ -27,19 +27,6 @@ def op_spec(program: ir.Program) -> OpSpec:
                   attrs=[OpAttr(name=a.name, type=a.kind, default=a.default) for a in program.sig.attrs])
 
 
-def opdef_dict(program: ir.Program) -> dict:
-    """The op as the sim build describes it (`BuildResult.op`), for binding task values to it."""
-    cols = program.sig.columns
-
-    def param(t: ir.TensorSig) -> dict:
-        return {"name": t.name, "param_type": "required",
-                "dtypes": [DTYPES[t.dtypes[min(c, len(t.dtypes) - 1)]].ge for c in range(cols)],
-                "formats": ["ND"] * cols}
-    return {"type": program.op_name, "inputs": [param(t) for t in program.sig.inputs],
-            "outputs": [param(t) for t in program.sig.outputs],
-            "attrs": [{"name": a.name, "type": a.kind, "required": False, "default": a.default} for a in program.sig.attrs]}
-
-
 def lower(program: ir.Program, name: str | None = None) -> KernelProject:
     op = name or program.op_name
     if not is_op_type_name(op):

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from kernelwright.tools.dsl.dtypes import DTYPES
+
 DEFAULT_ARCH = "dav-c220"
 ROUND_MODES = ("none", "rint", "floor", "ceil", "round", "trunc", "odd")
 FORMS = ("binary", "scalar", "unary", "advanced", "fill", "reduce", "cast", "copy")
@@ -52,7 +54,6 @@ def auto_mode(src: str, dst: str, arch: str = DEFAULT_ARCH) -> str | None:
     """The mode `A.Cast(..., "auto", n)` picks: widening and integer -> float use `none` (exact, or
     round-to-nearest where precision is lost); float narrowing uses `rint`. None when the pair needs
     an explicit choice (float -> integer) or is not supported."""
-    from kernelwright.tools.dsl.dtypes import DTYPES
     modes = cast_modes(src, dst, arch)
     if modes is None:
         return None

@@ -16,7 +16,8 @@ HELPERS = {"ceil_div": 2, "align_up": 2, "align_down": 2, "elems_per_block": 1, 
 BUILTINS = {"min": None, "max": None, "abs": 1, "int": 1, "float": 1}
 HOST_ONLY = {"prod": 1, "len": 1}
 KERNEL_ONLY = {"block_idx": 0, "block_num": 0}
-HOST_ATTRS = {"shape", "dtype", "numel", "ndim", "size", "ub_bytes", "vector_cores", "cube_cores"}
+HOST_ATTRS = {"shape", "dtype", "numel", "ndim", "size", "ub_bytes", "vector_cores", "cube_cores", "l1_bytes", "l0a_bytes",
+              "l0b_bytes", "l0c_bytes"}
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**"}
 CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 
@@ -160,7 +161,8 @@ class ExprParser:
         if node.attr not in HOST_ATTRS:
             raise DslError("subset.attribute", f"attribute `{node.attr}` is not defined in the tiling language", line,
                            hint="tensors have .shape .dtype .numel .ndim; dtypes have .size; hw has .ub_bytes "
-                                ".vector_cores .cube_cores", attribute=node.attr)
+                                ".vector_cores .cube_cores .l1_bytes .l0a_bytes .l0b_bytes .l0c_bytes",
+                           attribute=node.attr)
         return ir.Attr(line, obj, node.attr)
 
     def call(self, node: ast.Call) -> ir.Expr:

@@ -8,7 +8,9 @@ from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.errors import DslError
 from kernelwright.tools.dsl.optable import ROUND_MODES, ops
 from kernelwright.tools.dsl.parse_expr import dotted, reject
+from kernelwright.tools.dsl.parse_prims import TABLE_STATEMENTS, PrimParser
 from kernelwright.tools.dsl.parse_stmt import StmtParser, call_name
+from kernelwright.tools.dsl.primitives import bind, prims
 
 ARGS = {  # positional operands after dst, by form
     "binary": ("dst", "src0", "src1", "n"), "scalar": ("dst", "src", "scalar", "n"), "unary": ("dst", "src", "n"),
@@ -18,17 +20,19 @@ ARGS = {  # positional operands after dst, by form
 SCALAR_FNS = {"reduce_sum": "tile", "reduce_max": "tile", "reduce_min": "tile", "reduce_prod": "tile", "get": "get",
               "sqrt": "scalar", "exp": "scalar", "ln": "scalar"}
 STATEMENTS = ("A.load, A.store, A.<Instruction>(...) (Add, Muls, Exp, Cast, Duplicate, ReduceSum, ...), A.copy, "
-              "A.set, A.sync_all, A.extern")
+              "A.set, A.gather, A.scatter, A.scatter_add, A.where, A.matmul, A.sync_all, A.extern")
 
 
-class KernelParser(StmtParser):
+class KernelParser(PrimParser, StmtParser):
     loops = "A.range(start, stop[, step], stages=1|2) and A.tiles(start, stop, tile, stages=1|2)"
     extra = f"; calls: {STATEMENTS}"
 
-    def __init__(self, gm: set[str], tiling_param: str, constants: dict, tiles: set[str], workspaces: set[str]):
+    def __init__(self, gm: set[str], tiling_param: str, constants: dict, tiles: set[str], workspaces: set[str],
+                 cubes: set[str] = frozenset()):
         super().__init__("kernel", gm, constants, tiling_param=tiling_param)
         self.tile_names = tiles
         self.gm_names = gm | workspaces
+        self.cube_names = set(cubes)
         self.n_tiles_loops = 0
 
     # ---- operands
@@ -46,7 +50,8 @@ class KernelParser(StmtParser):
                 raise reject(node, f"the view {ast.unparse(node)}",
                              "t[k:] (a view from element k; the element count is the instruction's n)")
             return ir.TileRef(node.value.id, self.expr(sl.lower), line)
-        raise DslError("call.operand", f"{role} must be a tile or a tile view t[k:], got `{ast.unparse(node)}`", line)
+        raise DslError("call.operand", f"{role} must be a tile or a tile view t[k:], got `{ast.unparse(node)}`", line,
+                       hint="a number or an expression is not an operand here: fill a tile with A.Duplicate(t, value, n)")
 
     def not_a_tile(self, name: str, role: str, line: int) -> DslError:
         if name in self.tensors:
@@ -74,9 +79,6 @@ class KernelParser(StmtParser):
                                hint=f"keywords: {', '.join(sorted(allowed)) or 'none'}")
             out[kw.arg] = kw.value
         return out
-
-    def opt(self, kws: dict, key: str) -> ir.Expr | None:
-        return self.expr(kws[key]) if key in kws else None
 
     # ---- statements
     def for_loop(self, node: ast.For) -> ir.Stmt:
@@ -123,12 +125,17 @@ class KernelParser(StmtParser):
         line = node.lineno
         name = call_name(value)
         if name in ("A.ub", "A.workspace"):
-            if len(targets) != 1 or len(value.args) != 2 or value.keywords:
-                raise DslError("call.args", f"use: name = {name}(dtype, elements)", line)
-            dtype, size = self.expr(value.args[0]), self.expr(value.args[1])
+            a = bind(value, prims()[name[2:]])
+            if len(targets) != 1:
+                raise DslError("call.args", f"use: {prims()[name[2:]].usage()}", line)
+            dtype, size = self.expr(a["dtype"]), self.expr(a["elements"])
             if name == "A.ub":
                 return ir.TileDecl(line, targets[0], dtype, size)
             return ir.WorkspaceDecl(line, targets[0], dtype, size)
+        if name == "A.cube":
+            return self.cube_decl(line, targets, value)
+        if name == "A.get" and len(targets) == 1:
+            return self.get_call(line, targets[0], value)
         if name and name.startswith("A.") and name[2:] in SCALAR_FNS:
             fn = name[2:]
             if len(targets) != 1:
@@ -154,7 +161,8 @@ class KernelParser(StmtParser):
                 raise DslError("call.args", "use: lo, hi = A.block_span(total[, align])", line,
                                hint="this block's share [lo, hi) of `total` elements, split in units of `align`")
             return ir.Assign(line, targets, ir.Call(line, "block_span", [self.expr(a) for a in value.args]))
-        if isinstance(value, ast.Call) and name and name.startswith("A.") and name[2:] in ops() | {"load": 0, "store": 0}:
+        if isinstance(value, ast.Call) and name and name.startswith("A.") and \
+                (name[2:] in ops() or name[2:] in ("load", "store") + TABLE_STATEMENTS):
             raise DslError("call.result", f"{name} returns nothing; call it as a statement", line,
                            hint=f"{name}(dst, ...) writes its destination operand")
         if len(targets) != 1:
@@ -168,39 +176,12 @@ class KernelParser(StmtParser):
             raise DslError("subset.call", f"`{ast.unparse(call.func)}` cannot be called here", line,
                            hint=f"kernel statements call {STATEMENTS}")
         prim = name[2:]
-        if prim == "load":
-            kws = self.keywords(call, {"rows", "src_stride", "dst_stride", "pad"})
-            if len(call.args) != 3:
-                raise DslError("call.args", "use: A.load(tile, x[offset:], n[, rows=, src_stride=, dst_stride=, pad=])",
-                               line)
-            gm, off = self.gm_view(call.args[1], "the source")
-            return ir.Load(line, self.tile(call.args[0], "the destination"), gm, off, self.expr(call.args[2]),
-                           self.opt(kws, "rows"), self.opt(kws, "src_stride"), self.opt(kws, "dst_stride"),
-                           self.opt(kws, "pad"))
-        if prim == "store":
-            kws = self.keywords(call, {"rows", "src_stride", "dst_stride", "atomic"})
-            if len(call.args) != 3:
-                raise DslError("call.args", "use: A.store(y[offset:], tile, n[, rows=, src_stride=, dst_stride=])", line)
-            gm, off = self.gm_view(call.args[0], "the destination")
-            atomic = None
-            if "atomic" in kws:
-                a = kws["atomic"]
-                if not (isinstance(a, ast.Constant) and a.value == "add"):
-                    raise DslError("call.args", 'atomic must be "add"', line)
-                atomic = "add"
-            return ir.Store(line, gm, off, self.tile(call.args[1], "the source"), self.expr(call.args[2]),
-                            self.opt(kws, "rows"), self.opt(kws, "src_stride"), self.opt(kws, "dst_stride"), atomic)
-        if prim == "set":
-            if len(call.args) != 3 or call.keywords:
-                raise DslError("call.args", "use: A.set(tile, index, value)", line)
-            return ir.SetValue(line, self.tile(call.args[0], "the tile"), self.expr(call.args[1]),
-                               self.expr(call.args[2]))
-        if prim == "sync_all":
-            if call.args or call.keywords:
-                raise DslError("call.args", "A.sync_all() takes no arguments", line)
-            return ir.SyncAll(line)
+        if prim in ("load", "store", "set", "sync_all"):
+            return self.copy_statement(call, prim)
         if prim == "extern":
             return self.extern(call)
+        if prim in TABLE_STATEMENTS:
+            return self.table_statement(call, prim)
         if prim in SCALAR_FNS:
             raise DslError("call.result", f"{name} returns a scalar; assign it: s = {name}(...)", line)
         info = ops().get(prim)
@@ -239,8 +220,8 @@ class KernelParser(StmtParser):
             raise DslError("call.args", 'use: A.extern("name", "what it does", reads=[...], writes=[...], '
                                         'numpy="callback", <param>=<value>...)', line)
         name, spec = (x.value for x in call.args)
-        if not name.isidentifier():
-            raise DslError("call.args", f"extern name `{name}` must be an identifier", line)
+        if not (name.isidentifier() and name.isascii()):
+            raise DslError("call.args", f"extern name {ascii(name)} must be an ASCII identifier", line)
         reads: list = []
         writes: list = []
         numpy = None
@@ -291,5 +272,6 @@ def parse_kernel_function(fn: ast.FunctionDef, gm: list[str], constants: dict) -
     if params[:-1] != gm or len(params) != len(gm) + 1:
         raise DslError("program.params", f"the kernel's parameters must be the inputs and outputs in order, then the "
                                          f"tiling data: ({', '.join(gm + ['t'])}); got ({', '.join(params)})", fn.lineno)
-    parser = KernelParser(set(gm), params[-1], constants, declared(fn, "A.ub"), declared(fn, "A.workspace"))
+    parser = KernelParser(set(gm), params[-1], constants, declared(fn, "A.ub"), declared(fn, "A.workspace"),
+                          declared(fn, "A.cube"))
     return ir.KernelFunc(fn.name, gm, params[-1], parser.block(fn.body), fn.lineno)

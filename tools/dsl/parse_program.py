@@ -39,6 +39,7 @@ def parse_program(source: str, filename: str = "<dsl>") -> ir.Program:
     except SyntaxError as e:
         raise DslError("syntax", f"not valid Python: {e.msg}", e.lineno,
                        hint="the DSL is a subset of Python syntax") from None
+    _check_names_ascii(tree)
     doc = ast.get_docstring(tree) or ""
     constants: dict = {}
     funcs: dict[str, tuple[ast.FunctionDef, ast.AST]] = {}
@@ -172,8 +173,18 @@ def parse_signature(deco: ast.AST, constants: dict) -> ir.Signature:
     return sig
 
 
+def _check_names_ascii(tree: ast.AST) -> None:
+    """Names become C++ identifiers: Python accepts any Unicode letter, the generated code takes ASCII only."""
+    for node in ast.walk(tree):
+        for name in (getattr(node, f, None) for f in ("id", "arg", "name", "attr")):
+            if isinstance(name, str) and not name.isascii():
+                raise DslError("names.ascii", f"the name {ascii(name)} is not ASCII", getattr(node, "lineno", None),
+                               hint="names are ASCII letters, digits and underscores")
+
+
 def _key(k: ast.AST, what: str) -> str:
-    if not (isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value.isidentifier()):
+    if not (isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value.isidentifier()
+            and k.value.isascii()):
         raise DslError("program.signature", f"{what} keys must be identifier strings", getattr(k, "lineno", None))
     return k.value
 

@@ -30,6 +30,9 @@ class Roles:
     uses_reduce: list[ir.Stmt] = field(default_factory=list)    # statements needing the reduce work buffer
     uses_scalar: list[ir.Stmt] = field(default_factory=list)    # statements needing the 32-byte scalar scratch
     uses_api_tmp: list[ir.Stmt] = field(default_factory=list)   # advanced APIs (Tanh, Sigmoid, Erf)
+    uses_gather: list[ir.Gather] = field(default_factory=list)  # need the int32 byte-offset scratch
+    uses_select: list[ir.Where] = field(default_factory=list)   # need the half copy and bit mask of the condition
+    matmuls: list[ir.Matmul] = field(default_factory=list)
     sync_all: list[ir.SyncAll] = field(default_factory=list)
     gm_loaded: set[str] = field(default_factory=set)
     gm_stored: set[str] = field(default_factory=set)
@@ -38,6 +41,25 @@ class Roles:
 
     def queue(self, tile: str) -> bool:
         return self.role.get(tile) in ("in", "out")
+
+    @property
+    def select_scalar(self) -> bool:
+        """A.where with a number: Select's scalar mode stages it in the last 8 KiB of UB."""
+        return any(not isinstance(w.a, ir.TileRef) or not isinstance(w.b, ir.TileRef) for w in self.uses_select)
+
+
+def kernel_kind(program: ir.Program) -> str:
+    """"vector" (no cube unit), "cube" (cube units and no UB tile: runs on the cube cores alone) or
+    "mix" (cube units and vector work: one cube core and two vector cores per block)."""
+    if not program.cubes:
+        return "vector"
+    return "mix" if program.tiles else "cube"
+
+
+def launch_blocks(program: ir.Program, block_dim: int) -> int:
+    """Blocks (vector-core instances for a MIX kernel) a launch of `block_dim` runs: MIX kernels
+    run their vector cores in pairs, so an odd block_dim gets one more."""
+    return 2 * ((block_dim + 1) // 2) if kernel_kind(program) == "mix" else block_dim
 
 
 def analyse(program: ir.Program) -> Roles:
@@ -73,6 +95,15 @@ def analyse(program: ir.Program) -> Roles:
                     r.uses_scalar.append(s)
             elif isinstance(s, ir.SyncAll):
                 r.sync_all.append(s)
+            elif isinstance(s, ir.Gather):
+                r.uses_gather.append(s)
+            elif isinstance(s, ir.Where):
+                r.uses_select.append(s)
+            elif isinstance(s, ir.Matmul):
+                r.matmuls.append(s)
+                r.gm_loaded.update(v.name for v in (s.a, s.b, s.bias) if v is not None)
+                if isinstance(s.out, ir.GmView):
+                    r.gm_stored.add(s.out.name)
             elif isinstance(s, ir.Extern):
                 r.gm_loaded.update(x for x in s.reads if isinstance(x, str))
                 r.gm_stored.update(x for x in s.writes if isinstance(x, str))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.errors import DslDiagnostic
 from kernelwright.tools.dsl.optable import auto_mode, cast_modes, ops
+from kernelwright.tools.dsl.primitives import prims
 from kernelwright.tools.dsl.roles import Roles, analyse, canonical_split
 from kernelwright.tools.dsl.typecheck import dtype_of_gm, tile_dtypes
 
@@ -21,6 +22,7 @@ def check(program: ir.Program) -> list[DslDiagnostic]:
     out += lifetimes(program, roles)
     out += loops(program, roles)
     out += dtypes(program)
+    out += cube_units(program, roles)
     return out
 
 
@@ -33,7 +35,7 @@ def declarations(p: ir.Program) -> list[DslDiagnostic]:
     out = []
     seen_work = None
     for s in p.kernel.body:
-        if isinstance(s, (ir.TileDecl, ir.WorkspaceDecl)):
+        if isinstance(s, (ir.TileDecl, ir.WorkspaceDecl, ir.CubeDecl)):
             if seen_work is not None:
                 out.append(d("decl.top", s.line, f"`{s.name}` is declared after the kernel's work started (line "
                                                  f"{seen_work})", "declare every tile and workspace at the top of "
@@ -43,7 +45,7 @@ def declarations(p: ir.Program) -> list[DslDiagnostic]:
     for s in ir.walk(p.kernel.body):
         if isinstance(s, ir.For) or isinstance(s, ir.If):
             for inner in ir.walk(s.body + (s.orelse if isinstance(s, ir.If) else [])):
-                if isinstance(inner, (ir.TileDecl, ir.WorkspaceDecl)):
+                if isinstance(inner, (ir.TileDecl, ir.WorkspaceDecl, ir.CubeDecl)):
                     out.append(d("decl.top", inner.line, f"`{inner.name}` is declared inside a loop or branch",
                                  "declare tiles and workspaces at the top level of the kernel"))
     used = {r.name for s in ir.walk(p.kernel.body) for r in _refs(s)}
@@ -86,6 +88,12 @@ def _refs(s: ir.Stmt) -> list[ir.TileRef]:
         return [s.tile]
     if isinstance(s, ir.Extern):
         return [r for r in s.reads + s.writes if isinstance(r, ir.TileRef)]
+    if isinstance(s, (ir.Gather, ir.Scatter)):
+        return [s.dst, s.src, s.idx]
+    if isinstance(s, ir.Where):
+        return [r for r in (s.dst, s.cond, s.a, s.b) if isinstance(r, ir.TileRef)]
+    if isinstance(s, ir.Matmul) and isinstance(s.out, ir.TileRef):
+        return [s.out]
     return []
 
 
@@ -211,6 +219,8 @@ def _dtype_findings(p: ir.Program, s: ir.Stmt, tdt: dict[str, str], col: int) ->
             return [d("dtype.op", s.line, f"A.{s.fn} has no {dt} form on this target{cols}",
                       "A.Cast to f32 first" + (" (bf16 has no arithmetic on A2/A3)" if dt == "bf16" else ""))]
         return []
+    if isinstance(s, (ir.Gather, ir.Scatter, ir.Where)):
+        return _index_dtypes(s, tdt, cols)
     if not isinstance(s, ir.VecOp):
         return []
     info = ops()[s.op]
@@ -242,3 +252,40 @@ def _dtype_findings(p: ir.Program, s: ir.Stmt, tdt: dict[str, str], col: int) ->
         found.append(d("dtype.mix", s.line, f"A.{s.op} mixes {', '.join(sorted(set(srcs + [dst])))}{cols}",
                        "operands of one instruction share a dtype; A.Cast first"))
     return found
+
+
+def _index_dtypes(s: ir.Stmt, tdt: dict[str, str], cols: str) -> list[DslDiagnostic]:
+    """The dtypes the primitive table allows for the data, index and condition operands."""
+    name = "gather" if isinstance(s, ir.Gather) else "where" if isinstance(s, ir.Where) else \
+        "scatter_add" if s.add else "scatter"
+    table = prims()[name].dtypes
+    roles = [("data", s.dst.name)] + ([("cond", s.cond.name)] if isinstance(s, ir.Where) else [("index", s.idx.name)])
+    out = []
+    for role, tile in roles:
+        if tdt[tile] not in table[role]:
+            out.append(d("dtype.op", s.line, f"A.{name}: `{tile}` is {tdt[tile]}; the {role} operand takes "
+                                             f"{', '.join(table[role])}{cols}",
+                         "A.Cast the indices to i32" if role == "index" else "A.Cast to a supported dtype first",
+                         op=name, dtype=tdt[tile]))
+    return out
+
+
+def cube_units(p: ir.Program, roles: Roles) -> list[DslDiagnostic]:
+    """Every A.matmul names its unit's tensors; a cube-only kernel (no UB tile) has no vector barrier."""
+    out = []
+    for s in roles.matmuls:
+        unit = p.cubes[s.unit]
+        out_name = s.out.name
+        pairs = [("the result", out_name, unit.c), ("a", s.a.name, unit.a), ("b", s.b.name, unit.b)]
+        if s.bias is not None and unit.bias is not None:
+            pairs.append(("bias", s.bias.name, unit.bias))
+        for role, got, want in pairs:
+            if got != want:
+                out.append(d("cube.operand", s.line, f"A.matmul({s.unit}, ...): {role} is `{got}` but the unit was "
+                                                     f"declared with `{want}`", f"pass {want}[offset:] (declare another "
+                                                                                 "A.cube for other tensors)"))
+    if p.cubes and not p.tiles and roles.sync_all:
+        out.append(d("cube.sync_all", roles.sync_all[0].line, "A.sync_all in a cube-only kernel (no UB tile): it "
+                                                               "runs on the cube cores, which have no vector barrier",
+                     "split the work so that blocks do not wait for each other, or add the vector part that needs it"))
+    return out

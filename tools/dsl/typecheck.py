@@ -3,7 +3,7 @@ dtype expression takes in each dtype column of the signature."""
 from __future__ import annotations
 
 from kernelwright.tools.dsl import ir
-from kernelwright.tools.dsl.dtypes import DType
+from kernelwright.tools.dsl.dtypes import DTYPES, DType
 from kernelwright.tools.dsl.errors import DslError
 
 NUM = ("int", "float", "bool")
@@ -21,7 +21,6 @@ def unify(a: str, b: str, line: int, what: str) -> str:
 
 def dtype_options(program: ir.Program, e: ir.Expr) -> list[DType]:
     """Every dtype a dtype expression takes over the signature's columns."""
-    from kernelwright.tools.dsl.dtypes import DTYPES
     if isinstance(e, ir.DTypeConst):
         return [DTYPES[e.dtype]]
     if isinstance(e, ir.Name):
@@ -36,6 +35,7 @@ def dtype_options(program: ir.Program, e: ir.Expr) -> list[DType]:
 
 
 def check_types(program: ir.Program) -> None:
+    # the checkers import this module's unification rules, so they are imported here
     from kernelwright.tools.dsl.types_host import HostTypes
     from kernelwright.tools.dsl.types_kernel import KernelTypes
     host = HostTypes(program, program.tiling).run()

@@ -112,7 +112,9 @@ class HostTypes:
             base = self.expr(e.obj)
             table = {("tensor", "shape"): "shape", ("tensor", "dtype"): "dtype", ("tensor", "numel"): "int",
                      ("tensor", "ndim"): "int", ("dtype", "size"): "int", ("hw", "ub_bytes"): "int",
-                     ("hw", "vector_cores"): "int", ("hw", "cube_cores"): "int"}
+                     ("hw", "vector_cores"): "int", ("hw", "cube_cores"): "int",
+                     ("hw", "l1_bytes"): "int", ("hw", "l0a_bytes"): "int", ("hw", "l0b_bytes"): "int",
+                     ("hw", "l0c_bytes"): "int"}
             if (base, e.attr) not in table:
                 raise DslError("type.attribute", f"a {base} has no attribute `{e.attr}`", e.line)
             if self.fn.kind == "shapes" and (base == "hw" or e.attr == "dtype"):

@@ -42,6 +42,42 @@ class KernelTypes:
             self.dtype(s.dtype)
             self.init_expr(s.size, "a workspace size")
             self.p.workspaces[s.name] = s
+        elif isinstance(s, ir.CubeDecl):
+            if s.name in self.p.tiles or s.name in self.p.workspaces or s.name in self.p.cubes or s.name in self.env:
+                raise DslError("decl.duplicate", f"`{s.name}` is declared twice", s.line)
+            for t in (s.a, s.b, s.bias):
+                if t is not None:
+                    self.gm_name(t, s.line)
+            if s.c in self.p.tiles:
+                self.ref(ir.TileRef(s.c, None, s.line))
+            else:
+                self.gm_name(s.c, s.line)
+            for e in s.tile + s.shape:
+                self.init_expr(e, "a cube unit's tile or shape")
+            self.p.cubes[s.name] = s
+        elif isinstance(s, ir.Matmul):
+            if s.unit not in self.p.cubes:
+                raise DslError("decl.order", f"cube unit `{s.unit}` is used before its A.cube declaration", s.line)
+            if isinstance(s.out, ir.TileRef):
+                self.ref(s.out)
+            for v in (s.out, s.a, s.b, s.bias):
+                if isinstance(v, ir.GmView):
+                    self.gm_name(v.name, s.line)
+                    self.index(v.offset, "a GM offset")
+            for e in (s.m, s.n, s.k):
+                self.index(e, "a matmul size")
+        elif isinstance(s, (ir.Gather, ir.Scatter)):
+            for r in (s.dst, s.src, s.idx):
+                self.ref(r)
+            self.index(s.n, "the element count")
+            self.index(s.bound, "the index bound")
+        elif isinstance(s, ir.Where):
+            for r in (s.dst, s.cond, s.a, s.b):
+                if isinstance(r, ir.TileRef):
+                    self.ref(r)
+                else:
+                    self.number(r, "the value of A.where")
+            self.index(s.n, "the element count")
         elif isinstance(s, ir.Assign):
             if isinstance(s.value, ir.Call) and s.value.func == "block_span":
                 for a in s.value.args:
@@ -93,6 +129,11 @@ class KernelTypes:
                     self.number(a, f"A.{s.fn}'s argument")
                 else:
                     self.index(a, "the element count" if s.fn.startswith("reduce") else "the element index")
+            if s.bound is not None:
+                if self.tile_float(s.src):
+                    raise DslError("type.index", "A.get(..., bound=) reads an index: the tile must hold integers",
+                                   s.line, hint="bound= checks an index read from an integer tile (i32, i64)")
+                self.index(s.bound, "the index bound")
             t = "scalar" if s.fn != "get" or self.tile_float(s.src) else "index"
             self.bind(s.target, t, s.line)
         elif isinstance(s, ir.SetValue):
@@ -114,7 +155,7 @@ class KernelTypes:
             raise DslError("subset.construct", f"{type(s).__name__} is not allowed in the kernel", s.line)
 
     def bind(self, name: str, t: str, line: int) -> None:
-        if name in self.p.tiles or name in self.p.workspaces or name in self.gm:
+        if name in self.p.tiles or name in self.p.workspaces or name in self.gm or name in self.p.cubes:
             raise DslError("subset.assign", f"cannot assign to `{name}`: it is a tile or a GM tensor", line)
         if t not in ("index", "scalar", "bool"):
             raise DslError("type.mismatch", f"`{name}` would hold a {t}; kernel variables hold numbers", line)

@@ -11,6 +11,7 @@ from kernelwright.tools.formats import akb, cann, mkb, mkb_direct, npukb, sol
 from kernelwright.tools.formats.base import FormatError, Rendered, read_text
 from kernelwright.tools.formats.glue import default_glue
 from kernelwright.tools.formats.opdef import read_opdef
+from kernelwright.tools.contained_paths import input_problem, write_inside
 from kernelwright.tools.project import SOURCE_SUFFIXES, KernelProject, ProjectError
 
 
@@ -80,8 +81,9 @@ def load(path: str | Path, fmt: str | None = None) -> KernelProject:
     """Read a project from a directory (CANN/msopgen, kernel-launch, AscendKernelBench), a kernel
     source, or a submission file in any format above."""
     p = Path(path)
-    if not p.exists():
-        raise ProjectError(f"{p}: no such file or directory")
+    problem = input_problem(p)
+    if problem:
+        raise ProjectError(f"{p}: {problem}")
     if fmt is not None and fmt not in FORMATS:
         raise FormatError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
     if p.is_dir():
@@ -147,9 +149,9 @@ def export(project: KernelProject, fmt: str, out: str | Path, *, name: str | Non
         if out.exists() and not out.is_dir():
             raise FormatError(f"{out}: exists and is not a directory ({fmt} writes a directory)")
         targets = {out / rel: text for rel, text in rendered.files.items()}
+    root = out.parent if rendered.single_file and not out.is_dir() else out
     for target, text in targets.items():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text)
+        write_inside(root, target.relative_to(root), text)
         if target.name == "build.sh":
             target.chmod(0o755)
     return ExportResult(format=fmt, name=rendered.name, paths=[str(t) for t in targets], notes=rendered.notes)

@@ -5,8 +5,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-Rule = Literal["unknown-api", "invented-api", "cann9-only", "arity", "missing-template", "template-arg",
-               "unknown-member", "dtype-name"]
+Rule = Literal["unknown-api", "invented-api", "cann9-only", "not-in-cann9", "deprecated", "wrong-namespace", "arity",
+               "missing-template", "template-arg", "unknown-member", "dtype-name"]
 
 
 class LintDiagnostic(BaseModel):

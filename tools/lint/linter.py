@@ -4,12 +4,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from kernelwright.knowledge.catalog import ApiCatalog, load_catalog
+from kernelwright.knowledge.models import CANN_VERSIONS
 from kernelwright.tools.lint.diagnostics import LintDiagnostic
 from kernelwright.tools.lint.rules import Rules
 from kernelwright.tools.lint.structure import analyse
 from kernelwright.tools.lint.tokens import tokenize
 
-CANN_VERSIONS = ("8.x", "9.x")
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".h", ".hh", ".hpp", ".asc", ".inc")
 
 

@@ -1,12 +1,14 @@
 """The lint rules. Every fact they check (names, argument counts, CANN versions, template needs,
-class members, wrong dtype names) comes from the API cards' front matter via the catalog."""
+class members, wrong dtype names) comes from the API cards' front matter via the catalog; the cards'
+arities, members and per-version availability are checked against the real headers by
+`python -m kernelwright.evals.cards_oracle`."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 from kernelwright.knowledge.catalog import ApiCatalog
-from kernelwright.knowledge.models import ApiCard
+from kernelwright.knowledge.models import CANN_VERSIONS, ApiCard
 from kernelwright.knowledge.similarity import similarity
 from kernelwright.tools.lint.diagnostics import LintDiagnostic
 from kernelwright.tools.lint.structure import Site, Structure
@@ -41,7 +43,7 @@ class Rules:
         if card is None:
             # Only calls: `AscendC::X{...}` builds one of the many parameter structs the cards do not list.
             if site.qualifier == "AscendC" and not site.brace:
-                near = [s.name for s in self.catalog.nearest(site.name, callable_only=True)]
+                near = [s.name for s in self.catalog.nearest(site.name, callable_only=True, version=self.cann)]
                 yield self._diag("unknown-api", site, site.name,
                                  f"'{site.name}' is not an AscendC API (the compiler will say: no member named "
                                  f"'{site.name}' in namespace 'AscendC')",
@@ -52,19 +54,43 @@ class Rules:
                              f"use {' or '.join(card.use_instead)}; see `kernelwright docs search {card.name}`",
                              card.use_instead)
             return
-        if card.cann == "9.x only" and self.cann == "8.x":
-            yield self._diag("cann9-only", site, site.name,
-                             f"'{site.name}' exists only from CANN 9 (CANN 8.x compilers report: no member named "
-                             f"'{site.name}' in namespace 'AscendC')", card.summary, card.use_instead)
-            return
         if site.name not in card.names:  # a related name the card covers: known, not checked further
             return
+        if site.qualifier == "AscendC" and card.namespace != "AscendC":
+            where = "the global namespace" if card.namespace == "global" else f"namespace '{card.namespace}'"
+            yield self._diag("wrong-namespace", site, site.name,
+                             f"'{site.name}' is declared in {where}, not in AscendC (the compiler will say: no member "
+                             f"named '{site.name}' in namespace 'AscendC')",
+                             f"call it as {site.name}(...)" if card.namespace == "global"
+                             else f"call it as {card.namespace}::{site.name}(...)")
+        if (yield from self._version(site, card)) == "absent":
+            return
         yield from self._template(site, card)
-        if card.arity and site.args not in card.arity:
+        arity = card.arity_for(self.cann)
+        if arity and site.args not in arity:
             yield self._diag("arity", site, site.name,
-                             f"{site.name} takes {_counts(card.arity)} arguments, this call passes {site.args} "
+                             f"{site.name} takes {_counts(arity)} arguments, this call passes {site.args} "
                              f"(the compiler will say: no matching function for call to '{site.name}')",
                              f"see the signatures: `kernelwright docs search {card.name}`")
+
+    def _version(self, site: Site, card: ApiCard) -> Generator[LintDiagnostic, None, str]:
+        """Flag an API the target CANN version lacks or deprecates; return its status there."""
+        status, other = card.status(self.cann), [v for v in CANN_VERSIONS if v != self.cann and card.holds_for(v)]
+        info = card.cann[self.cann]
+        replace = info.use_instead or card.use_instead
+        if status == "absent" and self.cann == "8.x":
+            yield self._diag("cann9-only", site, site.name,
+                             f"'{site.name}' exists only from CANN 9 (CANN 8.x compilers report: no member named "
+                             f"'{site.name}' in namespace 'AscendC')", info.note or card.summary, replace)
+        elif status == "absent":
+            yield self._diag("not-in-cann9", site, site.name,
+                             f"'{site.name}' is not in CANN {self.cann} (it exists in CANN {', '.join(other)})",
+                             info.note or f"use {' or '.join(replace)}", replace)
+        elif status == "deprecated":
+            diag = self._diag("deprecated", site, site.name, f"'{site.name}' is deprecated in CANN {self.cann}"
+                              + (f": use {' or '.join(replace)}" if replace else ""), info.note, replace)
+            yield diag.model_copy(update={"severity": "warning"})
+        return status
 
     def _template(self, site: Site, card: ApiCard) -> Iterator[LintDiagnostic]:
         if card.explicit_template and site.name == card.name and not site.template_args:
@@ -80,11 +106,12 @@ class Rules:
     def _declaration(self, site: Site) -> Iterator[LintDiagnostic]:
         """`DataCopyParams p{1, 256, 0, 0, 0}`: check the constructor argument count."""
         card = self.catalog.get(site.declared_type or "")
-        if card is None or not card.arity or card.kind != "api" or site.declared_type not in card.names:
+        arity = card.arity_for(self.cann) if card else []
+        if card is None or not arity or card.kind != "api" or site.declared_type not in card.names:
             return
-        if site.args not in card.arity:
+        if site.args not in arity:
             yield self._diag("arity", site, card.name,
-                             f"{card.name} is built from {_counts(card.arity)} values, this initialisation passes "
+                             f"{card.name} is built from {_counts(arity)} values, this initialisation passes "
                              f"{site.args} (the compiler will say: no matching constructor for initialization of "
                              f"'AscendC::{card.name}')", card.summary)
 
@@ -93,25 +120,23 @@ class Rules:
         card = self.catalog.get(declared) if declared else None
         if card is None or not card.methods or declared not in card.names:
             return  # a user object, `this`, or an expression: not ours to judge
-        cards = [card]
-        owners = [c for c in cards if site.name in c.methods]
-        if not owners:
-            members = sorted({m for c in cards for m in c.methods})
+        methods = card.methods_for(self.cann)
+        if site.name not in methods:
+            members = sorted(methods)
             near = sorted(members, key=lambda m: -similarity(site.name, m))[:3]
-            types = "/".join(c.name for c in cards)
             yield self._diag("unknown-member", site, site.name,
-                             f"{types} has no member '{site.name}' ('{site.receiver}' is a {types})",
+                             f"{card.name} has no member '{site.name}' ('{site.receiver}' is a {card.name})",
                              f"members: {', '.join(members)}", [m for m in near if similarity(site.name, m) >= 0.45])
             return
-        if all(site.name in c.method_templates for c in owners) and not site.template_args:
+        if site.name in card.method_templates and not site.template_args:
             yield self._diag("missing-template", site, site.name,
                              f"{site.receiver}.{site.name}() needs the element type: {site.name}<T>() (the compiler "
                              f"will say: couldn't infer template argument 'T')", f"for example {site.name}<half>()")
-        accepted = sorted({n for c in owners for n in c.methods[site.name]})
+        accepted = sorted(methods[site.name])
         if accepted and site.args not in accepted:
             yield self._diag("arity", site, site.name,
                              f"{site.receiver}.{site.name} takes {_counts(accepted)} arguments, this call passes {site.args}",
-                             f"see `kernelwright docs search {owners[0].name}`")
+                             f"see `kernelwright docs search {card.name}`")
 
     def check_dtype_names(self, tokens: list[Token], structure: Structure) -> Iterator[LintDiagnostic]:
         """`float16`, `bfloat16`, `bool_t`, `fp16`... where a type is expected."""

@@ -13,6 +13,7 @@ from kernelwright.tools.tasks.reference import RefValue
 from kernelwright.tools.toolchain import ArgSpec, Case, OutputSpec
 
 _FLOAT_CTYPES = {"float", "double", "half", "bfloat16_t", "float32_t", "float16_t"}
+MAX_BLOCK_DIM = 65535   # the launch API takes blockDim in [1, 65535] (AscendC kernel launch <<<...>>>)
 
 
 def bind_launch(spec: LaunchSpec, values: list[TaskValue], expected: list[RefValue], *, cores: int, ub_bytes: int,
@@ -67,6 +68,8 @@ def bind_launch(spec: LaunchSpec, values: list[TaskValue], expected: list[RefVal
             else:
                 args.append(ArgSpec(kind="null"))
         block_dim = int(evaluate(spec.block_dim, env))
+        if not 1 <= block_dim <= MAX_BLOCK_DIM:
+            raise ExprError(f"block_dim {spec.block_dim!r} = {block_dim}: a launch takes 1 to {MAX_BLOCK_DIM} blocks")
     except ExprError as e:
         bound.problem = f"launch spec: {e}"
         return bound

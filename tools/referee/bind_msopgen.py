@@ -13,10 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from kernelwright.tools.dtypes import GE_TO_NUMPY, name_of, numpy_dtype
+from kernelwright.tools.dtypes import KERNEL_DTYPES, name_of, numpy_dtype
+from kernelwright.tools.opspec import OpParam, OpSpec
 from kernelwright.tools.referee.bind_lists import list_members, output_keys, param_dtypes
 from kernelwright.tools.referee.binding import Bound, TaskValue, name_matches
-from kernelwright.tools.sim.tensor_lists import is_dynamic
+from kernelwright.tools.tensor_lists import is_dynamic
 from kernelwright.tools.toolchain import Case, OutputSpec
 
 def _attr_value(kind: str, v: Any) -> Any:
@@ -33,22 +34,30 @@ def _attr_value(kind: str, v: Any) -> Any:
     return v
 
 
-def _variant(op: dict[str, Any], dtypes: dict[str, str], out_dtypes: dict[str, str] | None = None) -> int | None:
+def _variant(op: OpSpec, dtypes: dict[str, str], out_dtypes: dict[str, str] | None = None) -> int | None:
     """The OpDef dtype column that the given input dtypes select (as the sim picks it); when several
     columns share the inputs (a Cast-like op), the one whose outputs have the reference's dtypes."""
-    columns = max((len(p["dtypes"]) for p in op["inputs"] + op["outputs"]), default=0)
+    columns = max((len(p.dtypes) for p in op.inputs + op.outputs), default=0)
 
-    def fits(params: list[dict[str, Any]], want: dict[str, str], col: int) -> bool:
-        return all(GE_TO_NUMPY.get(p["dtypes"][min(col, len(p["dtypes"]) - 1)]) == want[p["name"]]
-                   for p in params if p["name"] in want and p["dtypes"])
-    found = [col for col in range(columns) if fits(op["inputs"], dtypes, col)]
-    both = [col for col in found if out_dtypes and fits(op["outputs"], out_dtypes, col)]
+    def fits(params: list[OpParam], want: dict[str, str], col: int) -> bool:
+        return all(_at(p, col) == want[p.name] for p in params if p.name in want and p.dtypes)
+    found = [col for col in range(columns) if fits(op.inputs, dtypes, col)]
+    both = [col for col in found if out_dtypes and fits(op.outputs, out_dtypes, col)]
     return (both or found or [None])[0]
 
 
-def _expected_dtypes(op: dict[str, Any], expected: list) -> dict[str, str]:
+def _expected_dtypes(op: OpSpec, expected: list) -> dict[str, str]:
     keys = output_keys(op, len(expected)) or []
     return {k: r.dtype for k, r in zip(keys, expected) if "[" not in k and getattr(r, "dtype", None)}
+
+
+def _at(p: OpParam, col: int) -> str:
+    return p.dtypes[min(col, len(p.dtypes) - 1)]
+
+
+def _kernel_dtype(name: str) -> str:
+    """A declared dtype an array can carry (float32 for one outside the table, e.g. a quantised type)."""
+    return name if name in KERNEL_DTYPES else "float32"
 
 
 def _pick(pool: list[TaskValue], claimed: set[int], wanted: str, kinds: tuple[str, ...]) -> tuple[TaskValue | None, str]:
@@ -59,7 +68,7 @@ def _pick(pool: list[TaskValue], claimed: set[int], wanted: str, kinds: tuple[st
     return (free[0], "position") if free else (None, "")
 
 
-def bind_msopgen(op: dict[str, Any], values: list[TaskValue], expected: list, *, mutated: set[int] = frozenset(),
+def bind_msopgen(op: OpSpec, values: list[TaskValue], expected: list, *, mutated: set[int] = frozenset(),
                  supported: set[str] | None = None) -> Bound:
     """`expected`: the outputs the kernel must produce; `mutated`: forward arguments the reference modifies."""
     bound = Bound()
@@ -68,33 +77,33 @@ def bind_msopgen(op: dict[str, Any], values: list[TaskValue], expected: list, *,
     scalars: dict[str, tuple[np.ndarray, TaskValue]] = {}
     # name matches first, over every OpDef input, so an earlier positional pick cannot steal a named value
     by_name = {}
-    for p in op["inputs"]:
+    for p in op.inputs:
         for v in values:
-            if id(v) not in claimed and name_matches(v, p["name"]) and v.value.kind in ("tensor", "tensor_list", "none", "scalar"):
-                by_name[p["name"]] = v
+            if id(v) not in claimed and name_matches(v, p.name) and v.value.kind in ("tensor", "tensor_list", "none", "scalar"):
+                by_name[p.name] = v
                 claimed.add(id(v))
                 break
-    for p in op["inputs"]:
-        v, how = (by_name[p["name"]], "name") if p["name"] in by_name else \
-            _pick(values, claimed, p["name"], ("tensor", "tensor_list", "scalar") if p.get("scalar") else
+    for p in op.inputs:
+        v, how = (by_name[p.name], "name") if p.name in by_name else \
+            _pick(values, claimed, p.name, ("tensor", "tensor_list", "scalar") if p.scalar else
                   ("tensor", "tensor_list"))
-        if v is None and p["param_type"] == "required":   # a number the kernel takes as a 1-element tensor
-            v, how = _pick(values, claimed, p["name"], ("scalar",))
+        if v is None and p.param_type == "required":   # a number the kernel takes as a 1-element tensor
+            v, how = _pick(values, claimed, p.name, ("scalar",))
             how = "position" if v is not None else how
         if v is None or v.value.kind == "none":
-            if p["param_type"] == "required":
-                bound.problem = (f"OpDef input '{p['name']}' is required and the task has no tensor left for it "
+            if p.param_type == "required":
+                bound.problem = (f"OpDef input '{p.name}' is required and the task has no tensor left for it "
                                  f"(task values: {', '.join(x.label for x in values)})")
                 return bound
-            bound.notes.append(f"optional input '{p['name']}' left empty")
+            bound.notes.append(f"optional input '{p.name}' left empty")
             continue
         claimed.add(id(v))
         if how == "position":
-            bound.notes.append(f"OpDef input '{p['name']}' <- {v.label} (by position: no task value is named "
-                               f"'{p['name']}')")
+            bound.notes.append(f"OpDef input '{p.name}' <- {v.label} (by position: no task value is named "
+                               f"'{p.name}')")
         if is_dynamic(p) or v.value.kind == "tensor_list":
             if not is_dynamic(p):
-                bound.problem = (f"OpDef input '{p['name']}' is one tensor ({p['param_type']}) and {v.label} is a list "
+                bound.problem = (f"OpDef input '{p.name}' is one tensor ({p.param_type}) and {v.label} is a list "
                                  f"of {len(v.value.items)} tensors (hint: declare it .ParamType(DYNAMIC))")
                 return bound
             got, notes, bound.problem = list_members(p, v)
@@ -105,48 +114,48 @@ def bind_msopgen(op: dict[str, Any], values: list[TaskValue], expected: list, *,
             if v.origin == "input" and v.index in mutated:
                 bound.inplace.update({k: v.index for k in got})
             continue
-        declared = [GE_TO_NUMPY.get(d) for d in p["dtypes"]]
+        declared = p.dtypes
         arr = np.asarray(v.value.value) if v.value.kind == "scalar" else v.value.array
         if arr.dtype.kind not in "biufc" and name_of(arr) != "bfloat16":
-            bound.problem = f"OpDef input '{p['name']}' <- {v.label} = {v.value.value!r}, which is not a number or tensor"
+            bound.problem = f"OpDef input '{p.name}' <- {v.label} = {v.value.value!r}, which is not a number or tensor"
             return bound
         real = arr.dtype.kind != "c"
         # a number (or a Scalar()/ScalarList() input's values, which aclnn converts to the declared dtype) the
         # binding passes as a small tensor: typed once the variant is known
-        if real and (v.value.kind == "scalar" or (p.get("scalar") and name_of(arr) not in declared) or
+        if real and (v.value.kind == "scalar" or (p.scalar and name_of(arr) not in declared) or
                      (arr.size <= 1 and declared and name_of(arr) not in declared)):
-            scalars[p["name"]] = (arr, v)
+            scalars[p.name] = (arr, v)
         else:
-            inputs[p["name"]] = arr
+            inputs[p.name] = arr
         if v.origin == "input" and v.index in mutated:
-            bound.inplace[p["name"]] = v.index
+            bound.inplace[p.name] = v.index
     col = _variant(op, param_dtypes(op, inputs))
-    for p in op["inputs"]:
-        if p["name"] in scalars:
-            arr, v = scalars[p["name"]]
-            dtype = GE_TO_NUMPY.get(p["dtypes"][min(col or 0, len(p["dtypes"]) - 1)], "float32")
-            inputs[p["name"]] = arr.reshape(-1 if arr.ndim else 1).astype(numpy_dtype(dtype))
+    for p in op.inputs:
+        if p.name in scalars:
+            arr, v = scalars[p.name]
+            dtype = _kernel_dtype(_at(p, col or 0))
+            inputs[p.name] = arr.reshape(-1 if arr.ndim else 1).astype(numpy_dtype(dtype))
             shown = arr.reshape(-1)[0] if arr.size == 1 else arr.reshape(-1).tolist()
-            bound.notes.append(f"OpDef input '{p['name']}' <- {v.label} = {shown!r} as a {arr.size}-element {dtype} "
+            bound.notes.append(f"OpDef input '{p.name}' <- {v.label} = {shown!r} as a {arr.size}-element {dtype} "
                                "tensor (as the binding passes a scalar)")
     bad = sorted({name_of(a) for a in inputs.values()} - supported) if supported is not None else []
     if bad:
-        bound.problem, bound.unsupported = f"the sim backend has no {', '.join(bad)} support", True
+        bound.problem, bound.unsupported = f"the backend has no {', '.join(bad)} support", True
         return bound
     attrs: dict[str, Any] = {}
-    for a in op["attrs"]:
-        v, how = _pick(values, claimed, a["name"], ("scalar",))
+    for a in op.attrs:
+        v, how = _pick(values, claimed, a.name, ("scalar",))
         if v is None:
             continue
         claimed.add(id(v))
         try:
-            attrs[a["name"]] = _attr_value(a["type"], v.value.value)
+            attrs[a.name] = _attr_value(a.type, v.value.value)
         except (TypeError, ValueError):   # e.g. a tuple (stride=(2, 2, 2)) for an int attribute
-            bound.problem = (f"attribute '{a['name']}' <- {v.label} = {v.value.value!r}, which is not a value of "
-                             f"the OpDef's attribute type {a['type']}")
+            bound.problem = (f"attribute '{a.name}' <- {v.label} = {v.value.value!r}, which is not a value of "
+                             f"the OpDef's attribute type {a.type}")
             return bound
         if how == "position":
-            bound.notes.append(f"attribute '{a['name']}' <- {v.label} = {v.value.value!r} (by position)")
+            bound.notes.append(f"attribute '{a.name}' <- {v.label} = {v.value.value!r} (by position)")
     unused = [v.label for v in values if id(v) not in claimed and v.origin != "param" and v.value.kind not in ("none",)]
     if unused:
         bound.notes.append(f"task values not passed to the kernel: {', '.join(unused)}")
@@ -154,11 +163,11 @@ def bind_msopgen(op: dict[str, Any], values: list[TaskValue], expected: list, *,
     col = _variant(op, param_dtypes(op, inputs), _expected_dtypes(op, expected))
     keys = output_keys(op, len(expected))
     if keys is not None and col is not None:
-        params = {p["name"]: p for p in op["outputs"]}
+        params = {p.name: p for p in op.outputs}
         for ref, key in zip(expected, keys):
             p = params[key.split("[")[0]]
-            if p["dtypes"] and key not in inputs:
-                dt = GE_TO_NUMPY.get(p["dtypes"][min(col, len(p["dtypes"]) - 1)], "float32")
+            if p.dtypes and key not in inputs:
+                dt = _kernel_dtype(_at(p, col))
                 case.outputs[key] = OutputSpec(shape=tuple(ref.shape or ()), dtype=dt)
     for name, arr in inputs.items():     # read every input back after the run: the mutation check
         case.outputs.setdefault(name, OutputSpec(shape=tuple(arr.shape), dtype=str(arr.dtype)))

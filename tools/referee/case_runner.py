@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.referee.bind_launch import bind_launch
 from kernelwright.tools.referee.bind_lists import joined_lists, output_order, post_array
 from kernelwright.tools.referee.bind_msopgen import bind_msopgen
 from kernelwright.tools.referee.binding import Bound, expected_outputs, match_outputs, task_values
 from kernelwright.tools.referee.compare import compare_output, compare_unchanged
+from kernelwright.tools.referee.judgeable import constant
+from kernelwright.tools.referee.poison import poison, unwritten
+from kernelwright.tools.referee.speed import RanCase
 from kernelwright.tools.referee.tolerance import PRESETS, Tolerance
 from kernelwright.tools.referee.verdict import CaseRun, Mismatch
 from kernelwright.tools.hardware import SocProfile
@@ -34,6 +39,7 @@ class Setting:
     task_check: bool = False          # the task has custom_check_precision and the preset defers to it
     run_timeout_s: float = 120.0
     results: list[tuple[str, RunResult]] = field(default_factory=list)
+    ran: list[RanCase] = field(default_factory=list)          # passing runs, for the measure stage's speed report
 
 
 def _tensor_shapes(values) -> list[list[int]]:
@@ -94,7 +100,7 @@ def bind(s: Setting, ref: RefRun) -> tuple[Bound, list]:
     if s.project.kind == "msopgen":
         if not s.build.op:
             return Bound(problem="the build did not read an OpDef from op_host (no OP_ADD?)"), expected
-        if not s.build.op["outputs"] and ref.post:
+        if not s.build.op.outputs and ref.post:
             # an in-place operator (no OpDef outputs) whose reference modifies its inputs: the final state of
             # those inputs is the result (what the reference returns may be a rearranged copy of it)
             bound = bind_msopgen(s.build.op, values, [], mutated=set(ref.post), supported=s.supported_dtypes)
@@ -138,7 +144,7 @@ def _returned_outputs(s: Setting, ref: RefRun, order: list[str], expected: list)
     its order, with as many of the reference's (CrossEntropyLoss without returnZloss: loss and logProb)."""
     if ref.call_returns is None:
         return order, expected, []
-    outs = [o["name"] for o in s.build.op["outputs"]] if s.build.op else []  # type: ignore[index]
+    outs = [o.name for o in s.build.op.outputs] if s.build.op else []
     tail = ref.call_exec[len(ref.call_exec) - len(outs):] if outs and len(ref.call_exec) >= len(outs) else []
     if outs == order and tail and all(n in tail for n in ref.call_returns):
         chosen = [order[tail.index(n)] for n in ref.call_returns]
@@ -214,8 +220,13 @@ def run_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShap
     bound.case.soc = s.soc.name
     bound.case.timeout_s = s.run_timeout_s
     bound.case.label = f"{case.id} seed {seed}"
+    references = [e.array for e in expected if e.array is not None]
+    poison(bound.case, references + [np.asarray(a) for a in bound.case.inputs.values()])   # a copied input is no poison
+    run.reference_constants = [constant(a) for a in references]
+    run.reference_sizes = [int(a.size) for a in references]
     r = s.toolchain.run(s.build, bound.case)
     run.run_status, run.block_dim, run.seconds = r.status, r.block_dim, r.seconds
+    run.diagnostics = (r.errors() + [d for d in r.diagnostics if d.severity == "warning"])[:20]
     if r.status != "ok":
         run.status = "fail"
         errors = "; ".join(d.render() for d in r.errors()[:3])
@@ -224,7 +235,9 @@ def run_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShap
             run.notes.append(errors[:1500])
         return run
     s.results.append((f"{case.id} seed {seed}", r))
-    run.mismatches = check(s, case, bound, expected, ref, r)
+    run.mismatches = check(s, case, bound, expected, ref, r) + unwritten(bound.case, r.outputs)
+    if not run.mismatches:
+        s.ran.append(RanCase(f"{case.id} seed {seed}", case, plan.mapping if run.shrunk else {}, bound.case, r, ref))
     run.notes = list(dict.fromkeys(run.notes + bound.notes))
     if run.mismatches:
         run.status = "fail"

@@ -93,10 +93,17 @@ def evaluate(expr: str, env: dict[str, Any]) -> int | float:
         if isinstance(node, ast.IfExp):
             return ev(node.body) if ev(node.test) else ev(node.orelse)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in FUNCS and not node.keywords:
-            return FUNCS[node.func.id](*[ev(a) for a in node.args])
+            args = [ev(a) for a in node.args]
+            try:
+                return FUNCS[node.func.id](*args)
+            except (TypeError, ValueError, OverflowError) as e:    # min(), abs(x) of a tensor, int(huge)
+                raise ExprError(f"{expr!r}: {node.func.id}() cannot take these arguments ({e})") from None
         raise ExprError(f"{expr!r}: {type(node).__name__} is not allowed here (functions: {', '.join(sorted(FUNCS))})")
 
-    value = ev(tree.body)
+    try:
+        value = ev(tree.body)
+    except (TypeError, OverflowError) as e:     # a tensor in arithmetic (`x + 1`), a float too large
+        raise ExprError(f"{expr!r}: {e}") from None
     if isinstance(value, TensorInfo) or not isinstance(value, (int, float, bool)):
         raise ExprError(f"{expr!r}: evaluates to {value!r}, not a number")
     if isinstance(value, float) and not math.isfinite(value):

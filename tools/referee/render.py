@@ -1,6 +1,7 @@
 """A short staged report of a verdict for people: plain text, or rich colours on a terminal."""
 from __future__ import annotations
 
+from kernelwright.terminal_text import printable
 from kernelwright.tools.referee.verdict import CaseRun, Verdict
 
 _MARK = {"pass": "green", "fail": "red", "error": "yellow", "skipped": "dim"}
@@ -44,10 +45,10 @@ def report_lines(v: Verdict, *, max_mismatches: int = 3) -> list[tuple[str, str]
 def print_report(v: Verdict, *, rich: bool) -> None:
     if not rich:
         for _, text in report_lines(v):
-            print(text)
+            print(printable(text))
         return
     from rich.console import Console
     from rich.text import Text
     console = Console(highlight=False)
     for style, text in report_lines(v):
-        console.print(Text(text, style=_MARK.get(style, "")))
+        console.print(Text(printable(text), style=_MARK.get(style, "")))

@@ -11,7 +11,7 @@ from kernelwright.tools.toolchain import Diagnostic
 StageName = Literal["lint", "build", "run", "compare", "measure"]
 Status = Literal["pass", "fail", "skipped", "error"]
 MismatchRule = Literal["missing_output", "shape", "dtype", "nan_position", "inf_position", "tolerance",
-                       "all_zero", "constant", "input_mutated", "extra_output", "invalid_value"]
+                       "all_zero", "constant", "input_mutated", "extra_output", "invalid_value", "unwritten"]
 
 
 class Mismatch(BaseModel):
@@ -60,9 +60,14 @@ class CaseRun(BaseModel):
     reason: str = ""
     run_status: str | None = None     # the toolchain's RunResult.status
     mismatches: list[Mismatch] = Field(default_factory=list)
+    diagnostics: list[Diagnostic] = Field(default_factory=list)   # the run's findings (errors first)
     notes: list[str] = Field(default_factory=list)
     block_dim: int = 0
     seconds: float = 0.0
+    # per reference output of this trial: its one value when every element is the same (NaN as "nan"),
+    # None when it varies; and its size (see judgeable.py: a reference that never varies judges nothing)
+    reference_constants: list[str | None] = Field(default_factory=list)
+    reference_sizes: list[int] = Field(default_factory=list)
 
 
 class StageReport(BaseModel):

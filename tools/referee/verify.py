@@ -1,7 +1,8 @@
 """verify(task, project, toolchain) -> Verdict: the referee.
 
 Stages: lint (API linter + static anti-cheat) -> build -> run -> compare (every case, several seeded
-trials, all outputs, inputs unchanged) -> measure (work counters), then a recheck: one more trial
+trials, all outputs, inputs unchanged) -> measure (work counters; kernel time against eager PyTorch's, measured
+on a device or estimated on the emulation), then a recheck: one more trial
 with fresh inputs after all the others. A kernel that fails is a verdict, never an exception;
 only bad arguments (an unknown tolerance preset) raise.
 """
@@ -11,33 +12,40 @@ import math
 import time
 from dataclasses import dataclass
 
-from kernelwright.tools.dtypes import KERNEL_DTYPES
+from kernelwright.errors import UserError
+from kernelwright.tools.buildkit import sandbox
 from kernelwright.tools.hardware import load_soc
 from kernelwright.tools.project import KernelProject
+from kernelwright.tools.referee import judgeable
 from kernelwright.tools.referee.case_runner import Setting, run_trial, run_trial_with_fallback
+from kernelwright.tools.referee.speed import judge_speed
 from kernelwright.tools.referee.stages import lint_stage, measure_stage
 from kernelwright.tools.referee.tolerance import Tolerance, get_tolerance
 from kernelwright.tools.referee.verdict import CaseRun, StageReport, Verdict
 from kernelwright.tools.task import Task, TaskCase
 from kernelwright.tools.tasks.reference import ReferenceWorker, RefFailure, RefShapes
 from kernelwright.tools.tasks.shrink import Shape, ShrinkPlan, plan_shrink
-from kernelwright.tools.toolchain import Toolchain
+from kernelwright.tools.toolchain import EMULATION_BUDGET, Toolchain
 
-DEFAULT_BUDGET = 1 << 20          # elements per case on the emulation (inputs, init tensors and weights)
+DEFAULT_BUDGET = EMULATION_BUDGET  # elements per case on an emulation (inputs, init tensors and weights)
 FALLBACK_BUDGET = 1 << 23         # a case that cannot shrink safely may still run at its own size up to this
 RECHECK_SEED = 104729
 
 
-def _plan(shapes: RefShapes | None, sim: bool, budget: int, cores: int, ub: int) -> ShrinkPlan:
+def _plan(shapes: RefShapes | None, budget: int | None, cores: int, ub: int) -> ShrinkPlan:
+    """The shapes a case runs at: shrunk to `budget` elements, or (no budget) the task's own."""
     tensors = [] if shapes is None else [Shape(dims=list(t.shape or []), dtype=t.dtype or "float32")
                                          for v in shapes.args + shapes.init + shapes.params for t in v.tensors()]
-    if not sim:
+    if budget is None:
         total = sum(math.prod(t.dims) for t in tensors)
-        return ShrinkPlan(elements_before=total, elements_after=total, budget=budget)
-    return plan_shrink(tensors, budget=budget, cores=cores, ub_bytes=ub)
+        return ShrinkPlan(elements_before=total, elements_after=total, budget=total)
+    outputs = [] if shapes is None else [Shape(dims=list(o.shape or []), dtype=o.dtype or "float32")
+                                         for o in shapes.outputs or [] if o.kind == "tensor"]
+    return plan_shrink(tensors, budget=budget, cores=cores, ub_bytes=ub, outputs=outputs)
 
 
-def _cases(task: Task, worker: ReferenceWorker, only: list[str] | None) -> list[TaskCase] | RefFailure:
+def task_cases(task: Task, worker: ReferenceWorker, only: list[str] | None = None) -> list[TaskCase] | RefFailure:
+    """The task's cases; a task of input groups without a sidecar gets one case per group its worker counts."""
     cases = task.cases
     if not cases and task.input_kind == "input_groups":
         n = worker.count_groups()
@@ -47,39 +55,45 @@ def _cases(task: Task, worker: ReferenceWorker, only: list[str] | None) -> list[
     return [c for c in cases if only is None or c.id in only]
 
 
-def _sim_dtypes(toolchain: Toolchain) -> set[str] | None:
-    if toolchain.name != "sim":
-        return None
-    # complex64 buffers too: the sim moves their bytes and kernels read them as float pairs (NPUKernelBench Ccopy)
-    return set(KERNEL_DTYPES) | {"complex64"}
-
-
 def verify(task: Task, project: KernelProject, toolchain: Toolchain, *, tolerance: str | Tolerance = "default",
-           trials: int | None = None, seed: int = 0, soc: str | None = None, budget: int = DEFAULT_BUDGET,
+           trials: int | None = None, seed: int = 0, soc: str | None = None, budget: int | None = None,
            fallback_budget: int = FALLBACK_BUDGET, worker: ReferenceWorker | None = None, api_lint: bool = True,
            cases: list[str] | None = None, recheck: bool = True, extra_glue: dict[str, str] | None = None,
            stop_after_failures: int = 3) -> Verdict:
     start = time.monotonic()
+    for name, value in (("trials", trials), ("budget", budget)):
+        if value is not None and value < 1:
+            raise UserError(f"{name} {value}: must be at least 1 (otherwise no case runs and nothing is judged)")
     tol = get_tolerance(tolerance)
-    profile = load_soc(soc) if soc else getattr(toolchain, "soc", None) or load_soc(None)
+    profile = load_soc(soc) if soc else toolchain.soc
     v = Verdict(task=task.name, op_type=task.op_type, project=project.name, backend=toolchain.name, soc=profile.name,
                 tolerance=tol.name, tolerance_rule=tol.describe(), seed=seed)
     v.stages.append(lint_stage(project, api_lint=api_lint, extra_glue=extra_glue))
+    # said in every verdict where the machine or the backend could not contain the steps
+    for note in (sandbox.status().note(), toolchain.uncontained):
+        if note:
+            v.stage("run").findings.append(note)
     build_report = v.stage("build")
     t0 = time.monotonic()
     build = toolchain.build(project, soc=soc)
-    build_report.seconds, build_report.diagnostics = time.monotonic() - t0, build.errors()[:20]
+    warnings = [d for d in build.diagnostics if d.severity == "warning"]
+    build_report.seconds, build_report.diagnostics = time.monotonic() - t0, (build.errors() + warnings)[:20]
     build_report.status = {"ok": "pass", "compile_error": "fail"}.get(build.status, "error")
     build_report.summary = f"{build.status} on {build.toolchain}" + (f" ({len(build.variants)} dtype variants)"
                                                                     if build.variants else "")
     if not build.ok:
         return _finish(v, start)
+    if not toolchain.capabilities.runs:
+        v.stage("run").summary = f"the {toolchain.name} backend only compile-checks: no case runs on it"
+        return _finish(v, start)
     own_worker = worker is None
     s = Setting(project=project, build=build, toolchain=toolchain, worker=worker or ReferenceWorker(task), tolerance=tol,
-                soc=profile, fallback_budget=fallback_budget, supported_dtypes=_sim_dtypes(toolchain),
+                soc=profile, fallback_budget=fallback_budget, supported_dtypes=toolchain.capabilities.dtypes,
                 task_check=tol.task_check and task.custom_check)
     try:
-        _run_cases(v, task, s, Options(trials, seed, budget, cases, recheck, stop_after_failures))
+        shrink = toolchain.capabilities.shrink_budget
+        _run_cases(v, task, s, Options(trials, seed, (budget or shrink) if shrink else None, cases, recheck,
+                                       stop_after_failures))
     finally:
         if own_worker:
             s.worker.close()
@@ -90,7 +104,7 @@ def verify(task: Task, project: KernelProject, toolchain: Toolchain, *, toleranc
 class Options:
     trials: int | None
     seed: int
-    budget: int
+    budget: int | None                # elements per case when the toolchain shrinks cases; None: the task's shapes
     only: list[str] | None
     recheck: bool
     stop_after_failures: int
@@ -99,13 +113,12 @@ class Options:
 def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
     run_report = v.stage("run")
     names = s.worker.params()
-    todo = names if isinstance(names, RefFailure) else _cases(task, s.worker, o.only)
+    todo = names if isinstance(names, RefFailure) else task_cases(task, s.worker, o.only)
     if isinstance(todo, RefFailure):
         run_report.status, run_report.summary = "error", todo.render()
         return
     s.forward_params, s.init_params = names["forward_params"], names["init_params"]  # type: ignore[index]
     v.trials = o.trials or (3 if len(todo) == 1 else 1)
-    sim = s.toolchain.name == "sim"
     first_ok: tuple[TaskCase, RefShapes | None, ShrinkPlan] | None = None
     failures = 0
     for case in todo:
@@ -113,9 +126,9 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
         if isinstance(shapes, RefFailure):   # FakeTensorMode could not follow the task (data-dependent inputs):
             probe = s.worker.run(case, o.seed, {})        # learn the shapes from a real run, then plan as usual
             shapes = None if isinstance(probe, RefFailure) else probe.shapes()
-        plan = _plan(shapes, sim, o.budget, s.soc.vector_cores, s.soc.ub_bytes)
+        plan = _plan(shapes, o.budget, s.soc.vector_cores, s.soc.ub_bytes)
         if not plan.fits:
-            plan = ShrinkPlan(elements_before=plan.elements_before, elements_after=plan.elements_before, budget=o.budget)
+            plan = ShrinkPlan(elements_before=plan.elements_before, elements_after=plan.elements_before, budget=plan.budget)
             if plan.elements_before > s.fallback_budget:
                 v.skipped_cases[case.id] = f"cannot shrink ({plan.elements_before} elements) within the budget"
                 continue
@@ -135,6 +148,7 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
                 v.skipped_cases[c.id] = f"not run: {failures} cases already failed"
             break
     measure = measure_stage(s.results)
+    judge_speed(measure, s.ran, toolchain=s.toolchain, build=s.build, task=task, worker=s.worker, soc=s.soc)
     if o.recheck and first_ok and not failures:
         case, shapes, plan = first_ok
         v.runs.append(run_trial(s, case, o.seed + RECHECK_SEED, v.trials, shapes, plan, label="recheck"))
@@ -177,8 +191,9 @@ def _finish(v: Verdict, start: float) -> Verdict:
         v.status = "error"
         v.summary = "no case could run: " + ("; ".join(f"{k}: {r}" for k, r in list(v.skipped_cases.items())[:3]) or
                                              v.stage("run").summary)
+    judgeable.apply(v)
     v.seconds = time.monotonic() - start
     return v
 
 
-__all__ = ["verify", "Verdict", "StageReport", "CaseRun"]
+__all__ = ["verify", "task_cases", "Verdict", "StageReport", "CaseRun"]

@@ -1,30 +1,47 @@
 """Build a KernelProject for the CPU emulation: prepare the sources, compile the host side of
 msopgen projects and read its op definition, then compile and link one kernel executable per
-dtype variant. Results (including compile errors) are cached by content."""
+dtype variant. Results (including compile errors) are cached by content; infrastructure failures
+(a step that timed out, a sandbox that did not start) are not.
+
+Every step is sandboxed: the compiler sees its installation, our headers, the runtime and the build
+directory (its only writable place); the op_host executable that describes the operator (its static
+constructors run there) sees only itself and a scratch directory, never the build it belongs to."""
 from __future__ import annotations
 
 import json
 import re
+import shutil
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from kernelwright.tools.buildkit import cache, sandbox
+from kernelwright.tools.buildkit.sandbox import View
 from kernelwright.tools.buildkit.diagnostics import PathMapper, dedupe, parse
 from kernelwright.tools.buildkit.sources import dtype_variants, variant_key
+from kernelwright.tools.dtypes import BY_GE
+from kernelwright.tools.opspec import OpAttr, OpParam, OpSpec
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.sim import includes, mix, sources
 from kernelwright.tools.sim.compiler import Compiler
-from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR, RuntimeLib
+from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR, RuntimeLib, compiler_view
 from kernelwright.tools.toolchain import BuildResult, Diagnostic
 
 COMPILE_LIMITS = sandbox.Limits(wall_s=180, cpu_s=300, memory_bytes=6 << 30)
+DESCRIBE_LIMITS = sandbox.Limits(wall_s=30, cpu_s=30)
 _OP_API = re.compile(r'#include\s*["<](?:aclnn/|opdev/|aclnn_kernels/|level0/|level2/)')
 
 
+# the Python that writes a build's inputs (generated units, tiling structs, dtype macros)
+BUILDER_CODE = ("tools/sim/build.py", "tools/sim/sources.py", "tools/sim/includes.py", "tools/buildkit/sources.py",
+                "tools/dtypes.py")
+
+
 def build_key(rt: RuntimeLib, project: KernelProject) -> str:
-    parts = [rt.root.name, project.kind, project.name]
+    parts = [rt.root.name, cache.code_digest(*BUILDER_CODE), project.kind, project.name]
     for rel in sorted(project.files):
         parts += [rel, project.files[rel]]
     parts += includes.key_parts(project)
@@ -40,6 +57,8 @@ class Builder:
         self.log: list[str] = []
         self.diags: list[Diagnostic] = []
         self.extra_flags = includes.flags(project)  # the project's own include dirs beyond CANN's
+        self.view = compiler_view(rt.compiler, out, (str(rt.root), *map(str, includes.extra_dirs(project))))
+        self.infrastructure: list[str] = []  # failures that are not the kernel's: the result is not cached
 
     # the build directory is renamed into the cache when done; artefacts are recorded at their final paths
     def final_path(self, p: Path) -> str:
@@ -48,14 +67,21 @@ class Builder:
     def _compile(self, args: list[str]) -> bool:
         # debug info must name the final cache path, where the executable will be symbolized
         prefix_map = f"-fdebug-prefix-map={self.out}={self.final}"
-        r = sandbox.run([self.compiler.path, prefix_map, *args, f"-I{self.out / 'kwinc'}", *self.extra_flags], cwd=self.out,
-                        limits=COMPILE_LIMITS)
+        tmp = tempfile.mkdtemp(prefix=".tmp-", dir=self.out)   # the compiler's temporary files stay in the build
+        try:
+            view = replace(self.view, env=(*self.view.env, ("TMPDIR", tmp)))
+            r = sandbox.run([self.compiler.path, prefix_map, *args, f"-I{self.out / 'kwinc'}", *self.extra_flags],
+                            cwd=self.out, limits=COMPILE_LIMITS, view=view)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
         text = (r.stdout + r.stderr).replace(str(self.out) + "/", "")
         if text.strip():
             self.log.append(text)
-        if r.timed_out:
-            self.diags.append(Diagnostic(stage="build", message="the compiler did not finish within "
-                                         f"{COMPILE_LIMITS.wall_s:.0f} s", category="other"))
+        if r.infrastructure_failure:
+            why = r.sandbox_error or f"the compiler did not finish within {COMPILE_LIMITS.wall_s:.0f} s"
+            self.infrastructure.append(why)
+            self.diags.append(Diagnostic(stage="build", message=why + " (not cached: the next build tries again)",
+                                         category="other"))
             return False
         if r.returncode != 0 or "error:" in r.stderr:
             found = parse(r.stderr + r.stdout, self.mapper)
@@ -125,16 +151,17 @@ class Builder:
         if not self._link(host_objs, self.rt.host_archive, host_exe, ("-Wl,--allow-multiple-definition",)):
             return
         result.artifacts["host_exe"] = self.final_path(host_exe)
-        op = self._describe(host_exe)
-        if op is None:
+        described = self._describe(host_exe)
+        if described is None:
             return
-        result.op = op
-        (self.out / "kw_tiling.h").write_text(sources.tiling_header(op["type"], op.get("tiling_classes", [])))
+        result.op, tiling_classes = described
+        result.artifacts["describe"] = self.final_path(self.out / "describe.json")   # the OpDefs and tiling layouts
+        (self.out / "kw_tiling.h").write_text(sources.tiling_header(result.op.op_type, tiling_classes))
         if not kernel_units:
             self.diags.append(Diagnostic(stage="build", category="syntax_structure",
                                          message=f"no kernel source: expected op_kernel/{self.project.snake_name}.cpp"))
             return
-        variants = dtype_variants(op, orig=True) or [{}]
+        variants = dtype_variants(result.op, orig=True) or [{}]
         kernel_rel = kernel_units[0]
         kernel_name = self.project.snake_name
         result.kernels = [kernel_name]
@@ -173,8 +200,22 @@ class Builder:
                                                                               "-o", str(obj)])
                 and self._compile(["-shared", "-fPIC", "-Wl,-Bsymbolic", str(obj), "-o", str(lib)]))
 
-    def _describe(self, host_exe: Path) -> dict[str, Any] | None:
-        r = sandbox.run([str(host_exe), "describe"], cwd=self.out, limits=sandbox.Limits(wall_s=30, cpu_s=30))
+    def _describe(self, host_exe: Path) -> tuple[OpSpec, list[dict[str, Any]]] | None:
+        """The project's operator as its OpDef registers it, and the tiling-data layouts of the host."""
+        scratch = self.out / ".describe"
+        scratch.mkdir()
+        try:
+            r = sandbox.run([str(host_exe), "describe"], cwd=scratch, limits=DESCRIBE_LIMITS,
+                            view=View(writable=(str(scratch),), readable=(str(host_exe),)))
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        if r.infrastructure_failure:
+            why = r.sandbox_error or (f"the op_host code did not finish registering the operator within "
+                                      f"{DESCRIBE_LIMITS.wall_s:.0f} s (a hang in a static constructor or OpDef?)")
+            self.infrastructure.append(why)
+            self.diags.append(Diagnostic(stage="host", category="other", message=why + " (not cached: the next build "
+                                         "tries again)"))
+            return None
         try:
             data = json.loads(r.stdout)
         except json.JSONDecodeError:
@@ -189,7 +230,20 @@ class Builder:
                                          message=f"no operator definition for '{self.project.name}' (OP_ADD registered: {names})",
                                          hint="declare `class X : public OpDef` and register it with OP_ADD(X) in op_host"))
             return None
-        op["tiling_classes"] = data.get("tiling_classes", [])
         (self.out / "describe.json").write_text(json.dumps(data, indent=1))
-        return op
+        return op_spec(op), data.get("tiling_classes", [])
+
+
+def op_spec(described: dict[str, Any]) -> OpSpec:
+    """An OpDef as the host runner's `describe` prints it (GE dtype names, attribute defaults as text) ->
+    OpSpec. A dtype outside our table keeps its GE name."""
+    def param(p: dict[str, Any]) -> OpParam:
+        return OpParam(name=p["name"], param_type=p["param_type"] if p["param_type"] in ("required", "dynamic") else
+                       "optional", dtypes=[BY_GE[d].name if d in BY_GE else d for d in p["dtypes"]],
+                       formats=p["formats"], scalar=p["scalar"], value_depend=p["value_depend"],
+                       shape_depend_on_compute=p.get("shape_depend_on_compute", False))
+    return OpSpec(op_type=described["type"], inputs=[param(p) for p in described["inputs"]],
+                  outputs=[param(p) for p in described["outputs"]],
+                  attrs=[OpAttr(name=a["name"], type=a["type"], param_type="required" if a["required"] else "optional",
+                                default=a["default"] if a["default"] != "" else None) for a in described["attrs"]])
 

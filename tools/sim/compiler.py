@@ -30,7 +30,10 @@ class Compiler:
     def common_flags(self) -> list[str]:
         flags = ["-std=c++17", "-O1", "-fno-omit-frame-pointer"]
         if self.family == "clang":
+            # -fno-crash-diagnostics: a crashing compile (a template bomb at the memory limit) leaves no
+            # multi-MB preprocessed reproducers in /tmp
             flags += ["-gline-tables-only", "-fno-caret-diagnostics", "-fno-color-diagnostics", "-ferror-limit=30",
+                      "-fno-crash-diagnostics",
                       "-Wno-everything", "-Werror=c++11-narrowing"]
         else:
             flags += ["-g1", "-fno-diagnostics-show-caret", "-fdiagnostics-color=never", "-fmax-errors=30", "-w",

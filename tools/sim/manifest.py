@@ -32,3 +32,8 @@ def platform_line(soc: SocProfile) -> str:
 
 def dims(shape: tuple[int, ...] | list[int]) -> str:
     return ",".join(str(int(d)) for d in shape)
+
+
+def list_line_fields(name: str, keys: list[str], shapes: list[tuple[int, ...]]) -> list[str]:
+    """Fields of the runner's `list NAME MEMBERS DIMS` directive."""
+    return ["list", name, ",".join(keys), ";".join(",".join(str(int(d)) for d in s) for s in shapes)]

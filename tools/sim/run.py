@@ -1,5 +1,9 @@
 """Run one case of a built project on the CPU emulation: host tiling (msopgen), then the
-kernel on every block in a sandboxed subprocess; outputs and findings come back as data."""
+kernel on every block in a sandboxed subprocess; outputs and findings come back as data.
+
+Each step sees its executable (read-only, checked against the build's seal first) and the run's
+own directory; the kernel's blocks are forked inside its sandbox. Steps go to the build's long-lived
+sandbox (`buildkit.executor`) when the toolchain gives one, else each gets a sandbox of its own."""
 from __future__ import annotations
 
 import json
@@ -11,38 +15,42 @@ from typing import Any
 
 import numpy as np
 
-from kernelwright.tools.buildkit import sandbox
+from kernelwright.tools.buildkit import cache, sandbox
+from kernelwright.tools.buildkit.sandbox import View
 from kernelwright.tools.buildkit.diagnostics import PathMapper
-from kernelwright.tools.buildkit.sources import variant_key
-from kernelwright.tools.dtypes import BY_NAME, GE_TO_CTYPE, GE_TO_NUMPY, GE_VALUES, numpy_dtype
+from kernelwright.tools.buildkit.executor import Executor
+from kernelwright.tools.buildkit.sources import column_ctypes, variant_key
+from kernelwright.tools.dtypes import BY_NAME, KERNEL_DTYPES, name_of, numpy_dtype
 from kernelwright.tools.hardware import SocProfile
+from kernelwright.tools.opspec import OpParam, OpSpec
 from kernelwright.tools.sim import host_calls, shape_out
-from kernelwright.tools.sim.manifest import FORMAT_ND, dims, line, platform_line, soc_line
+from kernelwright.tools.sim.manifest import FORMAT_ND, dims, line, list_line_fields, platform_line, soc_line
 from kernelwright.tools.sim.shape_out import SHAPE_OUT
 from kernelwright.tools.sim.reports import RunReport
 from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR
-from kernelwright.tools.sim.tensor_lists import gaps, instance_keys, is_dynamic, list_line_fields
+from kernelwright.tools.sim.trace import read_trace
+from kernelwright.tools.tensor_lists import gaps, instance_keys, is_dynamic
 from kernelwright.tools.toolchain import BadCase, BuildResult, Case, Diagnostic, RunResult
 
 HOST_DATA_LIMIT = 1 << 20   # inputs up to this size are visible to TilingFunc (GetInputTensor()->GetData())
 
 
-def _ge(numpy_name: str) -> str | None:
-    """The ge::DataType of any array NumPy carries, complex64 included (NPUKernelBench's Muls and Icamax
-    take complex64 tensors, which the kernels read as float pairs)."""
-    d = BY_NAME.get(numpy_name)
-    return d.ge if d else None
+# what a kernel here can be given: complex64 too, whose bytes the sim moves and kernels read as float pairs
+# (NPUKernelBench's Ccopy, Muls and Icamax take complex64 tensors)
+SIM_DTYPES: frozenset[str] = KERNEL_DTYPES | {"complex64"}
 
 
-def _numpy_of(ge: str) -> str:
-    """The NumPy dtype of an output the OpDef declares (complex64 as itself, not float32)."""
-    return "complex64" if ge == "DT_COMPLEX64" else GE_TO_NUMPY.get(ge, "float32")
+def _at(p: OpParam, col: int) -> str:
+    """The parameter's dtype in column `col` (a parameter with fewer columns repeats its last)."""
+    return p.dtypes[min(col, len(p.dtypes) - 1)]
 
 
 class Runner:
-    def __init__(self, build: BuildResult, case: Case, soc: SocProfile, race_check: bool = True, keep_dir: bool = False):
+    def __init__(self, build: BuildResult, case: Case, soc: SocProfile, race_check: bool = True, keep_dir: bool = False,
+                 executor: Executor | None = None):
         self.build, self.case, self.soc, self.race_check, self.keep = build, case, soc, race_check, keep_dir
-        self.dir = Path(tempfile.mkdtemp(prefix="kw-run-"))
+        self.executor = executor   # the build's long-lived sandbox; None: a sandbox per step
+        self.dir = executor.new_dir() if executor else Path(tempfile.mkdtemp(prefix="kw-run-"))
         self.mapper = PathMapper(Path(build.artifacts.get("src", "/nonexistent")), INCLUDE_DIR)
         self.result = RunResult(toolchain="sim", status="ok")
 
@@ -70,19 +78,35 @@ class Runner:
         np.ascontiguousarray(arr).tofile(p)
         return p
 
+    def _step(self, exe: str | Path, args: list[str], limits: sandbox.Limits) -> sandbox.Completed:
+        """One sandboxed step on a built executable, refused when the build changed since it was sealed."""
+        root = cache.sealed_root(Path(exe))
+        if root is None or cache.tampered(root, [str(Path(exe).relative_to(root))]):
+            raise BadCase(f"the built executable {Path(exe).name} is not the one the builder sealed (changed "
+                          "or removed after the build); rebuild the project")
+        if self.executor:
+            return self.executor.run([str(exe), *args], cwd=self.dir, limits=limits)
+        # the sealed build, as the pooled executor sees it: a MIX kernel's runner loads its cube-core library from there
+        return sandbox.run([str(exe), *args], cwd=self.dir, limits=limits,
+                           view=View(writable=(str(self.dir),), readable=(str(root),)))
+
     def _execute(self, exe: Path, manifest: list[str], outputs: dict[str, tuple[tuple[int, ...], np.dtype]]) -> None:
         mpath = self.dir / "manifest.txt"
         mpath.write_text("\n".join(manifest) + "\n")
         # the case runs as three calls of the operator (runtime/carry.cpp), each with the case's time limit
         limits = sandbox.Limits(wall_s=3 * self.case.timeout_s + 10, cpu_s=int(self.case.timeout_s * 12) + 30)
-        r = sandbox.run([str(exe), str(mpath)], cwd=self.dir, limits=limits)
+        r = self._step(exe, [str(mpath)], limits)
         self.result.stdout = r.stdout[-20000:]
         report = RunReport(self.dir, exe, self.mapper)
         self.result.diagnostics += report.diagnostics()
         self.result.counters = report.counters()
+        self.result.trace = read_trace(self.dir)
         launch = report.launch
         if r.timed_out:
             self.result.status, self.result.detail = "timeout", f"the emulator was killed after {limits.wall_s:.0f} s"
+            return
+        if r.sandbox_error:
+            self.result.status, self.result.detail = "crash", r.sandbox_error
             return
         if r.returncode == 64:
             raise BadCase(r.stderr.strip().replace("kernelwright runner: ", ""))
@@ -129,7 +153,8 @@ class Runner:
                 elif a.name in c.outputs:
                     spec = c.outputs[a.name]
                     dt = numpy_dtype(spec.dtype)
-                    m.append(line("buffer", a.name, int(np.prod(spec.shape, dtype=np.int64)) * dt.itemsize, "out", "-"))
+                    m.append(line("buffer", a.name, int(np.prod(spec.shape, dtype=np.int64)) * dt.itemsize, "out", "-",
+                                  spec.poison or "-"))
                     outputs[a.name] = (tuple(spec.shape), dt)
                 else:
                     raise BadCase(f"argument {i} names tensor '{a.name}', which is neither an input nor an output of the case")
@@ -152,67 +177,63 @@ class Runner:
         self._execute(exe, m, outputs)
 
     # ---- msopgen projects ----
-    def _variant(self, op: dict[str, Any]) -> tuple[int, dict[str, str]]:
+    def _variant(self, op: OpSpec) -> tuple[int, dict[str, str]]:
         c = self.case
-        columns = max((len(p["dtypes"]) for p in op["inputs"] + op["outputs"]), default=0)
+        columns = max((len(p.dtypes) for p in op.inputs + op.outputs), default=0)
         for col in range(columns):
             ok = True
-            for p in op["inputs"]:
-                for key in instance_keys(p, c.inputs)[:1] if p["dtypes"] else []:
-                    want = p["dtypes"][col] if col < len(p["dtypes"]) else p["dtypes"][-1]
-                    if _ge(str(np.asarray(c.inputs[key]).dtype)) != want:
+            for p in op.inputs:
+                for key in instance_keys(p, c.inputs)[:1] if p.dtypes else []:
+                    if name_of(np.asarray(c.inputs[key])) != _at(p, col):
                         ok = False
-            for p in op["outputs"]:  # outputs disambiguate columns that share input dtypes (e.g. casts)
-                for key in instance_keys(p, c.outputs)[:1] if p["dtypes"] else []:
-                    want = p["dtypes"][col] if col < len(p["dtypes"]) else p["dtypes"][-1]
-                    if _ge(c.outputs[key].dtype) != want:
+            for p in op.outputs:  # outputs disambiguate columns that share input dtypes (e.g. casts)
+                for key in instance_keys(p, c.outputs)[:1] if p.dtypes else []:
+                    if c.outputs[key].dtype != _at(p, col):
                         ok = False
             if ok:
-                macros = {f"DTYPE_{p['name'].upper()}": GE_TO_CTYPE.get(
-                    p["dtypes"][col] if col < len(p["dtypes"]) else p["dtypes"][-1], "uint8_t")
-                    for p in op["inputs"] + op["outputs"] if p["dtypes"]}
-                return col, macros
+                return col, column_ctypes(op, col)
         got = ", ".join(f"{k}:{np.asarray(v).dtype}" for k, v in c.inputs.items())
-        declared = "; ".join(f"{p['name']}: {'/'.join(p['dtypes'])}" for p in op["inputs"])
-        raise BadCase(f"no dtype combination of {op['type']}'s OpDef matches the inputs ({got}); declared: {declared}")
+        declared = "; ".join(f"{p.name}: {'/'.join(BY_NAME[d].ge if d in BY_NAME else d for d in p.dtypes)}"
+                             for p in op.inputs)      # as the OpDef spells them
+        raise BadCase(f"no dtype combination of {op.op_type}'s OpDef matches the inputs ({got}); declared: {declared}")
 
-    def _attr_lines(self, op: dict[str, Any]) -> list[str]:
+    def _attr_lines(self, op: OpSpec) -> list[str]:
         out = []
-        for a in op["attrs"]:
-            v = self.case.attrs.get(a["name"], a["default"] if a["default"] != "" else None)
+        for a in op.attrs:
+            v = self.case.attrs.get(a.name, a.default)
             if v is None:
-                if a["required"]:
-                    raise BadCase(f"attribute '{a['name']}' is required by {op['type']} and the case does not give it")
+                if a.param_type == "required":
+                    raise BadCase(f"attribute '{a.name}' is required by {op.op_type} and the case does not give it")
                 v = 0
             if isinstance(v, (list, tuple)):
                 v = ",".join(str(int(x) if isinstance(x, bool) else x) for x in v)
             elif isinstance(v, bool):
                 v = int(v)
-            out.append(line("attr", a["type"], v))
+            out.append(line("attr", a.type, v))
         return out
 
-    def _instances(self, params: list[dict[str, Any]], keys: dict[str, Any], what: str) -> list[list[str]]:
+    def _instances(self, params: list[OpParam], keys: dict[str, Any], what: str) -> list[list[str]]:
         """Per OpDef parameter, the case keys of its instances (see tensor_lists)."""
         out = []
         for p in params:
             ks = instance_keys(p, keys)
-            if is_dynamic(p) and gaps(keys, p["name"]):
-                raise BadCase(f"{what} list '{p['name']}' misses members {gaps(keys, p['name'])} (the case has "
-                              f"{', '.join(ks)}); a tensor list is {p['name']}[0], {p['name']}[1], ... without holes")
-            if is_dynamic(p) and not ks and p["name"] in keys:
-                raise BadCase(f"{what} '{p['name']}' is a tensor list (ParamType(DYNAMIC)); give its tensors as "
-                              f"'{p['name']}[0]', '{p['name']}[1]', ... rather than one tensor '{p['name']}'")
+            if is_dynamic(p) and gaps(keys, p.name):
+                raise BadCase(f"{what} list '{p.name}' misses members {gaps(keys, p.name)} (the case has "
+                              f"{', '.join(ks)}); a tensor list is {p.name}[0], {p.name}[1], ... without holes")
+            if is_dynamic(p) and not ks and p.name in keys:
+                raise BadCase(f"{what} '{p.name}' is a tensor list (ParamType(DYNAMIC)); give its tensors as "
+                              f"'{p.name}[0]', '{p.name}[1]', ... rather than one tensor '{p.name}'")
             out.append(ks)
         return out
 
-    def _output_instances(self, op: dict[str, Any], inputs: list[list[str]]) -> list[list[str]]:
+    def _output_instances(self, op: OpSpec, inputs: list[list[str]]) -> list[list[str]]:
         """Outputs the case names; a DYNAMIC output it does not name gets as many tensors as the first
         tensor-list input (as the Foreach ops return), with the shapes InferShape gives."""
-        outs = self._instances(op["outputs"], self.case.outputs, "output")
-        first_list = next((ks for p, ks in zip(op["inputs"], inputs) if is_dynamic(p)), [])
-        for i, p in enumerate(op["outputs"]):
+        outs = self._instances(op.outputs, self.case.outputs, "output")
+        first_list = next((ks for p, ks in zip(op.inputs, inputs) if is_dynamic(p)), [])
+        for i, p in enumerate(op.outputs):
             if not outs[i]:
-                outs[i] = [f"{p['name']}[{k}]" for k in range(len(first_list))] if is_dynamic(p) else [p["name"]]
+                outs[i] = [f"{p.name}[{k}]" for k in range(len(first_list))] if is_dynamic(p) else [p.name]
         return outs
 
     def _run_msopgen(self) -> None:
@@ -222,24 +243,24 @@ class Runner:
         exe_key = f"kernel_exe:{variant_key(macros)}"
         if exe_key not in self.build.artifacts:
             raise BadCase(f"the kernel variant {variant_key(macros)} did not compile")
-        ins = self._instances(op["inputs"], c.inputs, "input")
+        ins = self._instances(op.inputs, c.inputs, "input")
         outs = self._output_instances(op, ins)
-        host = [platform_line(self.soc), line("op", op["type"])]
-        for ir, (p, keys) in enumerate(zip(op["inputs"], ins)):
+        host = [platform_line(self.soc), line("op", op.op_type)]
+        for ir, (p, keys) in enumerate(zip(op.inputs, ins)):
             if not keys:
-                if p["param_type"] == "required":
-                    raise BadCase(f"input '{p['name']}' of {op['type']} is required and missing from the case")
+                if p.param_type == "required":
+                    raise BadCase(f"input '{p.name}' of {op.op_type} is required and missing from the case")
                 host.append(line("input", 0, 1, FORMAT_ND, "", "-", ir))
                 continue
             for key in keys:
                 arr = np.asarray(c.inputs[key])
-                data = self._write(key, arr) if arr.nbytes <= HOST_DATA_LIMIT or p["value_depend"] else "-"
-                host.append(line("input", 1, BY_NAME[str(arr.dtype)].ge_value, FORMAT_ND, dims(arr.shape), data, ir))
-        for ir, (p, keys) in enumerate(zip(op["outputs"], outs)):
-            dt = p["dtypes"][col] if p["dtypes"] else "DT_FLOAT"
+                data = self._write(key, arr) if arr.nbytes <= HOST_DATA_LIMIT or p.value_depend else "-"
+                host.append(line("input", 1, BY_NAME[name_of(arr)].ge_value, FORMAT_ND, dims(arr.shape), data, ir))
+        for ir, (p, keys) in enumerate(zip(op.outputs, outs)):
+            dt = BY_NAME.get(_at(p, col) if p.dtypes else "float32")
             for key in keys:
                 shape = c.outputs[key].shape if key in c.outputs else ()
-                host.append(line("output", GE_VALUES.get(dt, 0), FORMAT_ND, dims(shape), ir))
+                host.append(line("output", dt.ge_value if dt else 0, FORMAT_ND, dims(shape), ir))
         host += self._attr_lines(op)
         tiling = self._host_tiling(host)
         if tiling is None:
@@ -251,7 +272,7 @@ class Runner:
             m.append(line("cube", cube, self.build.artifacts["cube_ratio"]))
         outputs: dict[str, tuple[tuple[int, ...], np.dtype]] = {}
         out_names = {k for ks in outs for k in ks}
-        for p, keys in zip(op["inputs"], ins):
+        for p, keys in zip(op.inputs, ins):
             if not keys and not is_dynamic(p):
                 m.append(line("arg", "null"))
                 continue
@@ -265,7 +286,7 @@ class Runner:
                     outputs[key] = (arr.shape, arr.dtype)
             self._arg(m, p, keys, [np.asarray(c.inputs[k]).shape for k in keys])
         instance = 0
-        for p, keys in zip(op["outputs"], outs):
+        for p, keys in zip(op.outputs, outs):
             shapes = []
             for key in keys:
                 if key in outputs:
@@ -273,15 +294,16 @@ class Runner:
                     instance += 1
                     continue
                 shape = tuple(c.outputs[key].shape) if key in c.outputs else tuple(tiling["output_shapes"][instance])
-                dt = numpy_dtype(c.outputs[key].dtype) if key in c.outputs else numpy_dtype(
-                    _numpy_of(p["dtypes"][col] if p["dtypes"] else "DT_FLOAT"))
+                declared = _at(p, col) if p.dtypes else "float32"
+                dt = numpy_dtype(c.outputs[key].dtype if key in c.outputs else
+                                 declared if declared in SIM_DTYPES else "float32")
                 nbytes = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
-                m.append(line("buffer", key, nbytes, "out", "-"))
+                m.append(line("buffer", key, nbytes, "out", "-", (c.outputs[key].poison if key in c.outputs else None) or "-"))
                 outputs[key] = (shape, dt)
                 shapes.append(shape)
                 instance += 1
             self._arg(m, p, keys, shapes)
-        refreshed = [keys[0] for p, keys in zip(op["outputs"], outs) if p.get("shape_depend_on_compute") and len(keys) == 1]
+        refreshed = [keys[0] for p, keys in zip(op.outputs, outs) if p.shape_depend_on_compute and len(keys) == 1]
         if refreshed:  # the kernel writes those outputs' real shapes into one more argument (shape_out.py)
             m.append(line("buffer", SHAPE_OUT, shape_out.size(len(refreshed)), "out", "-"))
             m.append(line("arg", "buffer", SHAPE_OUT))
@@ -297,11 +319,11 @@ class Runner:
             shape_out.refresh(self.result, refreshed, self.dir / f"out_{SHAPE_OUT}.bin")
 
     @staticmethod
-    def _arg(m: list[str], p: dict[str, Any], keys: list[str], shapes: list[tuple[int, ...]]) -> None:
+    def _arg(m: list[str], p: OpParam, keys: list[str], shapes: list[tuple[int, ...]]) -> None:
         """The kernel argument of one OpDef parameter: its buffer, or a tensor-list descriptor."""
         if is_dynamic(p):
-            m.append(line(*list_line_fields(p["name"], keys, shapes)))
-            m.append(line("arg", "buffer", p["name"]))
+            m.append(line(*list_line_fields(p.name, keys, shapes)))
+            m.append(line("arg", "buffer", p.name))
         else:
             m.append(line("arg", "buffer", keys[0]))
 
@@ -310,7 +332,7 @@ class Runner:
         mpath.write_text("\n".join(host) + "\n")
         host_exe = self.build.artifacts["host_exe"]
         earlier = host_calls.earlier_manifests(host_exe, self.dir)
-        r = sandbox.run([host_exe, "tiling", str(mpath), *earlier], cwd=self.dir, limits=sandbox.Limits(wall_s=60, cpu_s=60))
+        r = self._step(host_exe, ["tiling", str(mpath), *earlier], sandbox.Limits(wall_s=60, cpu_s=60))
         try:
             data = json.loads(r.stdout.strip().splitlines()[-1]) if r.stdout.strip() else None
         except json.JSONDecodeError:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kernelwright.tools.buildkit import cache, sandbox
+from kernelwright.tools.buildkit.sandbox import View
 from kernelwright.tools.sim.compiler import Compiler
 
 SIM_DIR = Path(__file__).resolve().parent
@@ -65,25 +66,51 @@ def _sources() -> list[Path]:
 
 
 def runtime_key(compiler: Compiler, cce_aicore: int) -> str:
+    # the header root is part of the key: the precompiled headers record the absolute paths they were made from
     return "rt-" + cache.digest([compiler.identity, compiler.path, str(cce_aicore), " ".join(compiler.common_flags()),
-                                 cache.tree_digest(_sources(), SIM_DIR)])
+                                 cache.tree_digest(_sources(), SIM_DIR), str(INCLUDE_DIR), *cache.install_parts()])
+
+
+def compiler_view(compiler: Compiler, out: Path, readable: tuple[str, ...] = ()) -> View:
+    """What a compile step sees: the compiler's installation, our headers and runtime sources, what it
+    names, and its own output directory (the only writable one)."""
+    install = Path(compiler.path).resolve().parents[1]   # <prefix>/bin/clang++ -> <prefix> (under /usr usually)
+    return View(writable=(str(out),), readable=(str(install), str(SIM_DIR), *readable))
 
 
 def _compile(compiler: Compiler, args: list[str], cwd: Path) -> sandbox.Completed:
-    return sandbox.run([compiler.path, *args], cwd=cwd, limits=sandbox.Limits(wall_s=300, cpu_s=600, memory_bytes=None))
+    return sandbox.run([compiler.path, *args], cwd=cwd, limits=sandbox.Limits(wall_s=300, cpu_s=600, memory_bytes=None),
+                       view=compiler_view(compiler, cwd))
+
+
+_verified: set[Path] = set()   # runtime entries whose seal was checked in this process (they are 20+ MB)
 
 
 def ensure_runtime(compiler: Compiler, cce_aicore: int) -> RuntimeLib:
     key = runtime_key(compiler, cce_aicore)
     lib = RuntimeLib(cache.entry(key), compiler, cce_aicore)
-    if lib.kernel_archive.exists():
+    if _usable(lib):
         return lib
     with cache.locked(key):
-        if lib.kernel_archive.exists():
+        if _usable(lib):
             return lib
         with cache.building(key) as tmp:
             _build(compiler, cce_aicore, tmp)
+    _verified.add(lib.root)
     return lib
+
+
+def _usable(lib: RuntimeLib) -> bool:
+    """Built, and unchanged since (checked once per process); a changed runtime is removed to be rebuilt."""
+    if not lib.kernel_archive.exists():
+        return False
+    if lib.root in _verified:
+        return True
+    if cache.tampered(lib.root):
+        cache.remove(lib.root)
+        return False
+    _verified.add(lib.root)
+    return True
 
 
 def _build(compiler: Compiler, cce: int, out: Path) -> None:
@@ -115,6 +142,6 @@ def _build(compiler: Compiler, cce: int, out: Path) -> None:
         raise RuntimeBuildError("the emulation runtime failed to compile:\n" + "\n".join(r.stderr[-4000:] for r in failed))
     for prefix, name in (("k_", "libkw_kernel_rt.a"), ("h_", "libkw_host_rt.a")):
         objs = sorted(str(p) for p in out.glob(f"{prefix}*.o"))
-        r = sandbox.run(["ar", "rcs", name, *objs], cwd=out)
+        r = sandbox.run(["ar", "rcs", name, *objs], cwd=out, view=View(writable=(str(out),)))
         if r.returncode != 0:
             raise RuntimeBuildError(f"ar failed: {r.stderr}")

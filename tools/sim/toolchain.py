@@ -1,21 +1,23 @@
 """SimToolchain: the `sim` backend of the Toolchain seam (CPU emulation of AscendC)."""
 from __future__ import annotations
 
-import shutil
+from pathlib import Path
 
 from kernelwright.tools.buildkit import cache
 from kernelwright.tools.buildkit.cache import load_cached
+from kernelwright.tools.buildkit.executor import POOL
 from kernelwright.tools.hardware import load_soc
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.sim.build import Builder, build_key
 from kernelwright.tools.sim.compiler import NoCompiler, find_compiler
-from kernelwright.tools.sim.run import Runner
+from kernelwright.tools.sim.run import SIM_DTYPES, Runner
 from kernelwright.tools.sim.runtime_lib import RuntimeBuildError, ensure_runtime
-from kernelwright.tools.toolchain import BuildResult, Case, Diagnostic, RunResult
+from kernelwright.tools.toolchain import EMULATION_BUDGET, BuildResult, Capabilities, Case, Diagnostic, RunResult, Toolchain
 
 
-class SimToolchain:
+class SimToolchain(Toolchain):
     name = "sim"
+    capabilities = Capabilities(dtypes=SIM_DTYPES, shrink_budget=EMULATION_BUDGET)
 
     def __init__(self, soc: str | None = None, race_check: bool = True, keep_run_dirs: bool = False):
         self.soc = load_soc(soc)
@@ -38,14 +40,21 @@ class SimToolchain:
             if cached:
                 return cached
             with cache.building(key) as tmp:
-                result = Builder(rt, project, tmp, cache.entry(key)).run()
+                builder = Builder(rt, project, tmp, cache.entry(key))
+                result = builder.run()
+                if builder.infrastructure:   # a timeout or a sandbox failure is no verdict on the kernel
+                    result.artifacts.clear()
+                    raise cache.Discard
                 (tmp / "result.json").write_text(result.model_dump_json(indent=1))
         return result
 
     def run(self, build: BuildResult, case: Case) -> RunResult:
         soc = load_soc(case.soc) if case.soc else self.soc
-        return Runner(build, case, soc, race_check=self.race_check, keep_dir=self.keep_run_dirs).run()
+        entry = cache.sealed_root(Path(build.artifacts["src"])) if build.ok and "src" in build.artifacts else None
+        # kept run directories must outlive the sandbox: those runs get a sandbox per step
+        executor = POOL.get((str(entry),)) if entry and not self.keep_run_dirs else None
+        return Runner(build, case, soc, race_check=self.race_check, keep_dir=self.keep_run_dirs, executor=executor).run()
 
     @staticmethod
     def clear_cache() -> None:
-        shutil.rmtree(cache.cache_root(), ignore_errors=True)
+        cache.remove(cache.cache_root())

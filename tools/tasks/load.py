@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from kernelwright.tools.contained_paths import input_problem
 from kernelwright.tools.task import Task, TaskError
 from kernelwright.tools.tasks.npukb import is_npukb_task, load_npukb
 from kernelwright.tools.tasks.pyfile import load_py
@@ -17,8 +18,9 @@ _LEVEL = re.compile(r"level\d+$")
 def load_task(path: str | Path, *, dtypes: list[str] | None = None) -> Task:
     """One task: a `.py` file (its place in a tree sets the layout) or an NPUKernelBench task directory."""
     p = Path(path)
-    if not p.exists():
-        raise TaskError(f"{p}: no such file or directory")
+    problem = input_problem(p)
+    if problem:
+        raise TaskError(f"{p}: {problem}")
     if p.is_dir():
         if is_npukb_task(p):
             return load_npukb(p, dtypes=dtypes)

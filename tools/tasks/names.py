@@ -7,14 +7,15 @@ import re
 
 from kernelwright.tools.project import camel_case, snake_case
 
-# snake_case kernel names that would collide with C++ keywords or alternative tokens (`And` -> `and`).
+# snake_case kernel names that would collide with C++ keywords or alternative tokens (`And` -> `and`), or with
+# the namespace of the Matmul API (`matmul`, declared by lib/matmul_intf.h).
 _CPP_RESERVED = {
     "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char", "class", "compl",
     "const", "continue", "default", "delete", "do", "double", "else", "enum", "explicit", "export", "extern", "false",
     "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "not", "not_eq",
     "operator", "or", "or_eq", "private", "protected", "public", "register", "return", "short", "signed", "sizeof",
     "static", "struct", "switch", "template", "this", "throw", "true", "try", "typedef", "typename", "union",
-    "unsigned", "using", "virtual", "void", "volatile", "while", "xor", "xor_eq", "main",
+    "unsigned", "using", "virtual", "void", "volatile", "while", "xor", "xor_eq", "main", "matmul",
 }
 
 

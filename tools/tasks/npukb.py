@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kernelwright.tools.contained_paths import inside
 from kernelwright.tools.task import Task, TaskCase, TaskError, with_dtype_variants
 from kernelwright.tools.tasks.csvrows import read_rows
 from kernelwright.tools.tasks.names import op_names
@@ -22,6 +23,10 @@ def load_npukb(path: str | Path, *, dtypes: list[str] | None = None) -> Task:
     missing = [str(p.relative_to(root)) for p in (module, csv_path) if not p.is_file()]
     if missing:
         raise TaskError(f"{root}: not an NPUKernelBench task directory: missing {', '.join(missing)}")
+    outside = [str(p.relative_to(root)) for p in (module, prepare, csv_path, root / "api_desc.md", val / "pybind.cpp",
+                                                  root / "answer") if p.exists() and not inside(p, root)]
+    if outside:   # a task's files are read into prompts and runs: a link must not bring in the rest of the machine
+        raise TaskError(f"{root}: {', '.join(outside)} link(s) outside the task directory; copy the files in instead")
     in_module = top_level_names(module)
     if "Model" not in in_module:
         raise TaskError(f"{module}: defines no class Model (the reference)")

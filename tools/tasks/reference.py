@@ -1,4 +1,6 @@
-"""Run a task's PyTorch reference in a worker subprocess with time and memory limits.
+"""Run a task's PyTorch reference in a worker subprocess with time and memory limits, sandboxed:
+it sees the interpreter, kernelwright, the task's own directory (read-only) and a private scratch
+directory, with no network and no credentials in its environment.
 
 The parent never imports torch: the worker (`kernelwright.tools.tasks.worker`) makes the inputs and
 runs `Model` on the CPU, and hands back specs as JSON and tensors as an .npz file. A reference that
@@ -9,9 +11,8 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import select
-import signal
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -22,6 +23,8 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from kernelwright.tools.buildkit import sandbox
+from kernelwright.tools.buildkit.sandbox import View
 from kernelwright.tools.task import Task, TaskCase
 
 
@@ -113,6 +116,16 @@ def _value(spec: dict, data: Any, key: str) -> RefValue:
     return v
 
 
+THREADS = 4096   # torch starts a thread per core in several pools (RLIMIT_NPROC counts threads): room for big hosts
+
+
+def task_dirs(task: Task) -> tuple[str, ...]:
+    """The directories of a task's files (read-only in its sandbox): a task may import its neighbours
+    and read data beside it."""
+    files = [task.source, task.inputs_source]
+    return tuple(sorted({str(Path(f).resolve().parent) for f in files if f}))
+
+
 class ReferenceWorker:
     def __init__(self, task: Task, *, timeout_s: float = 120.0, memory_bytes: int = 8 << 30):
         self.task, self.timeout_s, self.memory_bytes = task, timeout_s, memory_bytes
@@ -123,18 +136,13 @@ class ReferenceWorker:
 
     # ---- process management ----
     def _start(self) -> RefFailure | None:
-        limit = self.memory_bytes
-
-        def limits() -> None:
-            os.setsid()
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-
-        env = dict(os.environ, PYTHONUNBUFFERED="1", OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "2"))
         self._close_stderr()
         self.stderr = open(self.tmp / "stderr.txt", "w+b")
-        self.proc = subprocess.Popen([sys.executable, "-m", "kernelwright.tools.tasks.worker"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=self.stderr, env=env, preexec_fn=limits)
+        view = View(writable=(str(self.tmp),), readable=task_dirs(self.task), python=True,
+                    env=(("OMP_NUM_THREADS", os.environ.get("OMP_NUM_THREADS", "2")),))
+        limits = sandbox.Limits(cpu_s=None, memory_bytes=self.memory_bytes, file_bytes=None, processes=THREADS)
+        self.proc = sandbox.popen([sys.executable, "-m", "kernelwright.tools.tasks.worker"], cwd=self.tmp, view=view,
+                                  limits=limits, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr)
         resp = self._request({"op": "load", "task": self.task.model_dump(mode="json")}, self.timeout_s + 60)
         if isinstance(resp, RefFailure):
             return resp
@@ -142,12 +150,8 @@ class ReferenceWorker:
         return None
 
     def _kill(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            self.proc.wait()
+        if self.proc:
+            sandbox.kill(self.proc)   # the worker and anything it started, even after the worker exited
         self.proc = None
 
     def _close_stderr(self) -> None:
@@ -158,12 +162,7 @@ class ReferenceWorker:
     def close(self) -> None:
         self._kill()
         self._close_stderr()
-        for f in self.tmp.glob("*"):
-            f.unlink(missing_ok=True)
-        try:
-            self.tmp.rmdir()
-        except OSError:
-            pass
+        shutil.rmtree(self.tmp, ignore_errors=True)   # and whatever the task left in its scratch directory
 
     def __enter__(self) -> "ReferenceWorker":
         return self
@@ -261,6 +260,12 @@ class ReferenceWorker:
                 run.call_returns, run.call_exec = call.get("returns"), call.get("exec", [])
         out.unlink(missing_ok=True)
         return run
+
+    def aten_ops(self, case: TaskCase, mapping: dict[int, int] | None = None) -> dict[str, Any] | RefFailure:
+        """The ATen ops one forward runs at the (shrunk) shapes, in order: {"ops": [{op, overload, inputs,
+        outputs}], "dropped": ops past the recorder's limit}."""
+        return self._ask({"op": "aten_ops", "case": case.model_dump(mode="json"),
+                          "mapping": {str(k): v for k, v in (mapping or {}).items()}})
 
     def custom_check(self, case: TaskCase, expected: list[np.ndarray], got: list[np.ndarray],
                      seq: bool) -> dict[str, Any] | RefFailure:

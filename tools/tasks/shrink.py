@@ -13,6 +13,11 @@ case's dims are mapped to smaller ones, by value, so that:
 Constraints are relaxed step by step (the UB rule, then repeat -> block, then the cores) until the case fits
 the element budget; when nothing fits, the plan says so and the referee falls back to the task's own
 shape (if it fits a larger budget) or skips the case with the reason.
+
+Given the output shapes, the dims that no output has (a matmul's K, a reduced axis, the indexed axis of a
+gather) are kept at their full length when the other dims can absorb the budget: a reduction shrunk from
+8192 to 72 terms hides accumulation-order and precision problems, and the cost of the real reduction
+length. When keeping them does not fit, they shrink like the others.
 """
 from __future__ import annotations
 
@@ -36,6 +41,7 @@ class ShrinkPlan(BaseModel):
     elements_after: int
     budget: int
     kept: str = ""                    # which residues the shrunk dims keep (one of LEVELS), "" when unshrunk
+    reduction: list[int] = Field(default_factory=list)    # dims no output has, kept at full length
     fits: bool = True
     reason: str = ""
 
@@ -77,15 +83,36 @@ def _smallest(d: int, modulus: int, floor: int, taken: set[int]) -> int | None:
     return v if v < d else None
 
 
-def plan_shrink(shapes: list[Shape], *, budget: int, cores: int, ub_bytes: int = 196608) -> ShrinkPlan:
-    """Map the largest dims to smaller ones until the case holds at most `budget` elements."""
+def reduction_dims(shapes: list[Shape], outputs: list[Shape]) -> set[int]:
+    """Dims of the inputs that no output has: contracted or reduced away (by value, as shrinking maps them)."""
+    out = {d for o in outputs for d in o.dims}
+    return {d for s in shapes for d in s.dims if d >= 2 and d not in out}
+
+
+def plan_shrink(shapes: list[Shape], *, budget: int, cores: int, ub_bytes: int = 196608,
+                outputs: list[Shape] | None = None) -> ShrinkPlan:
+    """Map the largest dims to smaller ones until the case holds at most `budget` elements (keeping the
+    reduction dims, those no output has, when that fits)."""
     before = _total(shapes, {})
     if before <= budget:
         return ShrinkPlan(elements_before=before, elements_after=before, budget=budget)
-    values = sorted({d for s in shapes for d in s.dims if d >= 2}, reverse=True)
+    keep = reduction_dims(shapes, outputs) if outputs else set()
+    if keep:
+        plan = _search(shapes, budget, cores, ub_bytes, before, keep)
+        if plan is not None:
+            plan.reduction = sorted(keep)
+            return plan
+    return _search(shapes, budget, cores, ub_bytes, before, set()) or ShrinkPlan(
+        elements_before=before, elements_after=before, budget=budget, fits=False,
+        reason=f"{before} elements; no smaller dims keep the 32-byte residues within {budget} elements")
+
+
+def _search(shapes: list[Shape], budget: int, cores: int, ub_bytes: int, before: int,
+            keep: set[int]) -> ShrinkPlan | None:
+    values = sorted({d for s in shapes for d in s.dims if d >= 2 and d not in keep}, reverse=True)
     for level in LEVELS:
         mapping: dict[int, int] = {}
-        taken = set(values)
+        taken = set(values) | keep           # different dims stay different, kept ones included
         for d in values:
             if _total(shapes, mapping) <= budget:
                 break
@@ -97,5 +124,4 @@ def plan_shrink(shapes: list[Shape], *, budget: int, cores: int, ub_bytes: int =
         after = _total(shapes, mapping)
         if after <= budget:
             return ShrinkPlan(mapping=mapping, elements_before=before, elements_after=after, budget=budget, kept=level)
-    return ShrinkPlan(elements_before=before, elements_after=before, budget=budget, fits=False,
-                      reason=f"{before} elements; no smaller dims keep the 32-byte residues within {budget} elements")
+    return None

@@ -4,7 +4,9 @@ with a seed, optionally at shrunk sizes, and runs the PyTorch reference on the C
 Protocol: one JSON request per line on stdin, one JSON response per line on the original stdout
 (the task's own prints go to stderr). Requests: `load` {task}, `count` {}, `describe` {case} (shapes
 only, under FakeTensorMode: nothing is allocated), `run` {case, seed, mapping, out} (tensors are
-written to the `out` .npz), `check` {case, data, dtypes, seq} (the task's custom_check_precision). A task error is a response with `ok: false`, never a crash.
+written to the `out` .npz), `check` {case, data, dtypes, seq} (the task's custom_check_precision),
+`aten_ops` {case, mapping} (the ATen ops one forward runs, for the eager baseline). A task error is a
+response with `ok: false`, never a crash.
 """
 from __future__ import annotations
 
@@ -214,6 +216,25 @@ class TaskRunner:
         response["seconds"] = time.monotonic() - start
         return response
 
+    def aten_ops(self, case: dict[str, Any], mapping: dict[int, int]) -> dict[str, Any]:
+        """The ATen ops of one forward at the (shrunk) shapes: traced on fake tensors (nothing computed),
+        or on real ones when the reference needs data (nonzero, item, ...)."""
+        from torch._subclasses.fake_tensor import FakeTensorMode
+
+        from kernelwright.tools.tasks.aten_ops import record
+
+        def traced(fake: bool) -> dict[str, Any]:
+            with FakeTensorMode(allow_non_fake_inputs=True) if fake else contextlib.nullcontext():
+                _seed(0)
+                with ShrinkSizes(mapping) if mapping else contextlib.nullcontext():
+                    args, init = self.make(case, mapping)
+                _seed(0)
+                return record(self._model(case, init), args)
+        try:
+            return traced(True)
+        except Exception:  # noqa: BLE001 - data-dependent references cannot run on fake tensors
+            return traced(False)
+
 
     def _kernel_call(self, init: list[Any], args: list[Any], store: dict[str, np.ndarray], response: dict[str, Any]) -> None:
         """The values the task's ModelNew hands the operator (kernel_call.py); those that are not the
@@ -247,6 +268,8 @@ def handle(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
         return runner.describe(req["case"])
     if op == "run":
         return runner.run(req["case"], int(req["seed"]), mapping, req["out"])
+    if op == "aten_ops":
+        return runner.aten_ops(req["case"], mapping)
     if op == "check":
         return runner.check(req["case"], req["data"], req["dtypes"], bool(req["seq"]))
     raise ValueError(f"unknown request {op!r}")

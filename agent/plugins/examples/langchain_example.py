@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> list:
     p.add_argument("task", nargs="?", default=str(DEFAULT_TASK))
     p.add_argument("--out", default=None, help="where the tools write (default: a temporary directory)")
     args = p.parse_args(argv)
-    out = Path(args.out or tempfile.mkdtemp(prefix="kw-langchain-"))
+    out = Path(args.out or tempfile.mkdtemp(prefix="kw-langchain-")).resolve()   # `out` args are inside it
     messages = tool_loop(scripted_llm(args.task), kernelwright_tools(runs=out), f"Write a kernel for {args.task}", out)
     for m in messages:
         text = m.content if isinstance(m.content, str) else str(m.content)

@@ -7,6 +7,8 @@ import math
 
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.dtypes import DTYPES, DType
+from kernelwright.tools.dsl.roles import kernel_kind
+from kernelwright.tools.dsl.types_kernel import KernelTypes
 
 CPP_KEYWORDS = {
     "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char", "class", "const", "constexpr",
@@ -46,9 +48,9 @@ class KernelExpr:
     def __init__(self, program: ir.Program, tiling_member: str, names: dict[str, str]):
         self.p, self.t, self.names = program, tiling_member, names
         self.helpers: set[str] = set()
+        self.mix = kernel_kind(program) == "mix"         # MIX: vector cores run in pairs per block
 
     def type_of(self, e: ir.Expr) -> str:
-        from kernelwright.tools.dsl.types_kernel import KernelTypes
         kt = KernelTypes(self.p)
         kt.env = dict(self.p.kernel_types)
         for k, v in self.p.constants.items():
@@ -63,8 +65,7 @@ class KernelExpr:
         if isinstance(e, ir.Name):
             return self.p.constants[e.id].ctype
         if isinstance(e, ir.Attr) and isinstance(e.obj, ir.Name):
-            ws = self.p.workspaces.get(e.obj.id)
-            return self.dtype(ws.dtype) if ws is not None else f"DTYPE_{e.obj.id.upper()}"
+            return gm_ctype(self.p, e.obj.id, self)
         raise ValueError(f"not a dtype: {e}")
 
     def as_float(self, e: ir.Expr) -> str:
@@ -113,7 +114,7 @@ class KernelExpr:
         if f == "block_idx":
             return "static_cast<int64_t>(GetBlockIdx())"
         if f == "block_num":
-            return "static_cast<int64_t>(GetBlockNum())"
+            return "static_cast<int64_t>(KwBlockNum())" if self.mix else "static_cast<int64_t>(GetBlockNum())"
         if f in ("elems_per_block", "elems_per_repeat"):
             return f"static_cast<int64_t>({32 if f == 'elems_per_block' else 256} / sizeof({self.dtype(e.args[0])}))"
         if f in ("min", "max"):
@@ -134,6 +135,18 @@ class KernelExpr:
         self.helpers.add("int")
         name = {"ceil_div": "KwCeilDiv", "align_up": "KwAlignUp", "align_down": "KwAlignDown"}[f]
         return f"{name}({', '.join(self.expr(a) for a in e.args)})"
+
+
+def gm_ctype(program: ir.Program, name: str, x: "KernelExpr") -> str:
+    """Element type of a GM tensor: its dtype column's DTYPE_<NAME> macro, uint8_t for bool data (handled
+    as bytes), a workspace's declared type."""
+    ws = program.workspaces.get(name)
+    if ws is not None:
+        return x.dtype(ws.dtype)
+    sig = program.sig.tensor(name)
+    if sig is not None and all(d == "bool" for d in sig.dtypes):
+        return "uint8_t"
+    return f"DTYPE_{name.upper()}"
 
 
 def ir_const(v) -> str:

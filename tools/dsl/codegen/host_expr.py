@@ -4,10 +4,15 @@ tensor -> KwTensor. Floor division and modulo go through helpers with Python's s
 C++ computes exactly what our evaluator computed."""
 from __future__ import annotations
 
+from kernelwright.tools.cpp_text import comment_text
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.codegen.cpp_expr import float_lit, int_lit, safe
 from kernelwright.tools.dsl.dtypes import DType, DTYPES
 from kernelwright.tools.dsl.types_host import HostTypes
+
+# On-chip memories the tiling language reads (hw.<attr>): PlatformAscendC memory type and C++ local.
+MEMORIES = (("l1_bytes", "L1"), ("l0a_bytes", "L0_A"), ("l0b_bytes", "L0_B"), ("l0c_bytes", "L0_C"))
+HW_LOCALS = {"l1_bytes": "hwL1Bytes", "l0a_bytes": "hwL0aBytes", "l0b_bytes": "hwL0bBytes", "l0c_bytes": "hwL0cBytes"}
 
 CTYPE = {"int": "int64_t", "float": "double", "bool": "bool", "shape": "KwDims", "dtype": "ge::DataType"}
 
@@ -82,7 +87,7 @@ class HostCpp:
 
     def comment(self, s: ir.Stmt) -> str:
         text = self.source[s.line - 1].strip() if 0 < s.line <= len(self.source) else ""
-        return f"// line {s.line}: {text}"
+        return f"// line {s.line}: {comment_text(text)}"
 
     def locals(self) -> list[str]:
         params = set(self.fn.params)
@@ -137,7 +142,7 @@ class HostCpp:
             out.append(f"{ind}}}")
         elif isinstance(s, ir.Assert):
             out.append(f"{ind}if (!({self.expr(s.cond)})) {{")
-            out.append(f"{ind}    return ge::GRAPH_FAILED;   // {s.msg or 'assertion failed'}")
+            out.append(f"{ind}    return ge::GRAPH_FAILED;   // {comment_text(s.msg or 'assertion failed')}")
             out.append(f"{ind}}}")
         elif isinstance(s, ir.Pass):
             pass
@@ -177,7 +182,8 @@ class HostCpp:
                         "ndim": f"{obj}.dims.n"}[e.attr]
             if base == "dtype":
                 return f"KwSize({obj})"
-            return {"ub_bytes": "hwUbBytes", "vector_cores": "hwVectorCores", "cube_cores": "hwCubeCores"}[e.attr]
+            return {"ub_bytes": "hwUbBytes", "vector_cores": "hwVectorCores", "cube_cores": "hwCubeCores",
+                    **HW_LOCALS}[e.attr]
         if isinstance(e, ir.BinOp):
             return self.binop(e.op, e.left, e.right, self.t(e))
         if isinstance(e, ir.Unary):

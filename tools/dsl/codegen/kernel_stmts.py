@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kernelwright.tools.cpp_text import comment_text
 from kernelwright.tools.dsl import ir
-from kernelwright.tools.dsl.codegen.cpp_expr import KernelExpr, safe
+from kernelwright.tools.dsl.codegen import kernel_prims
+from kernelwright.tools.dsl.codegen.cpp_expr import KernelExpr, gm_ctype, safe
 from kernelwright.tools.dsl.dtypes import DTYPES
 from kernelwright.tools.dsl.optable import auto_mode, ops
 from kernelwright.tools.dsl.roles import Roles, canonical_split
@@ -37,11 +39,14 @@ class Emitter:
     # ---- small pieces
     def comment(self, s: ir.Stmt) -> str:
         text = self.source[s.line - 1].strip() if 0 < s.line <= len(self.source) else ""
-        return f"// line {s.line}: {text}"
+        return f"// line {s.line}: {comment_text(text)}"
 
     def tile(self, ref: ir.TileRef) -> str:
         base = safe(ref.name)
         return f"{base}[{self.x.expr(ref.offset)}]" if ref.offset is not None else base
+
+    def gm_ctype(self, name: str) -> str:
+        return gm_ctype(self.p, name, self.x)
 
     def que(self, name: str) -> str:
         return f"{safe(name)}Que"
@@ -69,7 +74,7 @@ class Emitter:
             self.stmt(s, out, ind, prev, nxt)
 
     def stmt(self, s: ir.Stmt, out: list[str], ind: str, prev=None, nxt=None) -> None:
-        if isinstance(s, (ir.TileDecl, ir.WorkspaceDecl, ir.Pass)):
+        if isinstance(s, (ir.TileDecl, ir.WorkspaceDecl, ir.CubeDecl, ir.Pass)):
             return
         out.append(ind + self.comment(s))
         if isinstance(s, ir.Assign):
@@ -111,6 +116,14 @@ class Emitter:
             out.append(f"{ind}SyncAll();")
         elif isinstance(s, ir.Extern):
             self.extern(s, out, ind)
+        elif isinstance(s, ir.Matmul):
+            kernel_prims.matmul(self, s, out, ind)
+        elif isinstance(s, ir.Gather):
+            kernel_prims.gather(self, s, out, ind)
+        elif isinstance(s, ir.Scatter):
+            kernel_prims.scatter(self, s, out, ind)
+        elif isinstance(s, ir.Where):
+            kernel_prims.where(self, s, out, ind)
 
     def value(self, target: str, e: ir.Expr) -> str:
         return self.x.as_float(e) if self.p.kernel_types.get(target) == "scalar" else self.x.expr(e)
@@ -308,6 +321,9 @@ class Emitter:
             return
         st = self.tt[s.src.name]
         src = self.tile(s.src)
+        if s.fn == "get" and s.bound is not None:
+            kernel_prims.checked_get(self, s, out, ind)
+            return
         if s.fn == "get":
             self.sync("V_S", out, ind)
             cast = "float" if self.p.kernel_types.get(s.target) == "scalar" else "int64_t"

@@ -7,7 +7,7 @@ import numpy as np
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.errors import DslError
 from kernelwright.tools.dsl.interp.memory import ATOMIC, MANY, NONE, GmTensor
-from kernelwright.tools.dsl.interp.operands import lifetime_error, require_defined, Operand
+from kernelwright.tools.dsl.interp.operands import lifetime_error, require_defined, scalar_for, Operand
 
 MAX_ROWS = 4095            # DataCopyExtParams.blockCount
 MAX_ROW_BYTES = 2097151    # DataCopyExtParams.blockLen limit of DataCopyPad
@@ -72,7 +72,7 @@ def load(m, s: ir.Load) -> None:
     data = gm.data[gm_idx].reshape(len(ub_rows), n)
     pad = None
     if s.pad is not None:
-        pad = np.array([m.ev.eval(s.pad)]).astype(dt.np) if dt.is_float else np.array([int(m.ev.eval(s.pad))], dt.np)
+        pad = np.array([scalar_for(m.ev.eval(s.pad), dt, "A.load pad=", s.line)]).astype(dt.np)
     for r, base in enumerate(ub_rows):
         m.arena.write(base, data[r])
         if nal > n:
@@ -95,23 +95,28 @@ def store(m, s: ir.Store) -> None:
         require_defined(m, op, "A.store", s.line)
         rows.append(m.arena.array(base, n, dt).copy())
     data = np.concatenate(rows) if rows else np.zeros(0, dt.np)
-    _check_write(m, gm, gm_idx, s)
-    if s.atomic == "add":
-        if not gm.defined[gm_idx].all():
-            bad = int(gm_idx[np.argmin(gm.defined[gm_idx])])
-            raise DslError("gm.uninit", f"atomic add onto {gm.name}{list(gm.index_of(bad))}, which nobody initialised",
-                           s.line, hint="write zeros to the output first (one block, then A.sync_all), then add")
-        with np.errstate(all="ignore"):
-            acc = (gm.data[gm_idx].astype(np.float32) + data.astype(np.float32)).astype(dt.np) if dt.is_float else \
-                (gm.data[gm_idx] + data).astype(dt.np)
-        gm.data[gm_idx] = acc
-    else:
-        gm.data[gm_idx] = data
-    gm.defined[gm_idx] = True
-    gm.written[gm_idx] = True
-    gm.writer[gm_idx] = ATOMIC if s.atomic else m.block
+    write_gm(m, gm, gm_idx, data, s)
     if id(s) in m.roles.last_store:
         m.free(s.src.name, s.line)
+
+
+def write_gm(m, gm: GmTensor, idx: np.ndarray, data: np.ndarray, s) -> None:
+    """GM elements `idx` <- data (added in fp32, or exactly for integers, with s.atomic == "add"), after the race
+    checks; the coverage and writer shadows follow."""
+    _check_write(m, gm, idx, s)
+    if s.atomic == "add":
+        if not gm.defined[idx].all():
+            bad = int(idx[np.argmin(gm.defined[idx])])
+            raise DslError("gm.uninit", f"atomic add onto {gm.name}{list(gm.index_of(bad))}, which nobody initialised",
+                           s.line, hint="write zeros to the output first (one block, then A.sync_all), then add")
+        wide = np.float32 if gm.dtype.is_float else np.int64
+        with np.errstate(all="ignore"):
+            gm.data[idx] = (gm.data[idx].astype(wide) + data.astype(wide)).astype(gm.dtype.np)
+    else:
+        gm.data[idx] = data
+    gm.defined[idx] = True
+    gm.written[idx] = True
+    gm.writer[idx] = ATOMIC if s.atomic else m.block
 
 
 def _check_read(m, gm: GmTensor, idx: np.ndarray, s) -> None:

@@ -10,13 +10,14 @@ import numpy as np
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.dtypes import DType
 from kernelwright.tools.dsl.errors import DslDiagnostic, DslError
-from kernelwright.tools.dsl.interp import dma, vector
+from kernelwright.tools.dsl.interp import cube, dma, index, vector
 from kernelwright.tools.dsl.interp.memory import Arena, GmTensor
 from kernelwright.tools.dsl.interp.values import F32, KernelExprEval
 from kernelwright.tools.dsl.layout import Buffer
 from kernelwright.tools.dsl.roles import Roles
 
-MAX_STEPS = 4_000_000
+MAX_STEPS = 4_000_000           # statements of one block
+MAX_TOTAL_STEPS = 16_000_000    # statements of all blocks of one case (run.py lowers each block's limit to fit)
 
 
 @dataclass
@@ -43,6 +44,7 @@ class Block:
         self.tiles = {b.name: TileState(b, roles.queue(b.name)) for b in buffers if b.kind in ("in", "out", "calc")}
         self.hidden = {b.kind: b for b in buffers if b.kind not in ("in", "out", "calc")}
         self.steps = 0
+        self.max_steps = MAX_STEPS
         self.sync_count = 0
         self.serials = 0
         self.current = [0]              # serials of the block executions we are in, innermost last
@@ -62,9 +64,10 @@ class Block:
             self.alloc(name, stmts[0].line if stmts else None)
         for s in stmts:
             self.steps += 1
-            if self.steps > MAX_STEPS:
-                raise DslError("kernel.steps", f"the block ran more than {MAX_STEPS} statements (an endless loop, or "
-                                               "a scalar loop too long to interpret)", s.line,
+            if self.steps > self.max_steps:
+                raise DslError("kernel.steps", f"the case ran more than its budget of {MAX_STEPS} statements per block "
+                                               f"and {MAX_TOTAL_STEPS} in all (an endless loop, or a scalar loop too "
+                                               "long to interpret)", s.line,
                                hint="check the loop bounds and steps; test with smaller shapes")
             if isinstance(s, (ir.If, ir.For, ir.SyncAll)):
                 yield from self.compound(s)
@@ -101,7 +104,7 @@ class Block:
                 off += tile
 
     def simple(self, s: ir.Stmt) -> None:
-        if isinstance(s, (ir.TileDecl, ir.WorkspaceDecl, ir.Pass)):
+        if isinstance(s, (ir.TileDecl, ir.WorkspaceDecl, ir.CubeDecl, ir.Pass)):
             return
         if isinstance(s, ir.Assign):
             v = self.ev.eval(s.value)
@@ -124,6 +127,14 @@ class Block:
             vector.set_value(self, s)
         elif isinstance(s, ir.Extern):
             self.extern(s)
+        elif isinstance(s, ir.Matmul):
+            cube.matmul(self, s)
+        elif isinstance(s, ir.Gather):
+            index.gather(self, s)
+        elif isinstance(s, ir.Scatter):
+            index.scatter(self, s)
+        elif isinstance(s, ir.Where):
+            index.where(self, s)
 
     def typed(self, name: str, v: Any) -> Any:
         return F32(v) if self.p.kernel_types.get(name) == "scalar" else int(v)

@@ -2,6 +2,7 @@
 and 32-byte aligned, sources defined on every lane read, no partial overlap of dst and src."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -101,3 +102,16 @@ def check_overlap(dst: Operand, src: Operand, op: str, line: int, allow_inplace:
 
 def values(m, op: Operand) -> np.ndarray:
     return m.arena.array(op.byte_off, op.count, op.dtype).copy()
+
+
+def scalar_for(v, dt: DType, what: str, line: int):
+    """A scalar operand converted as the kernel's `(T)value` would be: an integer dtype takes int(v) (C++
+    truncation), and a value it cannot hold is a `value.range` finding (the kernel would wrap it or be
+    undefined)."""
+    if dt.is_float:
+        return v
+    info = np.iinfo(dt.np)
+    if not (math.isfinite(v) and info.min <= int(v) <= info.max):
+        raise DslError("value.range", f"{what}: {v} does not fit {dt.name} ([{info.min}, {info.max}])", line,
+                       hint="the kernel would store a wrapped or undefined value: check the arithmetic that makes it")
+    return int(v)

@@ -11,13 +11,14 @@ import numpy as np
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.dtypes import DTYPES, DType, dtype_of_array
 from kernelwright.tools.dsl.errors import DslDiagnostic, DslError
+from kernelwright.tools.dsl.externs import resolve
 from kernelwright.tools.dsl.host_eval import TensorSpec, TilingResult, run_shapes, run_tiling
-from kernelwright.tools.dsl.interp.machine import Block
+from kernelwright.tools.dsl.interp.machine import MAX_STEPS, MAX_TOTAL_STEPS, Block
 from kernelwright.tools.dsl.interp.memory import GmTensor
 from kernelwright.tools.dsl.interp.values import KernelExprEval
 from kernelwright.tools.dsl.layout import Buffer, align32, ledger
-from kernelwright.tools.dsl.roles import Roles, analyse
-from kernelwright.tools.dsl.rules_case import case_rules
+from kernelwright.tools.dsl.roles import Roles, analyse, launch_blocks
+from kernelwright.tools.dsl.rules_case import case_rules, cube_rules
 from kernelwright.tools.hardware import SocProfile, load_soc
 
 
@@ -65,7 +66,6 @@ def workspace_layout(program: ir.Program, ev: KernelExprEval) -> dict[str, tuple
 def interpret(program: ir.Program, inputs: dict[str, np.ndarray], attrs: dict[str, Any] | None = None,
               soc: SocProfile | None = None, externs: dict[str, Callable] | None = None,
               label: str = "") -> InterpResult:
-    from kernelwright.tools.dsl.externs import resolve
     soc = soc or load_soc(None)
     res = InterpResult(ok=False)
     try:
@@ -101,11 +101,11 @@ def _run(program, inputs, attrs, soc, externs, res: InterpResult) -> None:
     res.buffers = buffers = ledger(program, roles, ev0)
     ws = workspace_layout(program, ev0)
     tiling.workspace_bytes = sum(align32(n * dt.size) for _, n, dt in ws.values())
-    findings = case_rules(program, roles, tiling, buffers, soc)
+    findings = case_rules(program, roles, tiling, buffers, soc) + cube_rules(program, ev0)
     res.diagnostics += findings
     if any(d.severity == "error" for d in findings):
         return
-    res.block_dim = tiling.block_dim
+    res.block_dim = launch_blocks(program, tiling.block_dim)
     shapes = run_shapes(program, specs, attrs)
     gm: dict[str, GmTensor] = {}
     for t in program.sig.inputs:
@@ -135,7 +135,7 @@ def _run(program, inputs, attrs, soc, externs, res: InterpResult) -> None:
 
 
 def _run_blocks(program, roles: Roles, buffers, gm, tiling, dts, soc, externs, res: InterpResult) -> None:
-    nb = tiling.block_dim
+    nb = launch_blocks(program, tiling.block_dim)
     warnings: list[DslDiagnostic] = []
     blocks, gens = [], []
     for b in range(nb):
@@ -144,9 +144,12 @@ def _run_blocks(program, roles: Roles, buffers, gm, tiling, dts, soc, externs, r
         blocks.append(blk)
         gens.append(blk.run())
     active = list(range(nb))
+    total = 0
     while active:
         waiting, done = [], []
         for b in active:
+            before = blocks[b].steps
+            blocks[b].max_steps = min(MAX_STEPS, before + MAX_TOTAL_STEPS - total)
             try:
                 line = next(gens[b])
                 waiting.append((b, line))
@@ -155,6 +158,7 @@ def _run_blocks(program, roles: Roles, buffers, gm, tiling, dts, soc, externs, r
                 raise
             except StopIteration:
                 done.append(b)
+            total += blocks[b].steps - before
         if waiting and done:
             b, line = waiting[0]
             raise DslError("sync_all.mismatch", f"block {b} waits in A.sync_all #{blocks[b].sync_count} but block "

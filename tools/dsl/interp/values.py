@@ -10,6 +10,7 @@ from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.dtypes import DType, DTYPES
 from kernelwright.tools.dsl.errors import DslError
 from kernelwright.tools.dsl.host_eval import CMP
+from kernelwright.tools.dsl.types_kernel import KernelTypes
 
 INT64 = 1 << 63
 F32 = np.float32
@@ -84,7 +85,6 @@ class KernelExprEval:
         raise DslError("subset.construct", f"cannot evaluate {type(e).__name__} in the kernel", e.line)
 
     def p_type(self, e: ir.Expr) -> str:
-        from kernelwright.tools.dsl.types_kernel import KernelTypes
         kt = KernelTypes(self.p)
         kt.env = dict(self.p.kernel_types)
         for k, v in self.p.constants.items():

@@ -6,7 +6,8 @@ import numpy as np
 from kernelwright.tools.dsl import ir
 from kernelwright.tools.dsl.errors import DslError
 from kernelwright.tools.dsl.interp import numerics
-from kernelwright.tools.dsl.interp.operands import check_overlap, operand, require_defined, values
+from kernelwright.tools.dsl.interp.index import checked_index
+from kernelwright.tools.dsl.interp.operands import check_overlap, operand, require_defined, scalar_for, values
 from kernelwright.tools.dsl.interp.values import F32
 from kernelwright.tools.dsl.optable import auto_mode, cast_modes, ops
 
@@ -83,13 +84,12 @@ def vec_op(m, s: ir.VecOp) -> None:
         check_overlap(dst, src, f"A.{s.op}", s.line, allow_inplace=info.form != "advanced")
         require_defined(m, src, f"A.{s.op}", s.line)
     if info.form == "fill":
-        result = np.full(n, m.ev.eval(s.scalar)).astype(dst.dtype.np) if dst.dtype.is_float else \
-            np.full(n, int(m.ev.eval(s.scalar)), dst.dtype.np)
+        result = np.full(n, scalar_for(m.ev.eval(s.scalar), dst.dtype, f"A.{s.op}", s.line)).astype(dst.dtype.np)
     elif info.form == "binary":
         result = numerics.binary(s.op, values(m, srcs[0]), values(m, srcs[1]), dst.dtype)
     elif info.form == "scalar":
-        sv = m.ev.eval(s.scalar)
-        result = numerics.scalar_op(s.op, values(m, srcs[0]), sv if dst.dtype.is_float else int(sv), dst.dtype)
+        sv = scalar_for(m.ev.eval(s.scalar), dst.dtype, f"A.{s.op}", s.line)
+        result = numerics.scalar_op(s.op, values(m, srcs[0]), sv, dst.dtype)
     else:
         result = numerics.unary(s.op, values(m, srcs[0]), dst.dtype)
     m.arena.write(dst.byte_off, result)
@@ -134,6 +134,8 @@ def scalar_call(m, s: ir.ScalarCall):
         op = operand(m, _shifted(s.src, i, m), 1, "the element", align=1)
         require_defined(m, op, "A.get", s.line)
         v = values(m, op)[0]
+        if s.bound is not None:
+            return checked_index(m, s, i, int(v))
         return F32(v) if op.dtype.is_float else int(v)
     n = count(m, s, s.args[0])
     src = operand(m, s.src, n, "the source")
@@ -157,6 +159,6 @@ def _shifted(ref: ir.TileRef, i: int, m) -> ir.TileRef:
 def set_value(m, s: ir.SetValue) -> None:
     i = m.ev.index(s.index)
     op = operand(m, _shifted(s.tile, i, m), 1, "the element", align=1)
-    v = m.ev.eval(s.value)
-    arr = np.array([v]).astype(op.dtype.np) if op.dtype.is_float else np.array([int(v)], op.dtype.np)
+    v = scalar_for(m.ev.eval(s.value), op.dtype, f"A.set into the tile {s.tile.name}", s.line)
+    arr = np.array([v]).astype(op.dtype.np)
     m.arena.write(op.byte_off, arr)

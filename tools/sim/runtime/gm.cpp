@@ -54,12 +54,16 @@ GmBuffer* gm_register(const std::string& name, uint64_t bytes, const std::string
     // blocks in multiples of 512 bytes, so a DataCopy that runs a little past the tensor's end stays
     // inside memory the tensor owns; it is accepted (gm.padding warns) and the padding holds garbage
     b->capacity = (std::max<uint64_t>(bytes, 1) + kAllocGranule - 1) / kAllocGranule * kAllocGranule;
-    // A guard page after every buffer turns raw-pointer overruns into a clean crash report.
-    uint64_t mapped = (b->capacity + 4095) / 4096 * 4096 + 4096;
-    b->base = static_cast<uint8_t*>(shared_map(mapped));
-    mprotect(b->base + mapped - 4096, 4096, PROT_NONE);
+    // Guard pages around every buffer turn far raw-pointer overruns into a clean crash report; the bytes
+    // between the tensor's end and the guard hold canaries, so a near one is found after the run.
+    b->span = (b->capacity + 4095) / 4096 * 4096;
+    uint8_t* map = static_cast<uint8_t*>(shared_map(b->span + 2 * 4096));
+    mprotect(map, 4096, PROT_NONE);
+    mprotect(map + 4096 + b->span, 4096, PROT_NONE);
+    b->base = map + 4096;
     b->role = role;
-    if (config().poison) std::memset(b->base + bytes, 0xFF, b->capacity - bytes);
+    std::memset(b->base + bytes, kGmCanary, b->span - bytes);
+    if (b->capacity > bytes) b->tail_written = static_cast<uint8_t*>(shared_map(b->capacity - bytes));
     if (config().race_check && total_gm() + b->capacity <= kRaceCheckLimit)
         b->shadow = static_cast<uint64_t*>(shared_map(b->capacity * sizeof(uint64_t)));
     buffers().push_back(b);
@@ -108,6 +112,10 @@ void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char*
             .fatal();
     access_gm_pipes(p, uint64_t(reinterpret_cast<uintptr_t>(a)), bytes, write, api, operand);
     uint64_t off = uint64_t(a - b->base);
+    if (write && off + bytes > b->bytes && b->tail_written) {  // an API's write into the padding is not a raw overrun
+        uint64_t from = off > b->bytes ? off : b->bytes;
+        std::memset(b->tail_written + (from - b->bytes), 1, off + bytes - from);
+    }
     static std::vector<const GmBuffer*> warned;  // one warning per buffer (and block)
     if (off + bytes > (b->bytes + 31) / 32 * 32 && std::find(warned.begin(), warned.end(), b) == warned.end()) {
         warned.push_back(b);
@@ -127,7 +135,14 @@ void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char*
     uint16_t ep = uint16_t(st.epoch + 1);
     bool atomic = write && st.atomic != 0;
     bool unchanged = write && g_store_value && std::memcmp(a, g_store_value, bytes) == 0;  // an idempotent store
+    uint64_t prev_in = 0, prev_out = 0;  // neighbouring bytes usually share a state: reuse its outcome
+    bool have_prev = false;
     for (uint64_t i = off; i < off + bytes; ++i) {
+        if (have_prev && b->shadow[i] == prev_in) {
+            b->shadow[i] = prev_out;
+            continue;
+        }
+        prev_in = b->shadow[i], have_prev = true;
         Shadow sh = __builtin_bit_cast(Shadow, b->shadow[i]);
         uint16_t w = sh.writer & 0x7fff;
         bool w_atomic = sh.writer & 0x8000;
@@ -159,7 +174,7 @@ void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char*
             sh.reader = me;
             sh.repoch = ep;
         }
-        b->shadow[i] = __builtin_bit_cast(uint64_t, sh);
+        b->shadow[i] = prev_out = __builtin_bit_cast(uint64_t, sh);
     }
 }
 

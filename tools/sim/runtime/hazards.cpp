@@ -101,12 +101,16 @@ std::string hazard_hint(Pipe from, Pipe to) {
 
 uint32_t next_seq(Pipe p) { return ++ps().issued[static_cast<int>(p)]; }
 
+// Issued ops of each pipe the scalar unit has already waited for in the trace (see scalar_local).
+uint32_t scalar_waited[kPipes] = {};
+
 }  // namespace
 
 [[noreturn]] void beyond_capacity(AscendC::Hardware hw, uint64_t offset, uint64_t bytes, bool write, const char* api,
                                  const char* operand);  // queues.cpp: names the InitBuffer that reserved past the end
 
 void pipes_reset() {
+    std::fill(std::begin(scalar_waited), std::end(scalar_waited), 0u);
     if (!pipes_dirty()) return;
     PipeState& s = pipe_state();
     s.~PipeState();
@@ -151,21 +155,51 @@ void access_local(Pipe p, AscendC::Hardware hw, uint32_t offset, uint64_t bytes,
     }
 }
 
+namespace {
+// The trace's record of a release (a token) or of a wait for one.
+uint32_t trace_sync(TraceKind kind, Pipe p, uint32_t token, const char* api) {
+    TraceRecord r = trace_record(kind, p, api, nullptr, token ? token : trace_token());
+    trace_add(r);
+    return r.x;
+}
+}  // namespace
+
+// The compiler orders scalar accesses after the pipe that last wrote the bytes (--cce-auto-sync): the
+// scalar unit stalls until that pipe is done. The hazard check needs no clock for it; the trace records
+// the stall as a release of the writer and a wait of the scalar unit.
 void scalar_local(AscendC::Hardware hw, uint32_t offset, uint32_t bytes, bool write) {
+    PipeState& s = ps();
+    const std::vector<Entry>& sh = s.shadow[static_cast<int>(hw)];
+    uint32_t need[kPipes] = {};
+    for (uint64_t k = offset / 32; bytes && k <= (uint64_t(offset) + bytes - 1) / 32 && k < sh.size(); ++k) {
+        const Entry& e = sh[k];
+        if (e.w_seq && e.w_pipe != uint8_t(Pipe::S)) need[e.w_pipe] = std::max(need[e.w_pipe], e.w_seq);
+        if (write)
+            for (int r = 0; r < kPipes; ++r)
+                if (r != int(Pipe::S)) need[r] = std::max(need[r], e.r_seq[r]);
+    }
+    for (int p = 0; p < kPipes; ++p)
+        if (need[p] > scalar_waited[p]) {
+            scalar_waited[p] = s.issued[p];
+            uint32_t t = trace_sync(TraceKind::REL, Pipe(p), 0, "auto-sync");
+            trace_sync(TraceKind::ACQ, Pipe::S, t, "auto-sync");
+        }
     access_local(Pipe::S, hw, offset, bytes, write, write ? "SetValue" : "GetValue", "tensor");
 }
 
-Clock release(Pipe src) {
+Clock release(Pipe src, const char* api) {
     PipeState& s = ps();
     int i = static_cast<int>(src);
     Clock c = s.vc[i];
     c.c[i] = s.issued[i];
+    c.token = trace_sync(TraceKind::REL, src, 0, api);
     return c;
 }
 
-void acquire(Pipe dst, const Clock& c) {
+void acquire(Pipe dst, const Clock& c, const char* api) {
     Clock& mine = ps().vc[static_cast<int>(dst)];
     for (int q = 0; q < kPipes; ++q) mine.c[q] = std::max(mine.c[q], c.c[q]);
+    if (c.token) trace_sync(TraceKind::ACQ, dst, c.token, api);
 }
 
 void set_flag(Pipe src, Pipe dst, int id, const char* api) {
@@ -174,7 +208,7 @@ void set_flag(Pipe src, Pipe dst, int id, const char* api) {
             .hint("use an id from GetTPipePtr()->FetchEventID(evt) or EVENT_ID0..EVENT_ID7").fatal();
     PipeState& s = ps();
     int a = static_cast<int>(src), b = static_cast<int>(dst);
-    Clock c = release(src);
+    Clock c = release(src, api);
     uint8_t& n = s.flag_count[a][b][id];
     if (n == kMaxPendingSets)
         Diag("flag.set_overflow", api)
@@ -199,11 +233,12 @@ void wait_flag(Pipe src, Pipe dst, int id, const char* api) {
                   "so the first iteration's WaitFlag can pass)")
             .fatal();
     Clock* pending = s.flag_clock[a][b][id];
-    acquire(dst, pending[0]);
+    acquire(dst, pending[0], api);
     // the scalar unit issues every instruction in order: while it waits, nothing after the wait is issued
-    // to any pipe, so a wait on S orders the source's work before everything that follows
+    // to any pipe, so a wait on S orders the source's work before everything that follows (vc holds no
+    // trace token: the wait's one acquire above is what the trace records)
     if (dst == Pipe::S)
-        for (int q = 0; q < kPipes; ++q) acquire(static_cast<Pipe>(q), s.vc[b]);
+        for (int q = 0; q < kPipes; ++q) acquire(static_cast<Pipe>(q), s.vc[b], api);
     uint8_t& n = s.flag_count[a][b][id];
     for (int k = 1; k < n; ++k) pending[k - 1] = pending[k];
     --n;
@@ -212,6 +247,7 @@ void wait_flag(Pipe src, Pipe dst, int id, const char* api) {
 
 void pipe_barrier(Pipe p) {
     PipeState& s = ps();
+    trace_op(TraceKind::BARRIER, p);
     if (p == Pipe::COUNT) {
         for (int a = 0; a < kPipes; ++a)
             for (int q = 0; q < kPipes; ++q) s.vc[a].c[q] = s.issued[q];

@@ -21,6 +21,7 @@ struct BlockState {
     bool in_block = false;
     bool cube = false;   // an AIC instance of a MIX launch (runs the kernel compiled for the cube core)
     int64_t group = 0;   // MIX launches: the AI Core (AIC + its AIVs) this instance belongs to
+    int launch = 0;      // launches of this run before this one (names the trace file)
 };
 BlockState& bs();
 
@@ -48,12 +49,16 @@ struct GmBuffer {
     uint64_t capacity = 0;   // rounded-up allocation (32 B) the kernel may touch
     uint64_t* shadow = nullptr;  // per-byte race shadow (shared mapping) or null
     std::string role;        // in / out / inout / workspace / tiling / host
+    uint64_t span = 0;       // mapped bytes up to the guard page: [bytes, span) are canaries (gm_canary.cpp)
+    uint8_t* tail_written = nullptr;  // per byte of [bytes, capacity): written through an AscendC API (shared)
 };
 GmBuffer* gm_register(const std::string& name, uint64_t bytes, const std::string& role);
 // a tensor list's descriptor (role "list") over already registered member buffers (runtime/list_tensor.cpp)
 GmBuffer* gm_register_list(const std::string& name, const std::vector<GmBuffer*>& members,
                            const std::vector<std::vector<int64_t>>& dims);
 std::vector<GmBuffer*>& gm_buffers();
+constexpr uint8_t kGmCanary = 0xFF;  // past a buffer's end: garbage to the kernel, a canary to the runner
+bool gm_check_canaries();  // after the launches: raw writes past a buffer's end (rule gm.raw_overrun)
 // The operator's next calls in this process (carry.cpp): `launch` with other inputs, then with the
 // inputs of `files` again, starting with the UB/L1 the other call left; 1 with a state.stale_local
 // finding when that last call fails or writes other bytes than the first, else 0.
@@ -79,6 +84,38 @@ std::string json_escape(const std::string& s);
 std::string frames_json(void* const* frames, int n);
 void counters_flush();
 void install_crash_handlers();
+
+// ---- instruction trace (runtime/trace.cpp; read by tools/sim/trace.py for the cost model) ----
+enum class TraceKind : uint8_t {
+    COPY = 1,     // pipe; src/dst: Hardware; x: bursts; y: bytes; z: burst bytes | GM-side gap << 32; w: GM address % 512
+    VEC = 2,      // pipe V; x: repeats; y: elements; z: strides (see count_vec)
+    CUBE = 3,     // pipe M; x: fractals; y: multiply-adds; z: m | n << 21 | k << 42
+    SCALAR = 4,   // pipe S; name: what (local_read, gm_read, ...)
+    REL = 5,      // pipe: the releasing pipe; x: token (all its ops issued so far are done)
+    ACQ = 6,      // pipe: the waiting pipe; x: token it waits for
+    BARRIER = 7,  // pipe (Pipe::COUNT: all pipes, and the scalar unit)
+    SYNCALL = 8,  // every block meets here
+};
+struct TraceRecord {
+    uint8_t kind, pipe, src, dst;
+    uint16_t name, dtype;  // interned strings
+    uint32_t count;        // identical consecutive records merged
+    uint32_t x, w;
+    uint32_t pad;
+    uint64_t y, z;
+};
+static_assert(sizeof(TraceRecord) == 40, "the trace file layout is fixed (tools/sim/trace.py)");
+uint16_t trace_name(const char* s);
+TraceRecord trace_record(TraceKind kind, Pipe pipe, const char* name = nullptr, const char* dtype = nullptr, uint32_t x = 0,
+                         uint64_t y = 0, uint64_t z = 0);
+void trace_add(const TraceRecord& r);
+inline void trace_op(TraceKind kind, Pipe pipe, const char* name = nullptr, const char* dtype = nullptr, uint32_t x = 0,
+                     uint64_t y = 0, uint64_t z = 0) {
+    trace_add(trace_record(kind, pipe, name, dtype, x, y, z));
+}
+uint32_t trace_token();
+void trace_reset();
+void trace_flush();
 
 // ---- scheduler ----
 struct LaunchBody {

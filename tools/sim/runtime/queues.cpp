@@ -171,7 +171,7 @@ int QueueCore::alloc(const void* pc) {
         int s = (next_alloc + k) % num;
         if (state[s] != SlotState::FREE) continue;
         next_alloc = (s + 1) % num;
-        rt::acquire(producer, free_clock[s]);  // waits until the consumer released the buffer
+        rt::acquire(producer, free_clock[s], "AllocTensor");  // waits until the consumer released the buffer
         state[s] = SlotState::ALLOCATED;
         alloc_pc[s] = pc ? pc : rt::caller_pc();
         rt::count_sync("AllocTensor");
@@ -212,7 +212,7 @@ void QueueCore::enque(int s) {
             .val("depth", depth)
             .hint("DeQue before the next EnQue, or declare the queue as TQue<pos, 2> when two tensors are in flight").fatal();
     state[s] = SlotState::ENQUEUED;
-    enq_clock[s] = rt::release(producer);
+    enq_clock[s] = rt::release(producer, "EnQue");
     fifo[(fifo_head + fifo_count) % kMaxSlots] = int8_t(s);
     ++fifo_count;
 }
@@ -226,7 +226,7 @@ int QueueCore::deque() {
     fifo_head = (fifo_head + 1) % kMaxSlots;
     --fifo_count;
     state[s] = SlotState::DEQUEUED;
-    rt::acquire(consumer, enq_clock[s]);  // the consumer waits for the producer's EnQue
+    rt::acquire(consumer, enq_clock[s], "DeQue");  // the consumer waits for the producer's EnQue
     rt::count_sync("DeQue");
     return s;
 }
@@ -252,7 +252,7 @@ void QueueCore::free_slot(int s) {
         fifo_count = n;
     }
     state[s] = SlotState::FREE;
-    free_clock[s] = rt::release(consumer);  // the next AllocTensor of this buffer waits for this
+    free_clock[s] = rt::release(consumer, "FreeTensor");  // the next AllocTensor of this buffer waits for this
 }
 
 bool QueueCore::has_idle() const {

@@ -46,6 +46,7 @@ uint32_t aiv_per_block() { return soc().split_arch && config().mix_ratio > 1 ? c
 void reset_block_state() {
     arenas_reset();
     pipes_reset();
+    trace_reset();
     gm_reset_core_state();
     release_pipe(nullptr);
 }
@@ -71,6 +72,7 @@ void place(BlockState& st, uint32_t i, uint32_t block_dim) {
     place(st, b, block_dim);
     st.epoch = 0;
     st.atomic = 0;
+    st.launch = summary().launches;  // launches finished before this one
     st.in_block = true;
     std::string path = config().out_dir + "/block_" + std::to_string(b) + ".jsonl";
     st.report_fd = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -84,6 +86,7 @@ void place(BlockState& st, uint32_t i, uint32_t block_dim) {
     if (st.cube) body.run_cube(); else body.run();
     carry_save(slot);
     counters_flush();
+    trace_flush();
     report_line("{\"type\":\"end\",\"block\":" + std::to_string(b) + ",\"status\":\"ok\"}");
     std::fflush(stdout);
     _exit(0);
@@ -164,6 +167,7 @@ void sync_all(const char* api) {
             .fatal();
     count_sync("SyncAll");
     pipe_barrier(Pipe::COUNT);  // SyncAll drains every pipe of this core
+    trace_op(TraceKind::SYNCALL, Pipe::COUNT, api);
     // where this block waits: a SyncAll mismatch found by the parent is reported at this call
     void* frames[32];
     int n = backtrace(frames, 32);

@@ -157,24 +157,47 @@ std::string map_json(const std::map<std::string, uint64_t>& m) {
 }
 }  // namespace
 
-void count_vec(const char* api, const char* dtype, uint64_t repeats, uint64_t elems) {
+// The pipe a copy between two memories runs on.
+Pipe copy_pipe(AscendC::Hardware from, AscendC::Hardware to) {
+    using H = AscendC::Hardware;
+    if (from == H::GM) return Pipe::MTE2;
+    if (from == H::L0C) return Pipe::FIX;
+    if (from == H::UB) return to == H::UB ? Pipe::V : Pipe::MTE3;
+    if (from == H::L1) return to == H::GM ? Pipe::MTE3 : Pipe::MTE1;
+    return Pipe::MTE2;
+}
+
+void count_vec(const char* api, const char* dtype, uint64_t repeats, uint64_t elems, uint64_t strides) {
     VecCount& c = counters().vec[{api, dtype}];
     c.instructions += 1;
     c.repeats += repeats;
     c.elements += elems;
+    trace_op(TraceKind::VEC, Pipe::V, api, dtype, uint32_t(repeats), elems, strides);
 }
-void count_copy(AscendC::Hardware from, AscendC::Hardware to, uint64_t bytes) {
+void count_copy(AscendC::Hardware from, AscendC::Hardware to, uint64_t bytes, uint64_t bursts, uint64_t burst, uint64_t gm_gap,
+                const void* gm) {
     std::string k = std::string(hardware_name(from)) + "->" + hardware_name(to);
     counters().copy_bytes[k] += bytes;
     counters().copy_ops[k] += 1;
+    TraceRecord r = trace_record(TraceKind::COPY, copy_pipe(from, to), nullptr, nullptr, uint32_t(bursts ? bursts : 1), bytes,
+                                 (burst ? burst : bytes) | (gm_gap < 0xffffffffu ? gm_gap : 0xffffffffu) << 32);
+    r.src = uint8_t(from);
+    r.dst = uint8_t(to);
+    r.w = uint32_t(reinterpret_cast<uintptr_t>(gm) % 512);
+    trace_add(r);
 }
-void count_cube(const char* api, const char* dtype, uint64_t fractals, uint64_t macs) {
+void count_cube(const char* api, const char* dtype, uint64_t fractals, uint64_t macs, uint32_t m, uint32_t n, uint32_t k) {
     VecCount& c = counters().cube[{api, dtype}];
     c.instructions += 1;
     c.repeats += fractals;
     c.elements += macs;
+    trace_op(TraceKind::CUBE, Pipe::M, api, dtype, uint32_t(fractals), macs,
+             uint64_t(m & 0x1fffff) | uint64_t(n & 0x1fffff) << 21 | uint64_t(k & 0x1fffff) << 42);
 }
-void count_scalar(const char* what) { counters().scalar[what] += 1; }
+void count_scalar(const char* what) {
+    counters().scalar[what] += 1;
+    trace_op(TraceKind::SCALAR, Pipe::S, what);
+}
 void count_sync(const char* what) { counters().sync[what] += 1; }
 
 void counters_flush() {
@@ -200,14 +223,27 @@ void counters_flush() {
                 ",\"scalar\":" + map_json(c.scalar) + ",\"sync\":" + map_json(c.sync) + "}");
 }
 
+static std::string& last_printed() {
+    static std::string s;
+    return s;
+}
+
 void printf_impl(const char* fmt, ...) {
     std::printf("[block %lld] ", static_cast<long long>(bs().block_idx));
-    va_list ap;
+    char buf[512];
+    va_list ap, copy;
     va_start(ap, fmt);
+    va_copy(copy, ap);
+    std::vsnprintf(buf, sizeof buf, fmt, copy);
+    va_end(copy);
     std::vprintf(fmt, ap);
     va_end(ap);
     std::fflush(stdout);
+    last_printed() = buf;
+    while (!last_printed().empty() && last_printed().back() == '\n') last_printed().pop_back();
 }
+
+const char* last_printf() { return last_printed().c_str(); }
 
 }  // namespace rt
 }  // namespace kw

@@ -20,6 +20,9 @@ void nd2nz(Pipe pipe, const LocalTensor<T>& dst, const uint8_t* src, bool src_is
     for (uint32_t i = 0; i < p.ndNum; ++i) {
         const uint8_t* s_mat = src + uint64_t(i) * p.srcNdMatrixStride * sizeof(T);
         uint64_t d_mat = uint64_t(i) * p.dstNzMatrixStride * sizeof(T);
+        if (src_is_gm)  // one GM check per source row (its blocks are contiguous)
+            for (uint32_t r = 0; r < p.nValue; ++r)
+                rt::access_gm(pipe, s_mat + uint64_t(r) * p.srcDValue * sizeof(T), uint64_t(p.dValue) * sizeof(T), false, api, "src");
         for (uint32_t b = 0; b < blocks; ++b) {
             uint64_t d_blk = d_mat + uint64_t(b) * p.dstNzC0Stride * 32;
             uint32_t cols = b + 1 < blocks || p.dValue % C0 == 0 ? C0 : p.dValue % C0;
@@ -28,7 +31,6 @@ void nd2nz(Pipe pipe, const LocalTensor<T>& dst, const uint8_t* src, bool src_is
                 uint64_t d_row = d_blk + uint64_t(r) * p.dstNzNStride * 32;
                 if (p.dstNzNStride != 1) touch(pipe, dst, d_row, 32, true, api, "dst");
                 const uint8_t* s_row = s_mat + (uint64_t(r) * p.srcDValue + uint64_t(b) * C0) * sizeof(T);
-                if (src_is_gm) rt::access_gm(pipe, s_row, uint64_t(cols) * sizeof(T), false, api, "src");
                 std::memcpy(base + d_row, s_row, cols * sizeof(T));
                 std::memset(base + d_row + cols * sizeof(T), 0, (C0 - cols) * sizeof(T));
             }

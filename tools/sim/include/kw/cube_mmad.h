@@ -16,6 +16,18 @@ template <class D, class A, class B> constexpr bool mmad_types_ok() {
            (IsSameType<D, int32_t>::value && IsSameType<A, uint8_t>::value && IsSameType<B, int8_t>::value);
 }
 
+// An operand element widened to the accumulator type (half through a lookup table: the host has
+// no half arithmetic, and a soft-float call per element would cost more than the multiply-adds).
+template <class Acc, class T> inline Acc widen(T v, const float* half_table) {
+    if constexpr (std::is_same<T, half>::value) {
+        uint16_t bits;
+        std::memcpy(&bits, &v, sizeof bits);
+        return Acc(half_table[bits]);
+    } else {
+        return Acc(acc_t<T>(v));
+    }
+}
+
 // Geometry of one Mmad: fractal counts per axis and the k width of an L0A fractal row.
 struct MmadShape {
     uint32_t m, n, k, mb, nb, kba, kbb, c0a, c0b;
@@ -48,19 +60,29 @@ void mmad(const LocalTensor<D>& c, const LocalTensor<A>& a, const LocalTensor<B>
     const B* bp = reinterpret_cast<const B*>(rt::arena(Hardware::L0B) + b.addr_);
     D* cp = reinterpret_cast<D*>(rt::arena(Hardware::L0C) + c.addr_);
     using Acc = typename std::conditional<std::is_same<D, int32_t>::value, int32_t, float>::type;
-    std::vector<Acc> brow(p.k);
-    for (uint32_t col = 0; col < p.n; ++col) {
-        for (uint32_t kk = 0; kk < p.k; ++kk)  // B column `col`, from its n-major fractals
-            brow[kk] = Acc(acc_t<B>(bp[(uint64_t(kk / s.c0b) * s.nb + col / kRows) * kRows * s.c0b + (col % kRows) * s.c0b + kk % s.c0b]));
-        for (uint32_t row = 0; row < p.m; ++row) {
-            const A* arow = ap + uint64_t(row / kRows) * s.kba * kRows * s.c0a + (row % kRows) * s.c0a;
-            Acc sum = 0;
-            for (uint32_t kk = 0; kk < p.k; ++kk) sum += Acc(acc_t<A>(arow[uint64_t(kk / s.c0a) * kRows * s.c0a + kk % s.c0a])) * brow[kk];
+    // Unpack the zZ / nZ fractals into row-major A (m x k) and B (k x n), multiply on the host's
+    // vector unit, then write the NZ accumulator: each sum runs over k in order, from zero.
+    std::vector<Acc> am(size_t(p.m) * p.k), bm(size_t(p.k) * p.n), cm(size_t(p.m) * p.n, Acc(0));
+    const float* ht = rt::half_to_float_table();
+    for (uint32_t row = 0; row < p.m; ++row) {
+        const A* arow = ap + uint64_t(row / kRows) * s.kba * kRows * s.c0a + (row % kRows) * s.c0a;
+        Acc* dst = am.data() + uint64_t(row) * p.k;
+        for (uint32_t kk = 0; kk < p.k; ++kk) dst[kk] = widen<Acc>(arow[uint64_t(kk / s.c0a) * kRows * s.c0a + kk % s.c0a], ht);
+    }
+    for (uint32_t kk = 0; kk < p.k; ++kk) {  // B row kk, from its n-major fractals
+        const B* bk = bp + uint64_t(kk / s.c0b) * s.nb * kRows * s.c0b + kk % s.c0b;
+        Acc* dst = bm.data() + uint64_t(kk) * p.n;
+        for (uint32_t col = 0; col < p.n; ++col) dst[col] = widen<Acc>(bk[uint64_t(col / kRows) * kRows * s.c0b + (col % kRows) * s.c0b], ht);
+    }
+    if constexpr (std::is_same<Acc, float>::value) rt::gemm_f32(cm.data(), am.data(), bm.data(), p.m, p.n, p.k);
+    else rt::gemm_i32(cm.data(), am.data(), bm.data(), p.m, p.n, p.k);
+    for (uint32_t row = 0; row < p.m; ++row)
+        for (uint32_t col = 0; col < p.n; ++col) {
+            const Acc sum = cm[uint64_t(row) * p.n + col];
             D& out = cp[(uint64_t(col / kRows) * s.mb + row / kRows) * kRows * kRows + (row % kRows) * kRows + col % kRows];
             out = bias ? D(bias[col] + sum) : accumulate ? D(out + sum) : D(sum);
         }
-    }
-    rt::count_cube(api, dtype_name<A>(), uint64_t(s.mb) * s.nb * std::max(s.kba, s.kbb), uint64_t(p.m) * p.n * p.k);
+    rt::count_cube(api, dtype_name<A>(), uint64_t(s.mb) * s.nb * std::max(s.kba, s.kbb), uint64_t(p.m) * p.n * p.k, p.m, p.n, p.k);
 }
 
 // One accumulator value through the fixpipe: optional ReLU, then the quantisation mode's conversion.

@@ -152,7 +152,8 @@ void dma_gm_local(Pipe pipe, const LocalTensor<T>& local, T* gm, bool to_local, 
             }
         }
     }
-    rt::count_copy(to_local ? AscendC::Hardware::GM : local.hw(), to_local ? local.hw() : AscendC::Hardware::GM, uint64_t(blocks) * burst);
+    rt::count_copy(to_local ? AscendC::Hardware::GM : local.hw(), to_local ? local.hw() : AscendC::Hardware::GM, uint64_t(blocks) * burst,
+                   blocks, burst, gm_gap, gm);
 }
 
 // L1 -> bias table copies convert and count in 64-byte units (defined in kw/cube_load.h).
@@ -266,7 +267,7 @@ inline void gm_to_local(const LocalTensor<T>& dst, const GlobalTensor<T>& src, u
             for (uint32_t k = 0; k < right; ++k) r[k] = value;
         }
     }
-    kw::rt::count_copy(Hardware::GM, dst.hw(), uint64_t(blocks) * blockLen);
+    kw::rt::count_copy(Hardware::GM, dst.hw(), uint64_t(blocks) * blockLen, blocks, blockLen, gmGap, src.addr_);
 }
 template <typename T>
 inline void local_to_gm(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t blocks, uint32_t blockLen, uint32_t ubGapBlocks,

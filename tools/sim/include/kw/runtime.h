@@ -12,9 +12,11 @@ constexpr int kPipes = static_cast<int>(Pipe::COUNT);
 const char* pipe_name(Pipe p);
 Pipe pipe_of(pipe_t p);
 
-// A vector clock over pipes: c[q] = how many ops of pipe q are known complete.
+// A vector clock over pipes: c[q] = how many ops of pipe q are known complete. `token` names the
+// release that made it in the instruction trace (0: none), so the cost model sees the same waits.
 struct Clock {
     uint32_t c[kPipes] = {0, 0, 0, 0, 0, 0, 0};
+    uint32_t token = 0;
 };
 
 struct Buffer;  // one InitBuffer'd region, for ledgers and tensor provenance
@@ -68,20 +70,35 @@ private:
 };
 void* caller_pc();  // noinline: a pc inside the API call of the user's code
 
-// ---- work counters ----
-void count_vec(const char* api, const char* dtype, uint64_t repeats, uint64_t elems);
-void count_copy(AscendC::Hardware from, AscendC::Hardware to, uint64_t bytes);
+// ---- work counters (also the instruction trace the cost model reads) ----
+// `strides` of a mask/repeat-form instruction: vec_strides(dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep); 0: count form
+constexpr uint64_t vec_strides(uint64_t db, uint64_t s0b, uint64_t s1b, uint64_t dr, uint64_t s0r, uint64_t s1r) {
+    return 1ull << 63 | (db & 0xff) | (s0b & 0xff) << 8 | (s1b & 0xff) << 16 | (dr & 0xff) << 24 | (s0r & 0xff) << 32 | (s1r & 0xff) << 40;
+}
+void count_vec(const char* api, const char* dtype, uint64_t repeats, uint64_t elems, uint64_t strides = 0);
+// a copy of `bytes` in `bursts` bursts of `burst` bytes (0: one burst), `gm_gap` bytes apart on the GM side;
+// `gm` is the first GM byte (for its alignment)
+void count_copy(AscendC::Hardware from, AscendC::Hardware to, uint64_t bytes, uint64_t bursts = 1, uint64_t burst = 0,
+                uint64_t gm_gap = 0, const void* gm = nullptr);
 void count_scalar(const char* what);
 void count_sync(const char* what);
-// cube work: one instruction of `api` covering `fractals` fractal operations and `macs` multiply-adds
-void count_cube(const char* api, const char* dtype, uint64_t fractals, uint64_t macs);
+// cube work: one instruction of `api` covering `fractals` fractal operations and `macs` multiply-adds (an m x k by k x n MMAD)
+void count_cube(const char* api, const char* dtype, uint64_t fractals, uint64_t macs, uint32_t m = 0, uint32_t n = 0,
+                uint32_t k = 0);
+
+// ---- cube arithmetic (runtime/gemm.cpp) ----
+// c[m x n] += a[m x k] * b[k x n], row-major, each element summing its products in increasing k.
+void gemm_f32(float* c, const float* a, const float* b, uint32_t m, uint32_t n, uint32_t k);
+void gemm_i32(int32_t* c, const int32_t* a, const int32_t* b, uint32_t m, uint32_t n, uint32_t k);
+// float value of every half bit pattern (a table lookup instead of a soft-float call per element)
+const float* half_to_float_table();
 
 // ---- pipe hazards on on-chip memory ----
 // `api` names the instruction; `pos` the logical position of the tensor (for messages).
 void access_local(Pipe p, AscendC::Hardware hw, uint32_t offset, uint64_t bytes, bool write, const char* api,
                   const char* operand);
-Clock release(Pipe src);                 // snapshot: all ops issued so far on src are done
-void acquire(Pipe dst, const Clock& c);  // dst now waits for that snapshot
+Clock release(Pipe src, const char* api = nullptr);                 // snapshot: all ops issued so far on src are done
+void acquire(Pipe dst, const Clock& c, const char* api = nullptr);  // dst now waits for that snapshot
 void set_flag(Pipe src, Pipe dst, int id, const char* api);
 void wait_flag(Pipe src, Pipe dst, int id, const char* api);
 void pipe_barrier(Pipe p);  // Pipe::COUNT means PIPE_ALL
@@ -124,6 +141,7 @@ void register_queue(void* q);
 void unregister_queue(void* q);
 void end_of_kernel_checks();
 void printf_impl(const char* fmt, ...);
+const char* last_printf();  // this block's last AscendC::printf line ("" when none): what a Trap() stops on
 
 }  // namespace rt
 }  // namespace kw

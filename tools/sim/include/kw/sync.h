@@ -128,7 +128,10 @@ template <class... Args> inline void printf(const char* fmt, Args... args) { kw:
 template <class... Args> inline void PRINTF(const char* fmt, Args... args) { kw::rt::printf_impl(fmt, args...); }
 inline void PrintTimeStamp(uint32_t) {}
 inline void Trap() {
-    kw::rt::Diag("kernel.trap", "Trap").msg("the kernel called Trap()").hint("a Trap() stops the core on the NPU").fatal();
+    const std::string said = kw::rt::last_printf();
+    kw::rt::Diag("kernel.trap", "Trap")
+        .msg(said.empty() ? std::string("the kernel called Trap()") : "the kernel called Trap() after printing: " + said)
+        .hint("a Trap() stops the core on the NPU").fatal();
 }
 template <typename T> inline void DumpTensor(const LocalTensor<T>& t, uint32_t desc, uint32_t dumpSize) {
     std::printf("DumpTensor desc=%u: ", desc);

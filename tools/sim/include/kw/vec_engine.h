@@ -93,7 +93,8 @@ void unary_masked(const char* api, const LocalTensor<D>& dst, const LocalTensor<
     const uint32_t addr[2] = {dst.addr_, src.addr_};
     const bool write[2] = {true, false};
     touch_spans<2>(api, hw, addr, ops, lo, hi, write, names);
-    rt::count_vec(api, dtype_name<D>(), m.counter ? (m.total * wide + 255) / 256 : repeats, w.done);
+    rt::count_vec(api, dtype_name<D>(), m.counter ? (m.total * wide + 255) / 256 : repeats, w.done,
+                  rt::vec_strides(dstBlk, srcBlk, 0, dstRep, srcRep, 0));
 }
 
 template <class T, bool ReadsDst, class F>
@@ -129,7 +130,8 @@ void binary_masked(const char* api, const LocalTensor<T>& dst, const LocalTensor
         touch_spans<1>(api, h1, a1, o1, l1, u1, rd, n1);
     }
     touch_spans<3>(api, hw, addr, ops, lo, hi, write, names);
-    rt::count_vec(api, dtype_name<T>(), m.counter ? (m.total * e + 255) / 256 : repeats, w.done);
+    rt::count_vec(api, dtype_name<T>(), m.counter ? (m.total * e + 255) / 256 : repeats, w.done,
+                  rt::vec_strides(p.dstBlkStride, p.src0BlkStride, p.src1BlkStride, p.dstRepStride, p.src0RepStride, p.src1RepStride));
 }
 
 }  // namespace kw

@@ -118,7 +118,9 @@ template <class T> inline void check_gather_offset(const char* api, uint64_t byt
             .hint("srcOffset and srcBaseAddr are byte offsets: multiply element indices by sizeof(T)").fatal();
     if (byte + sizeof(T) > src_bytes)
         rt::Diag("ub.out_of_bounds", api)
-            .msg(std::string(api) + " reads byte offset " + std::to_string(byte) + " of src, which holds only " + std::to_string(src_bytes) + " bytes")
+            .msg(std::string(api) + " reads byte offset " + std::to_string(byte) + " (element " + std::to_string(byte / sizeof(T)) +
+                 ") of src, which holds only " + std::to_string(src_bytes) + " bytes (" + std::to_string(src_bytes / sizeof(T)) +
+                 " elements): an index out of range")
             .val("offset", (long long)byte).val("src_bytes", (long long)src_bytes)
             .hint("srcOffset holds byte offsets (element index * sizeof(T)) relative to src + srcBaseAddr").fatal();
 }

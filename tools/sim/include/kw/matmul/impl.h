@@ -274,22 +274,17 @@ private:
                 for (uint32_t kk = 0; kk < kn; ++kk) av[i * kn + kk] = load(a_.at(b.r0 + i, k0 + kk));
             for (uint32_t kk = 0; kk < kn; ++kk)
                 for (uint32_t j = 0; j < b.cols; ++j) bv[kk * b.cols + j] = load(b_.at(k0 + kk, b.c0 + j));
-            for (uint32_t i = 0; i < b.rows; ++i)
-                for (uint32_t kk = 0; kk < kn; ++kk) {
-                    L0cT x = av[i * kn + kk];
-                    L0cT* out = &acc_[size_t(i) * b.cols];
-                    const L0cT* brow = &bv[size_t(kk) * b.cols];
-                    for (uint32_t j = 0; j < b.cols; ++j) out[j] += x * brow[j];
-                }
+            if constexpr (IsSameType<L0cT, float>::value) kw::rt::gemm_f32(acc_.data(), av.data(), bv.data(), b.rows, b.cols, kn);
+            else kw::rt::gemm_i32(acc_.data(), av.data(), bv.data(), b.rows, b.cols, kn);
             kw::rt::count_cube("Mmad", kw::dtype_name<SrcAT>(), uint64_t(ceil_div(b.rows, 16)) * ceil_div(b.cols, 16) * ceil_div(kn, 32 / sizeof(SrcAT)),
-                           uint64_t(b.rows) * b.cols * kn);
+                           uint64_t(b.rows) * b.cols * kn, b.rows, b.cols, kn);
         }
         kw::rt::count_copy(Hardware::GM, Hardware::L1, (uint64_t(b.rows) * sizeof(SrcAT) + uint64_t(b.cols) * sizeof(SrcBT)) * k_);
         if (biasOn_ && !partial) add_bias();
     }
     template <class T> L0cT load(T v) const {
         if constexpr (IsSameType<L0cT, float>::value) {
-            float f = float(kw::acc_t<T>(v));
+            float f = kw::cube::widen<float>(v, halfTable_);
             return hf32_ && IsSameType<T, float>::value ? kw::mm::to_hf32(f) : f;
         } else {
             return L0cT(v);
@@ -377,6 +372,7 @@ private:
     uint32_t iter_ = 0;
     Block cur_;
     std::vector<L0cT> acc_;
+    const float* halfTable_ = kw::rt::half_to_float_table();
 };
 
 }  // namespace AscendC

@@ -1,10 +1,12 @@
 """Tensor lists in a case: a DYNAMIC (tensor-list) input or output `x` of an msopgen op travels as the
-members `x[0]`, `x[1]`, ... of `Case.inputs` / `Case.outputs`; the sim passes the kernel one GM
-descriptor per list (built by the runner's `list` directive, layout in include/kw/list_tensor.h)."""
+members `x[0]`, `x[1]`, ... of `Case.inputs` / `Case.outputs` (the sim then passes the kernel one GM
+descriptor per list; layout in tools/sim/include/kw/list_tensor.h)."""
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from typing import Iterable
+
+from kernelwright.tools.opspec import OpParam
 
 _MEMBER = re.compile(r"^(?P<name>.+)\[(?P<k>\d+)\]$")
 
@@ -32,19 +34,15 @@ def gaps(keys: Iterable[str], name: str) -> list[int]:
     return [k for k in range(max(found) + 1) if k not in found] if found else []
 
 
-def is_dynamic(param: dict[str, Any]) -> bool:
-    return param.get("param_type") == "dynamic"
+def is_dynamic(param: OpParam) -> bool:
+    return param.param_type == "dynamic"
 
 
-def instance_keys(param: dict[str, Any], keys: Iterable[str]) -> list[str]:
+def instance_keys(param: OpParam, keys: Iterable[str]) -> list[str]:
     """The case keys one OpDef parameter takes: its members when DYNAMIC, else its own name when the
     case has it (an absent OPTIONAL parameter has none)."""
     keys = list(keys)
     if is_dynamic(param):
-        return members(keys, param["name"])
-    return [param["name"]] if param["name"] in keys else []
+        return members(keys, param.name)
+    return [param.name] if param.name in keys else []
 
-
-def list_line_fields(name: str, keys: list[str], shapes: list[tuple[int, ...]]) -> list[str]:
-    """Fields of the runner's `list NAME MEMBERS DIMS` directive."""
-    return ["list", name, ",".join(keys), ";".join(",".join(str(int(d)) for d in s) for s in shapes)]

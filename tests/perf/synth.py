@@ -1,0 +1,68 @@
+"""Synthetic instruction traces with the synchronisation the AscendC queues produce, for the cost
+model's tests: a copy-in / compute / copy-out pipeline over tiles, with BUFFER_NUM = 1 or 2."""
+from __future__ import annotations
+
+from kernelwright.tools.perf.trace import BlockTrace, KernelTrace, LaunchTrace, TraceBuilder
+
+
+class Queue:
+    """TQue's protocol as the emulator records it: AllocTensor waits for the slot's FreeTensor, DeQue
+    waits for its EnQue."""
+
+    def __init__(self, t: TraceBuilder, producer: str, consumer: str, buffers: int):
+        self.t, self.producer, self.consumer = t, producer, consumer
+        self.free_tokens: list[int | None] = [None] * buffers
+        self.next = 0
+        self.enq: list[int] = []
+
+    def alloc(self) -> int:
+        slot = self.next
+        self.next = (self.next + 1) % len(self.free_tokens)
+        if self.free_tokens[slot] is not None:
+            self.t.acquire(self.producer, self.free_tokens[slot])  # type: ignore[arg-type]
+        return slot
+
+    def enque(self) -> None:
+        self.enq.append(self.t.release(self.producer))
+
+    def deque(self) -> None:
+        self.t.acquire(self.consumer, self.enq.pop(0))
+
+    def free(self, slot: int) -> None:
+        self.free_tokens[slot] = self.t.release(self.consumer)
+
+
+def elementwise_block(tiles: int, tile_bytes: int, buffers: int, op: str = "Add", dtype: str = "float",
+                      inputs: int = 2) -> BlockTrace:
+    """CopyIn(inputs) -> Compute -> CopyOut per tile, through VECIN/VECOUT queues."""
+    t = TraceBuilder()
+    qin = [Queue(t, "MTE2", "V", buffers) for _ in range(inputs)]
+    qout = Queue(t, "V", "MTE3", buffers)
+    repeats = max(1, tile_bytes // 256)
+    for _ in range(tiles):
+        slots = []
+        for q in qin:
+            slots.append(q.alloc())
+            t.copy("GM", "UB", tile_bytes)
+            q.enque()
+        for q in qin:
+            q.deque()
+        s_out = qout.alloc()
+        t.vec(op, dtype, repeats)
+        qout.enque()
+        for q, s in zip(qin, slots):
+            q.free(s)
+        qout.deque()
+        t.copy("UB", "GM", tile_bytes)
+        qout.free(s_out)
+    return t.build()
+
+
+def kernel(blocks: list[BlockTrace]) -> KernelTrace:
+    for i, b in enumerate(blocks):
+        b.block = i
+    return KernelTrace(launches=[LaunchTrace(block_dim=len(blocks), blocks=blocks)])
+
+
+def elementwise_kernel(blocks: int, tiles: int, tile_bytes: int, buffers: int = 2, **kw) -> KernelTrace:
+    return kernel([elementwise_block(tiles, tile_bytes, buffers, **kw) for _ in range(blocks)])

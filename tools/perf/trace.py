@@ -1,0 +1,148 @@
+"""The instruction trace the cost model reads: per launch, per block, the ordered records of what each
+pipe of the AI Core did. Backend-neutral: the emulation writes it (tools/sim/trace.py reads its files
+into this form), and tests or other tools can build one by hand (`TraceBuilder`).
+
+A record is one row of `RECORD` (numpy structured dtype, the layout of the emulator's file):
+  kind  COPY | VEC | CUBE | SCALAR | REL | ACQ | BARRIER | SYNCALL
+  pipe  the pipe it runs on (index into PIPES; BARRIER/SYNCALL: len(PIPES) means every pipe)
+  src, dst   memories of a COPY (index into MEMORIES)
+  name, dtype   indices into the trace's string table (API names, dtype names)
+  count  identical consecutive records merged into one
+  x      COPY bursts | VEC repeats | CUBE fractals | REL/ACQ token
+  w      COPY: the first GM byte's offset modulo 512
+  y      COPY bytes | VEC elements | CUBE multiply-adds
+  z      COPY: burst bytes | GM-side gap << 32 ; VEC: strides (bit 63 set: mask/repeat form) ;
+         CUBE: m | n << 21 | k << 42
+A REL says "every op issued so far on this pipe is done" and names it with a token; an ACQ makes its
+pipe wait for a token (flags, queue EnQue/DeQue and AllocTensor/FreeTensor, unit flags, the scalar
+unit's automatic syncs all become such pairs)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kernelwright.tools.dtypes import TABLE
+PIPES = ("S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX")
+ALL_PIPES = len(PIPES)
+MEMORIES = ("GM", "UB", "L1", "L0A", "L0B", "L0C", "BIAS", "FIXBUF")
+COPY, VEC, CUBE, SCALAR, REL, ACQ, BARRIER, SYNCALL = range(1, 9)
+KINDS = {COPY: "copy", VEC: "vector", CUBE: "cube", SCALAR: "scalar", REL: "release", ACQ: "acquire",
+         BARRIER: "barrier", SYNCALL: "syncall"}
+
+RECORD = np.dtype([("kind", "u1"), ("pipe", "u1"), ("src", "u1"), ("dst", "u1"), ("name", "<u2"), ("dtype", "<u2"),
+                   ("count", "<u4"), ("x", "<u4"), ("w", "<u4"), ("pad", "<u4"), ("y", "<u8"), ("z", "<u8")])
+assert RECORD.itemsize == 40
+
+
+@dataclass
+class BlockTrace:
+    block: int                     # instance index (GetBlockIdx(): block * ratio + sub-block on MIX kernels)
+    records: np.ndarray            # RECORD rows, in program order
+    names: list[str]               # the string table `name` and `dtype` index into
+    truncated: bool = False        # the emulator stopped recording (too many records): the estimate is partial
+
+
+@dataclass
+class LaunchTrace:
+    block_dim: int                 # blocks launched
+    ratio: int = 1                 # vector-core instances per block (2 on a MIX kernel of a split-architecture SoC)
+    blocks: list[BlockTrace] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return len(self.blocks) == self.block_dim * self.ratio and not any(b.truncated for b in self.blocks)
+
+
+@dataclass
+class KernelTrace:
+    """Every launch of one run (host code may launch several kernels)."""
+
+    launches: list[LaunchTrace] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.launches) and all(lt.complete for lt in self.launches)
+
+
+class TraceBuilder:
+    """Builds one block's trace by hand (tests, synthetic kernels, the eager baseline)."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple] = []
+        self.names: list[str] = [""]
+        self._tokens = 0
+
+    def _name(self, s: str) -> int:
+        if s not in self.names:
+            self.names.append(s)
+        return self.names.index(s)
+
+    def _row(self, kind: int, pipe: int, *, src: int = 0, dst: int = 0, name: str = "", dtype: str = "", count: int = 1,
+             x: int = 0, w: int = 0, y: int = 0, z: int = 0) -> "TraceBuilder":
+        self.rows.append((kind, pipe, src, dst, self._name(name) if name else 0, self._name(dtype) if dtype else 0,
+                          count, x, w, 0, y, z))
+        return self
+
+    def copy(self, src: str, dst: str, nbytes: int, *, bursts: int = 1, burst: int = 0, gm_gap: int = 0,
+             count: int = 1) -> "TraceBuilder":
+        pipe = copy_pipe(src, dst)
+        return self._row(COPY, pipe, src=MEMORIES.index(src), dst=MEMORIES.index(dst), count=count, x=bursts,
+                         y=nbytes, z=(burst or nbytes) | gm_gap << 32)
+
+    def vec(self, api: str, dtype: str, repeats: int, elements: int | None = None, count: int = 1) -> "TraceBuilder":
+        return self._row(VEC, PIPES.index("V"), name=api, dtype=dtype, count=count, x=repeats,
+                         y=elements if elements is not None else repeats * 256 // dtype_bytes(dtype))
+
+    def cube(self, dtype: str, m: int, n: int, k: int, count: int = 1) -> "TraceBuilder":
+        c0 = 32 // dtype_bytes(dtype)
+        fractals = -(-m // 16) * -(-n // 16) * -(-k // c0)
+        return self._row(CUBE, PIPES.index("M"), name="Mmad", dtype=dtype, count=count, x=fractals, y=m * n * k,
+                         z=m | n << 21 | k << 42)
+
+    def scalar(self, what: str, count: int = 1) -> "TraceBuilder":
+        return self._row(SCALAR, PIPES.index("S"), name=what, count=count)
+
+    def release(self, pipe: str) -> int:
+        self._tokens += 1
+        self._row(REL, PIPES.index(pipe), x=self._tokens)
+        return self._tokens
+
+    def acquire(self, pipe: str, token: int) -> "TraceBuilder":
+        return self._row(ACQ, PIPES.index(pipe), x=token)
+
+    def flag(self, src: str, dst: str) -> "TraceBuilder":
+        """SetFlag<src_dst> immediately followed by its WaitFlag."""
+        return self.acquire(dst, self.release(src))
+
+    def barrier(self, pipe: str = "ALL") -> "TraceBuilder":
+        return self._row(BARRIER, ALL_PIPES if pipe == "ALL" else PIPES.index(pipe))
+
+    def sync_all(self) -> "TraceBuilder":
+        return self.barrier()._row(SYNCALL, ALL_PIPES)
+
+    def build(self, block: int = 0) -> BlockTrace:
+        return BlockTrace(block=block, records=np.array(self.rows, dtype=RECORD), names=list(self.names))
+
+
+def copy_pipe(src: str, dst: str) -> int:
+    """The pipe a copy between two memories runs on (as the emulator assigns it)."""
+    if src == "GM":
+        name = "MTE2"
+    elif src == "L0C":
+        name = "FIX"
+    elif src == "UB":
+        name = "V" if dst == "UB" else "MTE3"
+    elif src == "L1":
+        name = "MTE3" if dst == "GM" else "MTE1"
+    else:
+        name = "MTE2"
+    return PIPES.index(name)
+
+
+# element sizes by NumPy-style name (the eager baseline's ops) and by AscendC type (the emulator's records)
+_BYTES = {d.name: d.size for d in TABLE if d.size} | {d.ctype: d.size for d in TABLE if d.ctype and d.size}
+
+
+def dtype_bytes(name: str) -> int:
+    return _BYTES.get(name, 4)

@@ -1,0 +1,112 @@
+"""The measure stage's answer to "is it faster than what I have?": the kernel's time against eager
+PyTorch's on the first case that passed. On a backend that times kernels on a device (a toolchain
+with `time`, e.g. `cann`) both are measured; on the emulation both are estimates of the cost model
+(tools/perf): the kernel from its instruction trace, eager from the reference's ATen ops at the same
+shapes, per SoC, always labelled as estimates."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from kernelwright.tools.hardware import SocProfile, load_soc, soc_names
+from kernelwright.tools.perf.eager import estimate_eager
+from kernelwright.tools.perf.estimate import CALIBRATED_ARCHS, estimate
+from kernelwright.tools.referee.verdict import StageReport
+from kernelwright.tools.task import Task, TaskCase
+from kernelwright.tools.tasks.reference import RefFailure, RefRun, RefValue, ReferenceWorker
+from kernelwright.tools.timing import ReferenceSpec, TimingResult
+from kernelwright.tools.toolchain import BuildResult, Case, RunResult, Toolchain
+
+ESTIMATE_NOTE = ("estimated on the CPU emulation by the cost model (tools/perf), at the shapes that ran; not a "
+                 "measurement: the cann backend measures both times on the NPU instead")
+
+
+@dataclass
+class RanCase:
+    """A passing run and what it took to make it: enough to time it again or to estimate it."""
+
+    label: str
+    case: TaskCase
+    mapping: dict[int, int]          # shrink mapping of the run (empty: the task's own shapes)
+    bound: Case                      # the toolchain's case
+    result: RunResult
+    ref: RefRun | None = None        # the reference's run (its inputs time eager PyTorch on a device)
+
+
+def _socs(primary: SocProfile) -> list[SocProfile]:
+    """The run's SoC, then one calibrated SoC of each other core count (the same launch spread differently)."""
+    out, seen = [primary], {(primary.aiv_cores, primary.aic_cores)}
+    for name in soc_names():
+        p = load_soc(name)
+        if p.npu_arch in CALIBRATED_ARCHS and (p.aiv_cores, p.aic_cores) not in seen:
+            seen.add((p.aiv_cores, p.aic_cores))
+            out.append(p)
+    return out
+
+
+def _estimated(ran: RanCase, worker: ReferenceWorker, soc: SocProfile) -> dict[str, Any]:
+    ops = worker.aten_ops(ran.case, ran.mapping)
+    per_soc: dict[str, Any] = {}
+    for prof in _socs(soc):
+        k = estimate(ran.result.trace, prof)
+        entry: dict[str, Any] = {"status": k.status, "kernel_us": k.kernel_us, "device_us": k.device_us,
+                                 "launch_us": k.launch_us, "bound_us": k.bound_us, "bound": k.bound,
+                                 "bottleneck": k.bottleneck, "gm_bytes": k.gm_bytes, "blocks": k.blocks,
+                                 "cores": k.cores, "pipes": {p: round(u.share, 4) for p, u in k.pipes.items()},
+                                 "notes": k.notes}
+        if isinstance(ops, RefFailure):
+            entry["eager_error"] = ops.render()
+        else:
+            e = estimate_eager(ops["ops"], prof)
+            entry |= {"eager_us": e.total_us, "eager_kernels": e.kernels}
+            if ops.get("dropped"):
+                entry["notes"] = k.notes + [f"eager: {ops['dropped']} ATen ops past the recorder's limit are not counted"]
+            if k.kernel_us and e.kernels:
+                entry["speedup"] = e.total_us / k.kernel_us
+        per_soc[prof.name] = entry
+    return per_soc
+
+
+def _plain(v: RefValue) -> Any:
+    return v.array if v.kind == "tensor" else [_plain(i) for i in v.items] if v.kind == "tensor_list" else v.value
+
+
+def _measured(ran: RanCase, toolchain: Toolchain, build: BuildResult, task: Task) -> TimingResult:
+    ref = None if ran.ref is None else ReferenceSpec(source=task.source, init_args=[_plain(v) for v in ran.ref.init],
+                                                      forward_args=[_plain(v) for v in ran.ref.args])
+    return toolchain.time(build, ran.bound, reference=ref)  # type: ignore[attr-defined]
+
+
+def judge_speed(report: StageReport, ran: list[RanCase], *, toolchain: Toolchain, build: BuildResult, task: Task,
+                worker: ReferenceWorker, soc: SocProfile) -> None:
+    """Adds the speed comparison of the first passing run to the measure stage's report."""
+    if not ran:
+        return
+    first = ran[0]
+    shapes = "the task's own shapes" if not first.mapping else "shrunk shapes (dims " + ", ".join(
+        f"{a}->{b}" for a, b in sorted(first.mapping.items())) + ")"
+    if callable(getattr(toolchain, "time", None)):
+        t = _measured(first, toolchain, build, task)
+        report.metrics["speed"] = {"kind": "measured", "case": first.label, "shapes": shapes,
+                                   "timing": t.model_dump(mode="json")}
+        if t.ok and t.speedup_median is not None:
+            report.metrics["speedup"] = t.speedup_median
+            report.summary += f"; measured {t.kernel.median_ms:.4g} ms vs eager " \
+                              f"{t.reference.median_ms:.4g} ms ({t.speedup_median:.2f}x)"  # type: ignore[union-attr]
+        else:                                # a kernel that passed but could not be timed is still correct
+            report.summary += f"; not timed ({t.status}{': ' + t.detail[:160] if t.detail else ''})"
+        return
+    if first.result.trace is None:
+        report.metrics["speed"] = {"kind": "none", "reason": f"the {toolchain.name} backend neither times kernels nor "
+                                                             "records an instruction trace"}
+        return
+    per_soc = _estimated(first, worker, soc)
+    report.metrics["speed"] = {"kind": "estimate", "note": ESTIMATE_NOTE, "case": first.label, "shapes": shapes,
+                               "soc": soc.name, "per_soc": per_soc}
+    main = per_soc[soc.name]
+    if "speedup" in main:
+        report.metrics["est_speedup"] = main["speedup"]
+        report.summary += (f"; est. {main['kernel_us']:.3g} us vs eager {main['eager_us']:.3g} us on {soc.name} "
+                           f"({main['speedup']:.2f}x, bottleneck {main['bottleneck']}; an estimate on the emulation)")
+    elif main["status"] != "ok":
+        report.summary += f"; no speed estimate: {'; '.join(main['notes'])[:200]}"
