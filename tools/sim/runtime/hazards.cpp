@@ -169,7 +169,7 @@ uint32_t trace_sync(TraceKind kind, Pipe p, uint32_t token, const char* api) {
 // the stall as a release of the writer and a wait of the scalar unit.
 void scalar_local(AscendC::Hardware hw, uint32_t offset, uint32_t bytes, bool write) {
     PipeState& s = ps();
-    const std::vector<Entry>& sh = s.shadow[static_cast<int>(hw)];
+    Shadow& sh = s.shadow[static_cast<int>(hw)];
     uint32_t need[kPipes] = {};
     for (uint64_t k = offset / 32; bytes && k <= (uint64_t(offset) + bytes - 1) / 32 && k < sh.size(); ++k) {
         const Entry& e = sh[k];
