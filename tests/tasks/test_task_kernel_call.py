@@ -3,6 +3,7 @@ gelu(x)); the worker records that call, and those values are the first task valu
 named by the task's pybind function."""
 import numpy as np
 
+from kernelwright.tools.opspec import OpAttr, OpParam, OpSpec
 from kernelwright.tools.referee.binding import task_values
 from kernelwright.tools.referee.bind_msopgen import bind_msopgen
 from kernelwright.tools.tasks import load_task
@@ -93,10 +94,9 @@ def test_values_the_task_modelnew_makes_come_first_and_bind_by_their_names(tmp_p
     np.testing.assert_array_equal(run.call[2].array, x + 1)
     values = task_values(run, ["dy", "x"], ["scale"])
     assert [v.label for v in values][:3] == ["call 'y'", "input 'dy'", "input 'x'"]
-    f32 = ["DT_FLOAT"]
-    op = {"type": "ScaledGrad", "inputs": [{"name": n, "param_type": "required", "dtypes": f32} for n in ("dy", "x", "y")],
-          "outputs": [{"name": "z", "param_type": "required", "dtypes": f32}],
-          "attrs": [{"name": "scale", "type": "float", "required": True, "default": ""}]}
+    op = OpSpec(op_type="ScaledGrad", inputs=[OpParam(name=n, dtypes=["float32"]) for n in ("dy", "x", "y")],
+                outputs=[OpParam(name="z", dtypes=["float32"])],
+                attrs=[OpAttr(name="scale", type="float", param_type="required")])
     b = bind_msopgen(op, values, [])
     assert b.problem is None and b.case.attrs == {"scale": 2.5}
     np.testing.assert_array_equal(b.case.inputs["y"], x + 1)
@@ -144,7 +144,7 @@ def test_the_referee_compares_what_the_pybind_function_returns():
     from types import SimpleNamespace
     from kernelwright.tools.referee.case_runner import _returned_outputs
     from kernelwright.tools.tasks.reference import RefValue
-    op = {"outputs": [{"name": n} for n in ("loss", "logProb", "zloss", "lse")]}
+    op = OpSpec(outputs=[OpParam(name=n) for n in ("loss", "logProb", "zloss", "lse")])
     s = SimpleNamespace(build=SimpleNamespace(op=op))
     expected = [RefValue(kind="tensor", name=f"out{i}") for i in range(4)]
     ref = RefRun(args=[], init=[], params=[], outputs=expected, call_returns=["lossOut", "logProbOut"],

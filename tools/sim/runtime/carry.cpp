@@ -126,15 +126,15 @@ void rotate_inputs(const std::map<GmBuffer*, std::string>& files) {
     }
 }
 
-// Inputs as the case gives them, outputs garbage again (a fresh output tensor); the workspace keeps
+// Inputs as the case gives them, outputs as the first call found them (a fresh output tensor); the workspace keeps
 // its contents, as the caching allocator hands the same block back. False when an input file is gone.
 bool reset_gm(const std::map<GmBuffer*, std::string>& files) {
     for (GmBuffer* b : gm_buffers()) {
         auto f = files.find(b);
         if (f != files.end()) {
             if (!reload(b, f->second)) return false;
-        } else if (b->role == "out" && config().poison) {
-            std::memset(b->base, 0xFF, b->bytes);
+        } else if (b->role == "out" && !b->fill.empty()) {
+            for (uint64_t i = 0; i < b->bytes; ++i) b->base[i] = b->fill[i % b->fill.size()];
         }
     }
     return true;

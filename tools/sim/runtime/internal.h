@@ -51,6 +51,7 @@ struct GmBuffer {
     std::string role;        // in / out / inout / workspace / tiling / host
     uint64_t span = 0;       // mapped bytes up to the guard page: [bytes, span) are canaries (gm_canary.cpp)
     uint8_t* tail_written = nullptr;  // per byte of [bytes, capacity): written through an AscendC API (shared)
+    std::vector<uint8_t> fill;        // an output's starting bytes, repeated (the referee's poison, or 0xFF); empty: none
 };
 GmBuffer* gm_register(const std::string& name, uint64_t bytes, const std::string& role);
 // a tensor list's descriptor (role "list") over already registered member buffers (runtime/list_tensor.cpp)

@@ -125,9 +125,10 @@ int main(int argc, char** argv) {
             if (f[4] != "-") {
                 if (!read_file(f[4], b->base, b->bytes)) bad_manifest("cannot read " + f[4] + " (" + f[2] + " bytes)");
             } else if (f.size() > 5 && from_hex(f[5]).size() > 0) {  // the referee's poison: one element, repeated
-                std::vector<uint8_t> p = from_hex(f[5]);
-                for (uint64_t i = 0; i < b->bytes; ++i) b->base[i] = p[i % p.size()];
+                b->fill = from_hex(f[5]);
+                for (uint64_t i = 0; i < b->bytes; ++i) b->base[i] = b->fill[i % b->fill.size()];
             } else if (cfg.poison && b->role != "workspace") {
+                b->fill = {0xFF};
                 std::memset(b->base, 0xFF, b->bytes);  // outputs start as garbage, as on the NPU
             }
             buffers[f[1]] = b;
