@@ -177,8 +177,10 @@ class Builder:
             ok = self._compile(self.rt.kernel_flags() + includes_ + ["-c", str(tu), "-o", str(obj)])
             if ok and ratio:
                 ok = self._cube_library(tu, includes_, self.out / f"kernel_v{i}_cube.so")
+            # a MIX runner exports the whole runtime: the cube-core library calls parts the AIV code never does (gemm.cpp)
+            whole = ("-rdynamic", "-Wl,--whole-archive", str(self.rt.kernel_archive), "-Wl,--no-whole-archive")
             return i, ok and self._link([obj], self.rt.kernel_archive, self.out / f"kernel_v{i}",
-                                        *((("-rdynamic",), ("-ldl",)) if ratio else ()))
+                                        *((whole, ("-ldl",)) if ratio else ()))
 
         with ThreadPoolExecutor(max_workers=2) as pool:
             done = list(pool.map(compile_variant, range(len(variants))))
