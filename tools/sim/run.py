@@ -25,9 +25,9 @@ from kernelwright.tools.hardware import SocProfile
 from kernelwright.tools.opspec import OpParam, OpSpec
 from kernelwright.tools.sim import host_calls, shape_out
 from kernelwright.tools.sim.manifest import FORMAT_ND, dims, line, list_line_fields, platform_line, soc_line
-from kernelwright.tools.sim.shape_out import SHAPE_OUT
 from kernelwright.tools.sim.reports import RunReport
 from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR
+from kernelwright.tools.sim.shape_out import SHAPE_OUT
 from kernelwright.tools.sim.trace import read_trace
 from kernelwright.tools.tensor_lists import gaps, instance_keys, is_dynamic
 from kernelwright.tools.toolchain import BadCase, BuildResult, Case, Diagnostic, RunResult
