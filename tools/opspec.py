@@ -54,6 +54,7 @@ class OpParam(BaseModel):
     formats: list[str] = Field(default_factory=list)    # "ND", "NCHW", ... (same length as dtypes)
     scalar: bool = False                 # Scalar()/ScalarList(): a number may be passed as a small tensor
     value_depend: bool = False           # ValueDepend: the tiling function reads the input's data
+    shape_depend_on_compute: bool = False  # OutputShapeDependOnCompute: the kernel reports the output's shape
 
 
 class OpAttr(BaseModel):

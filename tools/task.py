@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from kernelwright.errors import UserError
 
-Layout = Literal["py", "mkb", "npukb", "kernelbench"]
+Layout = Literal["py", "mkb", "npukb", "kernelbench", "sol"]
 InputKind = Literal["get_inputs", "input_groups", "npukb_rows"]
 
 

@@ -9,6 +9,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from kernelwright.tools.hardware import SocProfile
+from kernelwright.tools.npu_check import npu_check_class
 from kernelwright.tools.opspec import OpSpec
 
 if TYPE_CHECKING:   # a project imports the toolchain's results; the seam only names it
@@ -48,6 +49,11 @@ class Diagnostic(BaseModel):
     notes: list[str] = Field(default_factory=list)
     values: dict[str, Any] = Field(default_factory=dict)
     block: int | None = None
+    npu_check: str | None = None     # the class CANN's npu_check reports for this fault (tools/npu_check.py)
+
+    def model_post_init(self, _context: Any) -> None:
+        if self.npu_check is None and self.rule:
+            self.npu_check = npu_check_class(self.rule, self.message, self.symbol)
 
     def location(self) -> str:
         if not self.file:
@@ -58,7 +64,7 @@ class Diagnostic(BaseModel):
         where = self.location()
         head = f"{where}: " if where else ""
         block = f" [block {self.block}]" if self.block is not None else ""
-        rule = f" [{self.rule}]" if self.rule else ""
+        rule = f" [{self.rule}{', npu_check ' + self.npu_check if self.npu_check else ''}]" if self.rule else ""
         text = f"{head}{self.severity}{rule}{block}: {self.message}"
         if self.hint:
             text += f"\n  hint: {self.hint}"

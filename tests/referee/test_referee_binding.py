@@ -164,3 +164,11 @@ def test_cast_like_variant_is_chosen_by_the_reference_output_dtype():
     expected = [RefValue(kind="tensor", shape=[4], dtype="int32", array=np.zeros(4, np.int32))]
     b = bind_msopgen(spec, [tensor("x", (4,)), scalar("dst_type", 3)], expected)
     assert b.case.outputs["y"].dtype == "int32" and b.case.attrs == {"dst_type": 3}
+
+
+def test_a_value_that_does_not_fit_an_attribute_is_a_problem_not_a_traceback():
+    # a conv-transpose answer declared `stride` an int attribute; the task gives a tuple
+    values = [tensor("x", (2, 4)), scalar("stride", [2, 2, 2])]
+    b = bind_msopgen(op([("x", "required")], [("stride", "int")]), values, [])
+    assert b.case is None and b.problem == ("attribute 'stride' <- init 'stride' = [2, 2, 2], which is not a value of the "
+                                        "OpDef's attribute type int")

@@ -47,6 +47,9 @@ DTYPE = [
     ("CompareScalar(i8, f, 1.0f, CMPMODE::LT, 64);", "Failed to check dtype in CompareScalar"),
     ("Select(i32, m, i32, i32, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64);", "Failed to check dtype in Select"),
     ("ReduceSum(i32, i32, i32, 64);", "Failed to check dtype in ReduceSum"),
+    ("uint32_t s[] = {8, 64}; ReduceSum<half, Pattern::Reduce::AR>(h, h, m, s, true);",
+     "current api supports data type is float!"),
+    ("uint32_t s[] = {8, 64}; ReduceMax<float, Pattern::Reduce::ARA>(f, f, m, s, true);", "it only supports AR/RA pattern"),
     ("WholeReduceSum(i32, i32, 64, 1, 1, 1, 8);", "Failed to check dtype in WholeReduceSum"),
     ("BlockReduceMax(i32, i32, 1, 64, 1, 1, 8);", "Failed to check dtype in BlockReduceMax"),
     ("Brcb(i8, i8, 1, BrcbRepeatParams(1, 8));", "Failed to check dtype in Brcb"),
@@ -100,3 +103,34 @@ def test_cann_accepts_the_same_overloads(name):
 def test_cann_rejects_the_same_calls(call, expect):
     p = _oracle(PROLOGUE + "    " + call + "\n}\n")
     assert p.returncode != 0 and "no matching function" in p.stderr
+
+
+HOST_CHECK_SUPPORT = r'''
+#include "register/op_def_registry.h"
+static ge::graphStatus CheckSupported(const ge::Operator& op, ge::AscendString& result) {
+    ge::Shape x = op.GetInputDescByName("x").GetShape();
+    int64_t dim = 0;
+    if (op.GetAttr("seq_dim", dim) != ge::GRAPH_SUCCESS) return ge::GRAPH_NOT_CHANGED;
+    result = ge::AscendString(x.GetDimNum() ? "{}" : "");
+    return ge::GRAPH_SUCCESS;
+}
+namespace ops {
+class Rev : public OpDef {
+public:
+    explicit Rev(const char* name) : OpDef(name) {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->AICore().SetCheckSupport(CheckSupported);
+        this->AICore().AddConfig("ascend910b");
+    }
+};
+OP_ADD(Rev);
+}
+'''
+
+
+@pytest.mark.skipif(not COMPILERS, reason="no C++ compiler")
+def test_host_check_support_callback_compiles():
+    """NPUKernelBench ReverseSequence registers a check-support callback on ge::Operator (GRAPH_NOT_CHANGED)."""
+    ok, err = _syntax(COMPILERS[0], HOST_CHECK_SUPPORT)
+    assert ok, err

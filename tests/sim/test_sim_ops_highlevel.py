@@ -329,3 +329,64 @@ KW_EXPORT_KERNEL(hl_hazard)
                         [h.Buf("a", np.ones(64, np.float32)), h.Buf("out", nbytes=256, role="out")], [("buffer", "a"), ("buffer", "out")])
     assert r.rules("error") == ["pipe.hazard.raw"]
     assert r.diags[0]["api"] == "Tanh"
+
+
+SELECT_BYTES = r"""
+extern "C" __global__ __aicore__ void sel_bytes(GM_ADDR a, GM_ADDR m, GM_ADDR out) {
+    TPipe pipe;
+    In<half> x; x.load(pipe, a, 64);                  // [4, 16]
+    In<uint8_t> mk; mk.load(pipe, m, 128);            // [4, 32]: 16 extra columns
+    Out<half> y; y.init(pipe, out, 128);
+    Tmp<uint8_t> tmp; tmp.init(pipe, 1024);
+    SelectWithBytesMaskShapeInfo info;
+    info.firstAxis = 4; info.srcLastAxis = 16; info.maskLastAxis = 32;
+    SelectWithBytesMask<half, uint8_t, false>(y.t, x.t, (half)-1.0, mk.t, tmp.t, info);   // mask 0 -> x, else -1
+    SelectWithBytesMask(y.t[64], (half)7.0, x.t, mk.t, tmp.t, info);                     // mask 0 -> 7, else x
+    y.store();
+}
+KW_EXPORT_KERNEL(sel_bytes)
+"""
+
+
+def test_select_with_bytes_mask(tmp_path):
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(64).astype(np.float16)
+    mask = rng.integers(0, 2, 128).astype(np.uint8) * rng.integers(1, 9, 128).astype(np.uint8)
+    r = h.build_and_run(tmp_path, h.kernel_source(SELECT_BYTES), "sel_bytes",
+                        [h.Buf("a", x), h.Buf("m", mask), h.Buf("out", nbytes=256, role="out")],
+                        [("buffer", "a"), ("buffer", "m"), ("buffer", "out")])
+    assert r.status == 0, r.diags
+    y = r.outputs["out"].view(np.float16)
+    sel = mask.reshape(4, 32)[:, :16].reshape(-1) != 0        # the mask's extra columns take no part
+    np.testing.assert_array_equal(y[:64], np.where(sel, np.float16(-1), x))
+    np.testing.assert_array_equal(y[64:], np.where(sel, x, np.float16(7)))
+
+
+SOFTMAX_GRAD = r"""
+extern "C" __global__ __aicore__ void sm_grad(GM_ADDR a, GM_ADDR b, GM_ADDR out) {
+    TPipe pipe;
+    In<float> g, x; g.load(pipe, a, 64); x.load(pipe, b, 64);   // [4, 16]
+    Out<float> y; y.init(pipe, out, 96);
+    Tmp<uint8_t> tmp; tmp.init(pipe, 1024);
+    SoftMaxTiling tiling{};
+    SoftMaxShapeInfo shape{4, 16, 4, 16};
+    SoftmaxGrad<float>(y.t, g.t, x.t, tmp.t, tiling, false, shape);
+    SoftmaxGradFront<float>(y.t[64], g.t, x.t, tmp.t, tiling, shape);   // one 32-byte block per row
+    y.store();
+}
+KW_EXPORT_KERNEL(sm_grad)
+"""
+
+
+def test_softmax_grad_and_front(tmp_path):
+    rng = np.random.default_rng(9)
+    g, x = rng.standard_normal(64).astype(np.float32), rng.random(64).astype(np.float32)
+    r = h.build_and_run(tmp_path, h.kernel_source(SOFTMAX_GRAD), "sm_grad",
+                        [h.Buf("a", g), h.Buf("b", x), h.Buf("out", nbytes=384, role="out")],
+                        [("buffer", "a"), ("buffer", "b"), ("buffer", "out")])
+    assert r.status == 0, r.diags
+    y = r.outputs["out"]
+    gm, xm = g.reshape(4, 16), x.reshape(4, 16)
+    s = (gm * xm).sum(-1, keepdims=True)
+    np.testing.assert_allclose(y[:64].reshape(4, 16), gm * xm - s * xm, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(y[64:].reshape(4, 8), np.repeat(s, 8, 1), rtol=1e-5)

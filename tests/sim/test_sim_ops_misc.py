@@ -80,7 +80,7 @@ def test_transpose_16x16_and_nchw2nhwc(tmp_path):
     r = h.build_and_run(tmp_path, h.kernel_source(TRANSPOSE), "transpose",
                         [h.Buf("a", a), h.Buf("out", nbytes=1024, role="out", dtype="float16")], [("buffer", "a"), ("buffer", "out")])
     assert r.status == 0, r.diags
-    y = r.outputs["out"]
+    y = r.outputs["out"].view(np.float16)
     assert np.array_equal(y[:256].reshape(16, 16), a[:256].reshape(16, 16).T)
     assert np.array_equal(y[256:].reshape(2, 4, 4, 8), a[256:].reshape(2, 8, 4, 4).transpose(0, 2, 3, 1))
 
@@ -147,3 +147,56 @@ def test_sort32_and_mrgsort(tmp_path):
     merged = rec[64:128]
     assert np.array_equal(merged[:, 0].view(np.float32), np.sort(a)[::-1])
     assert np.array_equal(np.sort(merged[:, 1]), np.arange(64)) and list(r.outputs["cnt"][:2]) == [32, 32]
+
+
+TRANSDATA = r"""
+extern "C" __global__ __aicore__ void transdata(GM_ADDR a, GM_ADDR out) {
+    TPipe pipe;
+    In<half> x; x.load(pipe, a, 1024);
+    Out<half> y; y.init(pipe, out, 2048);
+    Duplicate(y.t, (half)0, 2048);
+    PipeBarrier<PIPE_V>();
+    // b16, LocalTensor lists: a 16x16 transpose
+    LocalTensor<half> d16[16], s16[16];
+    for (int i = 0; i < 16; ++i) { d16[i] = y.t[16 * i]; s16[i] = x.t[16 * i]; }
+    TransDataTo5HD<half>(d16, s16, TransDataTo5HDParams(false, false, 1, 0, 0));
+    // b32, address lists: rows of 8 floats; dst pairs (2j, 2j+1) hold element j of src[0..7] and src[8..15]
+    LocalTensor<float> xf = x.t.ReinterpretCast<float>(), yf = y.t[256].ReinterpretCast<float>();
+    uint64_t d32[16], s32[16];
+    for (int i = 0; i < 16; ++i) { d32[i] = (uint64_t)yf[8 * i].GetPhyAddr(); s32[i] = (uint64_t)xf[8 * i].GetPhyAddr(); }
+    TransDataTo5HD<float>(d32, s32, TransDataTo5HDParams(false, false, 1, 0, 0));
+    // b8: the high half of each source block into the low half of each destination block
+    LocalTensor<uint8_t> xb = x.t.ReinterpretCast<uint8_t>(), yb = y.t[512].ReinterpretCast<uint8_t>();
+    LocalTensor<uint8_t> d8[16], s8[16];
+    for (int i = 0; i < 16; ++i) { d8[i] = yb[32 * i]; s8[i] = xb[32 * i]; }
+    TransDataTo5HD<uint8_t>(d8, s8, TransDataTo5HDParams(false, true, 1, 0, 0));
+    // two repeats, strides 16 (dst) and 1 (src): a 16x32 half block -> 32x16 (NCHW -> NC1HWC0 pattern)
+    LocalTensor<half> dr[16], sr[16];
+    for (int i = 0; i < 16; ++i) { dr[i] = y.t[768 + 16 * i]; sr[i] = x.t[32 * i]; }
+    TransDataTo5HD<half>(dr, sr, TransDataTo5HDParams(false, false, 2, 16, 1));
+    // one repeat with a stride: starts one stride past the lists (the API reference's note)
+    LocalTensor<half> d1[16], s1[16];
+    for (int i = 0; i < 16; ++i) { d1[i] = y.t[1280 + 16 * i]; s1[i] = x.t[16 * i]; }
+    TransDataTo5HD<half>(d1, s1, TransDataTo5HDParams(false, false, 1, 16, 16));
+    y.store();
+}
+KW_EXPORT_KERNEL(transdata)
+"""
+
+
+def test_transdata_to_5hd_b16_b32_b8_and_repeats(tmp_path):
+    a = np.arange(1024, dtype=np.float16)
+    r = h.build_and_run(tmp_path, h.kernel_source(TRANSDATA), "transdata", [h.Buf("a", a), h.Buf("out", nbytes=4096, role="out")],
+                        [("buffer", "a"), ("buffer", "out")])
+    assert r.status == 0, r.diags
+    y = r.outputs["out"].view(np.float16)
+    assert np.array_equal(y[:256].reshape(16, 16), a[:256].reshape(16, 16).T)
+    f = a[:256].view(np.float32).reshape(16, 8)            # src block i = row i (8 floats)
+    got = y[256:512].view(np.float32).reshape(16, 8)       # dst block k
+    for j in range(8):
+        assert np.array_equal(got[2 * j], f[:8, j]) and np.array_equal(got[2 * j + 1], f[8:, j])
+    b = a[:256].view(np.uint8).reshape(16, 32)
+    got8 = y[512:768].view(np.uint8).reshape(16, 32)
+    assert np.array_equal(got8[:, :16], b[:, 16:].T) and not got8[:, 16:].any()
+    assert np.array_equal(y[768:1280].reshape(2, 16, 16), a[:512].reshape(16, 2, 16).transpose(1, 2, 0))
+    assert np.array_equal(y[1280 + 256:1280 + 512].reshape(16, 16), a[256:512].reshape(16, 16).T) and not y[1280:1536].any()

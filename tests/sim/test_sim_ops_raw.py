@@ -304,3 +304,57 @@ def test_free_on_the_wrong_queue_frees_the_owner(tmp_path):
     assert r.status == 0, r.diags
     assert r.rules("warning") == ["queue.foreign_tensor", "queue.foreign_tensor"] and r.rules("error") == []
     assert np.array_equal(r.outputs["out"], a * 2)
+
+
+AXPY = r"""
+extern "C" __global__ __aicore__ void axpy(GM_ADDR a, GM_ADDR b, GM_ADDR out) {
+    TPipe pipe;
+    In<half> x, y; x.load(pipe, a, 16); y.load(pipe, b, 16);
+    Out<half> o; o.init(pipe, out, 16);
+    DataCopy(o.t, y.t, 16);
+    PipeBarrier<PIPE_V>();
+    Axpy<half, half>(o.t, x.t, (half)3.0, 16);
+    o.store();
+}
+KW_EXPORT_KERNEL(axpy)
+"""
+
+
+def test_half_axpy_rounds_the_product_then_the_sum(tmp_path):
+    # x * 3 lands halfway between two halves: rounded first (as two instructions and torch's half ops do),
+    # -3.5 + round(3.5009765625) is exactly 0; a fused multiply-add would give 0.0009765625
+    x = np.full(16, 1.1669921875, np.float16)
+    y = np.full(16, -3.5, np.float16)
+    r = h.build_and_run(tmp_path, h.kernel_source(AXPY), "axpy", [h.Buf("a", x), h.Buf("b", y), h.Buf("out", nbytes=32, role="out")],
+                        [("buffer", "a"), ("buffer", "b"), ("buffer", "out")])
+    assert r.status == 0, r.diags
+    np.testing.assert_array_equal(r.outputs["out"].view(np.float16), y + x * np.float16(3.0))
+    assert not r.outputs["out"].view(np.float16).any()
+
+
+# DataCopy's implementation functions on raw pointers (cann-ops GeGluV2 zeroes GM with DataCopyUB2GMImpl):
+# the same checked copy, so a burst past the output is still gm.out_of_bounds.
+RAWCOPY = r"""
+extern "C" __global__ __aicore__ void rawcopy(GM_ADDR a, GM_ADDR out) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 512);
+    LocalTensor<float> t = buf.Get<float>();
+    DataCopyGM2UBImpl((__ubuf__ float*)t.GetPhyAddr(), (__gm__ float*)a, {1, 8, 0, 0});
+    SetFlag<HardEvent::MTE2_V>(0); WaitFlag<HardEvent::MTE2_V>(0);
+    Adds(t, t, 1.0f, 64);
+    SetFlag<HardEvent::V_MTE3>(0); WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopyUB2GMImpl((__gm__ float*)out, (__ubuf__ float*)t.GetPhyAddr(), {1, BLOCKS, 0, 0});
+}
+KW_EXPORT_KERNEL(rawcopy)
+"""
+
+
+@pytest.mark.parametrize("blocks, errors", [(8, []), (32, ["gm.out_of_bounds"])])   # 16 stays in the 512-byte padding
+def test_raw_pointer_data_copies_are_checked_copies(tmp_path, blocks, errors):
+    a = np.arange(64, dtype=np.float32)
+    r = h.build_and_run(tmp_path, h.kernel_source(RAWCOPY.replace("BLOCKS", str(blocks))), "rawcopy",
+                        [h.Buf("a", a), h.Buf("out", nbytes=256, role="out")], [("buffer", "a"), ("buffer", "out")])
+    assert r.rules("error") == errors, r.diags
+    if not errors:
+        np.testing.assert_array_equal(r.outputs["out"], a + 1)

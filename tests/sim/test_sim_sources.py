@@ -85,11 +85,13 @@ def test_msopgen_host_wrappers_lose_their_launches():
 def test_direct_includes_of_cann_internal_headers_get_forwarding_stubs(tmp_path):
     from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR
     from kernelwright.tools.sim.sources import cann_header_stubs
-    files = {"k.cpp": '#include "lib/math/kernel_operator_asin_intf.h"\n#include "lib/not/a_real_header.h"\n',
+    files = {"k.cpp": '#include "lib/math/kernel_operator_asin_intf.h"\n#include "lib/not/a_real_header.h"\n'
+                      '#include "lib/sigmoid/kernel_operator_sigmoid_intf.h"\n',
              "op_host/t.h": '#include "tiling/tiling_api.h"\n#include "lib/activation/softmax_tiling.h"\n'}
     cann_header_stubs(files, INCLUDE_DIR, tmp_path)
     assert (tmp_path / "lib/math/kernel_operator_asin_intf.h").read_text().endswith('"kernel_operator.h"\n')
     assert 'tiling/tiling_api.h' in (tmp_path / "lib/activation/softmax_tiling.h").read_text()
+    assert (tmp_path / "lib/sigmoid/kernel_operator_sigmoid_intf.h").is_file()  # a compatibility link CANN installs
     assert not (tmp_path / "lib/not").exists()          # unknown paths stay errors, as on CANN
     assert not (tmp_path / "tiling/tiling_api.h").exists()  # ours exists already
 

@@ -159,12 +159,16 @@ def _mounts(view: View, staging: Path | None) -> list[str]:
             entries[hidden] = ("--tmpfs", "")
     # the directories leading to each path, searchable by the step's uid (bubblewrap makes them 0700)
     parents = {str(a) for p in entries for a in Path(p).parents if str(a) != "/" and not _covered(str(a))}
-    for d in sorted(parents, key=lambda s: (s.count("/"), s)):
-        args += ["--perms", "0755", "--dir", d]
-    # parents first, so a writable directory inside a read-only one is mounted over it
-    for p in sorted(entries, key=lambda s: (s.count("/"), s)):
+    # shallower first, so a writable directory inside a read-only one is mounted over it; a parent directory
+    # after any mount above it (a hidden cache's tmpfs would otherwise cover it, and bubblewrap would make
+    # the mount point of what lies deeper 0700)
+    steps = [(p.count("/"), p, 0) for p in entries] + [(d.count("/"), d, 1) for d in parents]
+    for _, p, is_dir in sorted(steps):
+        if is_dir:
+            args += ["--perms", "0755", "--dir", p]
+            continue
         kind, source = entries[p]
-        args += [kind, p] if kind == "--tmpfs" else [kind, source, p]
+        args += ["--perms", "0755", kind, p] if kind == "--tmpfs" else [kind, source, p]
     return args
 
 

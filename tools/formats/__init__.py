@@ -6,6 +6,7 @@ any of them.
     npukb       NPUKernelBench three sections or <kernel_impl> (text)   msopgen
     akb         AscendKernelBench custom_op.asc + model_new.py          kernel-launch
     cann        plain CANN msopgen project directory (build.sh)         msopgen
+    sol         SOL-ExecBench solution.json (npu-kernelbench, AKG)      either (+ C++ binding)
 
 `load(path)` detects the format from the content (never by running it); `loads(text)` does the
 same for text in hand (a model reply); `render(project, fmt)` gives the files as text and

@@ -7,7 +7,7 @@ from typing import Callable
 
 from pydantic import BaseModel, Field
 
-from kernelwright.tools.formats import akb, cann, mkb, mkb_direct, npukb
+from kernelwright.tools.formats import akb, cann, mkb, mkb_direct, npukb, sol
 from kernelwright.tools.formats.base import FormatError, Rendered, read_text
 from kernelwright.tools.formats.glue import default_glue
 from kernelwright.tools.formats.opdef import read_opdef
@@ -28,6 +28,7 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("npukb", "NPUKernelBench three sections or <kernel_impl>", npukb.render),
     Format("akb", "AscendKernelBench custom_op.asc + model_new.py (directory)", akb.render),
     Format("cann", "CANN msopgen project directory (build.sh)", cann.render),
+    Format("sol", "SOL-ExecBench solution.json (npu-kernelbench, AKG Agents)", sol.render),
 )}
 
 
@@ -42,6 +43,8 @@ def detect_text(text: str) -> str | None:
     """The format of a submission held as text, from its content."""
     if mkb_direct.looks_like(text):
         return "mkb-direct"
+    if sol.looks_like(text):
+        return "sol"
     if akb.looks_like_reply(text) or akb.looks_like_asc(text):
         return "akb"
     if npukb.looks_like(text):
@@ -58,6 +61,8 @@ def loads(text: str, where: str = "<text>", fmt: str | None = None) -> KernelPro
         raise FormatError(f"{where}: does not look like {fmt} ({'it looks like ' + found if found else 'no known format'})")
     if found == "mkb-direct":
         project = mkb_direct.parse(text, where)
+    elif found == "sol":
+        project = sol.parse(text, where)
     elif found == "akb":
         project = akb.parse_reply(text, where) if akb.looks_like_reply(text) else akb.parse(text, None, where)
     elif found == "npukb":
@@ -67,8 +72,8 @@ def loads(text: str, where: str = "<text>", fmt: str | None = None) -> KernelPro
     else:
         raise FormatError(f"{where}: not a kernel submission we know: expected MultiKernelBench six strings "
                           "(project_json_src = ... kernel_src = ...), a direct-launch JSON (build.type "
-                          "ascendc_direct_launch), NPUKernelBench sections or <kernel_impl>, or an AscendKernelBench "
-                          "custom_op.asc with its ASCEND_HOST_SECTION marker")
+                          "ascendc_direct_launch), a SOL-ExecBench solution.json, NPUKernelBench sections or <kernel_impl>, "
+                          "or an AscendKernelBench custom_op.asc with its ASCEND_HOST_SECTION marker")
     return _normalise(project)
 
 
@@ -118,7 +123,7 @@ def render(project: KernelProject, fmt: str, *, name: str | None = None, generat
     if fmt not in FORMATS:
         raise FormatError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
     notes = []
-    if generate_glue and fmt == "mkb" and project.kind == "msopgen" and (not project.binding_sources() or project.model_source() is None):
+    if generate_glue and fmt in ("mkb", "sol") and project.kind == "msopgen" and (not project.binding_sources() or project.model_source() is None):
         spec = project.op_spec()
         if spec is None:
             raise FormatError(f"cannot generate glue for {project.name}: no operator prototype (no <op>.json, "

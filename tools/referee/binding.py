@@ -19,7 +19,7 @@ from kernelwright.tools.toolchain import Case
 @dataclass
 class TaskValue:
     name: str
-    origin: str          # input | init | param
+    origin: str          # input | init | param | call (made by the task's ModelNew)
     index: int           # position among its origin's values
     value: RefValue
 
@@ -34,8 +34,12 @@ def norm(name: str) -> str:
 
 
 def task_values(run: RefRun, forward_params: list[str], init_params: list[str]) -> list[TaskValue]:
-    values = [TaskValue(forward_params[i] if i < len(forward_params) else f"arg{i}", "input", i, v)
-              for i, v in enumerate(run.args)]
+    # values an NPUKernelBench task's ModelNew makes before it calls the operator (gelu(x) for GeluGrad, a
+    # cast) come first: that is what the benchmark hands the kernel
+    values = [TaskValue(run.call_names[i] if i < len(run.call_names) else f"call{i}", "call", i, v)
+              for i, v in enumerate(run.call) if i < len(run.call_from) and run.call_from[i] is None]
+    values += [TaskValue(forward_params[i] if i < len(forward_params) else f"arg{i}", "input", i, v)
+               for i, v in enumerate(run.args)]
     values += [TaskValue(init_params[i] if i < len(init_params) else f"init{i}", "init", i, v)
                for i, v in enumerate(run.init)]
     values += [TaskValue(v.name or f"param{i}", "param", i, v) for i, v in enumerate(run.params)]

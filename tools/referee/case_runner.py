@@ -138,6 +138,27 @@ def _task_check(s: Setting, case: TaskCase, expected: list, pairs: list[tuple[in
     return [m]
 
 
+def _returned_outputs(s: Setting, ref: RefRun, order: list[str], expected: list) -> tuple[list[str], list, list[str]]:
+    """NPUKernelBench judges what the task's pybind function returns, zipped with the reference's outputs: when
+    it returns some of the operator's outputs (the last arguments of its EXEC_NPU_CMD), those are compared, in
+    its order, with as many of the reference's (CrossEntropyLoss without returnZloss: loss and logProb)."""
+    if ref.call_returns is None:
+        return order, expected, []
+    outs = [o.name for o in s.build.op.outputs] if s.build.op else []
+    tail = ref.call_exec[len(ref.call_exec) - len(outs):] if outs and len(ref.call_exec) >= len(outs) else []
+    if outs == order and tail and all(n in tail for n in ref.call_returns):
+        chosen = [order[tail.index(n)] for n in ref.call_returns]
+    elif len(ref.call_returns) < len(expected):
+        chosen = order
+    else:
+        return order, expected, []
+    kept = expected[:len(ref.call_returns)]
+    if chosen == order and len(kept) == len(expected):
+        return order, expected, []
+    return chosen, kept, [f"the task's pybind function returns {', '.join(ref.call_returns)}: compared "
+                          f"{', '.join(chosen)} with the reference's first {len(kept)} output(s)"]
+
+
 def check(s: Setting, case: TaskCase, bound: Bound, expected: list, ref: RefRun, r: RunResult) -> list[Mismatch]:
     joined: dict[str, list[str]] = {}
     if s.project.kind == "msopgen":
@@ -148,7 +169,9 @@ def check(s: Setting, case: TaskCase, bound: Bound, expected: list, ref: RefRun,
             flat, joined = joined_lists(s.build.op, r.outputs)  # type: ignore[arg-type]
             r = r.model_copy(update={"outputs": {**r.outputs, **flat}})
             order += list(flat)
+        order, expected, returned = _returned_outputs(s, ref, order, expected)
         pairs, notes = match_outputs(expected, r.outputs, order)
+        notes += returned
     else:
         order, notes = [n for _, n in bound.outputs], []
         pairs = bound.outputs

@@ -25,7 +25,7 @@ from kernelwright.tools.buildkit.sources import dtype_variants, variant_key
 from kernelwright.tools.dtypes import BY_GE
 from kernelwright.tools.opspec import OpAttr, OpParam, OpSpec
 from kernelwright.tools.project import KernelProject
-from kernelwright.tools.sim import includes, sources
+from kernelwright.tools.sim import includes, mix, sources
 from kernelwright.tools.sim.compiler import Compiler
 from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR, RuntimeLib, compiler_view
 from kernelwright.tools.toolchain import BuildResult, Diagnostic
@@ -125,8 +125,9 @@ class Builder:
                 result.artifacts["kernel_exe"] = self.final_path(exe)
         result.artifacts["src"] = self.final_path(self.src)
 
-    def _link(self, objs: list[Path], archive: Path, exe: Path, extra: tuple[str, ...] = ()) -> bool:
-        return self._compile(["-no-pie", *extra, *map(str, objs), str(archive), "-o", str(exe)])
+    def _link(self, objs: list[Path], archive: Path, exe: Path, extra: tuple[str, ...] = (), libs: tuple[str, ...] = ()) -> bool:
+        # symbols bound at start-up: every block is a fork of the runner and would otherwise resolve them again
+        return self._compile(["-no-pie", "-Wl,-z,now", *extra, *map(str, objs), str(archive), *libs, "-o", str(exe)])
 
     # ---- msopgen projects ----
     def _build_msopgen(self, result: BuildResult, units: list[str]) -> None:
@@ -165,13 +166,21 @@ class Builder:
         kernel_name = self.project.snake_name
         result.kernels = [kernel_name]
 
+        ratio = mix.cube_ratio([t for rel, t in self.project.files.items() if rel.startswith("op_kernel/")])
+        includes_ = [f"-I{self.src / 'op_kernel'}", f"-I{self.src}"]
+
         def compile_variant(i: int) -> tuple[int, bool]:
             tu = self.out / f"kernel_v{i}.cpp"
             tu.write_text(sources.kernel_unit(kernel_rel, self.src, [kernel_name],
                                               sources.msopgen_prologue(self.out / "kw_tiling.h", variants[i])))
             obj = self.out / f"kernel_v{i}.o"
-            ok = self._compile(self.rt.kernel_flags() + [f"-I{self.src / 'op_kernel'}", f"-I{self.src}", "-c", str(tu), "-o", str(obj)])
-            return i, ok and self._link([obj], self.rt.kernel_archive, self.out / f"kernel_v{i}")
+            ok = self._compile(self.rt.kernel_flags() + includes_ + ["-c", str(tu), "-o", str(obj)])
+            if ok and ratio:
+                ok = self._cube_library(tu, includes_, self.out / f"kernel_v{i}_cube.so")
+            # a MIX runner exports the whole runtime: the cube-core library calls parts the AIV code never does (gemm.cpp)
+            whole = ("-rdynamic", "-Wl,--whole-archive", str(self.rt.kernel_archive), "-Wl,--no-whole-archive")
+            return i, ok and self._link([obj], self.rt.kernel_archive, self.out / f"kernel_v{i}",
+                                        *((whole, ("-ldl",)) if ratio else ()))
 
         with ThreadPoolExecutor(max_workers=2) as pool:
             done = list(pool.map(compile_variant, range(len(variants))))
@@ -180,6 +189,18 @@ class Builder:
             result.variants.append(key)
             if ok:
                 result.artifacts[f"kernel_exe:{key}"] = self.final_path(self.out / f"kernel_v{i}")
+                if ratio:
+                    result.artifacts[f"kernel_cube:{key}"] = self.final_path(self.out / f"kernel_v{i}_cube.so")
+        if ratio:
+            result.artifacts["cube_ratio"] = str(ratio)
+
+    def _cube_library(self, tu: Path, includes_: list[str], lib: Path) -> bool:
+        """The AIC copy of a MIX kernel (mix.py): the unit compiled for the cube core, as a shared library whose
+        own inline code stays its own (-Bsymbolic); the runtime it calls is the executable's."""
+        obj = lib.with_suffix(".o")
+        return (self._compile(self.rt.kernel_flags(pch=False) + includes_ + ["-fPIC", "-DKW_CORE_TYPE=AscendC::AIC", "-c", str(tu),
+                                                                              "-o", str(obj)])
+                and self._compile(["-shared", "-fPIC", "-Wl,-Bsymbolic", str(obj), "-o", str(lib)]))
 
     def _describe(self, host_exe: Path) -> tuple[OpSpec, list[dict[str, Any]]] | None:
         """The project's operator as its OpDef registers it, and the tiling-data layouts of the host."""
@@ -221,7 +242,8 @@ def op_spec(described: dict[str, Any]) -> OpSpec:
     def param(p: dict[str, Any]) -> OpParam:
         return OpParam(name=p["name"], param_type=p["param_type"] if p["param_type"] in ("required", "dynamic") else
                        "optional", dtypes=[BY_GE[d].name if d in BY_GE else d for d in p["dtypes"]],
-                       formats=p["formats"], scalar=p["scalar"], value_depend=p["value_depend"])
+                       formats=p["formats"], scalar=p["scalar"], value_depend=p["value_depend"],
+                       shape_depend_on_compute=p.get("shape_depend_on_compute", False))
     return OpSpec(op_type=described["type"], inputs=[param(p) for p in described["inputs"]],
                   outputs=[param(p) for p in described["outputs"]],
                   attrs=[OpAttr(name=a["name"], type=a["type"], param_type="required" if a["required"] else "optional",

@@ -31,9 +31,16 @@ def _records(run_dir: Path) -> list[dict[str, Any]]:
     return recs
 
 
+def _later_call_findings(run_dir: Path) -> list[dict[str, Any]]:
+    """Errors of the case's call after a call with other inputs (runtime/carry.cpp), which starts with the UB/L1
+    that call left; its warnings and counters repeat the first call's."""
+    return [dict(r, later_call=True) for r in _records(run_dir / "again")
+            if r.get("type") in ("crash", "hang") or (r.get("type") == "diag" and r.get("severity") != "warning")]
+
+
 class RunReport:
     def __init__(self, run_dir: Path, exe: Path, mapper: PathMapper):
-        self.records = _records(run_dir)
+        self.records = _records(run_dir) + _later_call_findings(run_dir)
         launch = run_dir / "launch.json"
         self.launch = json.loads(launch.read_text()) if launch.exists() else None
         addrs = [a for r in self.records for a in (r.get("frames", [])[:24] + r.get("at", []))]
@@ -71,6 +78,13 @@ class RunReport:
     def _diag(self, r: dict[str, Any]) -> Diagnostic:
         frame = self._locate(([r["pc"]] if r.get("pc") else []) + r.get("frames", []))
         where = dict(file=self.mapper.user_path(frame.file), line=frame.line, column=frame.column or None) if frame else {}
+        d = self._diag_at(r, frame, where)
+        if r.get("later_call"):
+            d.notes.append("when the kernel ran on this case again after a call with other inputs, starting with the "
+                           "UB/L1 contents that call left")
+        return d
+
+    def _diag_at(self, r: dict[str, Any], frame: Frame | None, where: dict[str, Any]) -> Diagnostic:
         block = r.get("block")
         if r["type"] == "crash":
             sig = int(r.get("signal", 0))

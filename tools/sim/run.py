@@ -20,17 +20,24 @@ from kernelwright.tools.buildkit.sandbox import View
 from kernelwright.tools.buildkit.diagnostics import PathMapper
 from kernelwright.tools.buildkit.executor import Executor
 from kernelwright.tools.buildkit.sources import column_ctypes, variant_key
-from kernelwright.tools.dtypes import BY_NAME, GE_VALUES, KERNEL_DTYPES, NUMPY_TO_GE, name_of, numpy_dtype
+from kernelwright.tools.dtypes import BY_NAME, KERNEL_DTYPES, name_of, numpy_dtype
 from kernelwright.tools.hardware import SocProfile
 from kernelwright.tools.opspec import OpParam, OpSpec
+from kernelwright.tools.sim import host_calls, shape_out
 from kernelwright.tools.sim.manifest import FORMAT_ND, dims, line, list_line_fields, platform_line, soc_line
 from kernelwright.tools.sim.reports import RunReport
 from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR
+from kernelwright.tools.sim.shape_out import SHAPE_OUT
 from kernelwright.tools.sim.trace import read_trace
 from kernelwright.tools.tensor_lists import gaps, instance_keys, is_dynamic
 from kernelwright.tools.toolchain import BadCase, BuildResult, Case, Diagnostic, RunResult
 
 HOST_DATA_LIMIT = 1 << 20   # inputs up to this size are visible to TilingFunc (GetInputTensor()->GetData())
+
+
+# what a kernel here can be given: complex64 too, whose bytes the sim moves and kernels read as float pairs
+# (NPUKernelBench's Ccopy, Muls and Icamax take complex64 tensors)
+SIM_DTYPES: frozenset[str] = KERNEL_DTYPES | {"complex64"}
 
 
 def _at(p: OpParam, col: int) -> str:
@@ -79,13 +86,15 @@ class Runner:
                           "or removed after the build); rebuild the project")
         if self.executor:
             return self.executor.run([str(exe), *args], cwd=self.dir, limits=limits)
+        # the sealed build, as the pooled executor sees it: a MIX kernel's runner loads its cube-core library from there
         return sandbox.run([str(exe), *args], cwd=self.dir, limits=limits,
-                           view=View(writable=(str(self.dir),), readable=(str(exe),)))
+                           view=View(writable=(str(self.dir),), readable=(str(root),)))
 
     def _execute(self, exe: Path, manifest: list[str], outputs: dict[str, tuple[tuple[int, ...], np.dtype]]) -> None:
         mpath = self.dir / "manifest.txt"
         mpath.write_text("\n".join(manifest) + "\n")
-        limits = sandbox.Limits(wall_s=self.case.timeout_s + 10, cpu_s=int(self.case.timeout_s * 4) + 30)
+        # the case runs as three calls of the operator (runtime/carry.cpp), each with the case's time limit
+        limits = sandbox.Limits(wall_s=3 * self.case.timeout_s + 10, cpu_s=int(self.case.timeout_s * 12) + 30)
         r = self._step(exe, [str(mpath)], limits)
         self.result.stdout = r.stdout[-20000:]
         report = RunReport(self.dir, exe, self.mapper)
@@ -246,7 +255,7 @@ class Runner:
             for key in keys:
                 arr = np.asarray(c.inputs[key])
                 data = self._write(key, arr) if arr.nbytes <= HOST_DATA_LIMIT or p.value_depend else "-"
-                host.append(line("input", 1, GE_VALUES[NUMPY_TO_GE[str(arr.dtype)]], FORMAT_ND, dims(arr.shape), data, ir))
+                host.append(line("input", 1, BY_NAME[name_of(arr)].ge_value, FORMAT_ND, dims(arr.shape), data, ir))
         for ir, (p, keys) in enumerate(zip(op.outputs, outs)):
             dt = BY_NAME.get(_at(p, col) if p.dtypes else "float32")
             for key in keys:
@@ -258,6 +267,9 @@ class Runner:
             return
         self.result.tiling = tiling
         m = self._header(self.build.kernels[0], int(tiling["block_dim"]), int(tiling["tiling_key"]))
+        cube = self.build.artifacts.get(f"kernel_cube:{variant_key(macros)}")
+        if cube:  # a MIX kernel with its own cube code (mix.py)
+            m.append(line("cube", cube, self.build.artifacts["cube_ratio"]))
         outputs: dict[str, tuple[tuple[int, ...], np.dtype]] = {}
         out_names = {k for ks in outs for k in ks}
         for p, keys in zip(op.inputs, ins):
@@ -284,13 +296,17 @@ class Runner:
                 shape = tuple(c.outputs[key].shape) if key in c.outputs else tuple(tiling["output_shapes"][instance])
                 declared = _at(p, col) if p.dtypes else "float32"
                 dt = numpy_dtype(c.outputs[key].dtype if key in c.outputs else
-                                 declared if declared in KERNEL_DTYPES else "float32")
+                                 declared if declared in SIM_DTYPES else "float32")
                 nbytes = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
                 m.append(line("buffer", key, nbytes, "out", "-", (c.outputs[key].poison if key in c.outputs else None) or "-"))
                 outputs[key] = (shape, dt)
                 shapes.append(shape)
                 instance += 1
             self._arg(m, p, keys, shapes)
+        refreshed = [keys[0] for p, keys in zip(op.outputs, outs) if p.shape_depend_on_compute and len(keys) == 1]
+        if refreshed:  # the kernel writes those outputs' real shapes into one more argument (shape_out.py)
+            m.append(line("buffer", SHAPE_OUT, shape_out.size(len(refreshed)), "out", "-"))
+            m.append(line("arg", "buffer", SHAPE_OUT))
         ws = sum(int(w) for w in tiling.get("workspace_sizes", []))
         m.append(line("buffer", "workspace", ws, "workspace", "-"))
         m.append(line("arg", "buffer", "workspace"))
@@ -299,6 +315,8 @@ class Runner:
         m.append(line("buffer", "tiling", len(tb), "tiling", self.dir / "tiling.bin" if tb else "-"))
         m.append(line("arg", "buffer", "tiling"))
         self._execute(Path(self.build.artifacts[exe_key]), m, outputs)
+        if refreshed:
+            shape_out.refresh(self.result, refreshed, self.dir / f"out_{SHAPE_OUT}.bin")
 
     @staticmethod
     def _arg(m: list[str], p: OpParam, keys: list[str], shapes: list[tuple[int, ...]]) -> None:
@@ -312,7 +330,9 @@ class Runner:
     def _host_tiling(self, host: list[str]) -> dict[str, Any] | None:
         mpath = self.dir / "host_manifest.txt"
         mpath.write_text("\n".join(host) + "\n")
-        r = self._step(self.build.artifacts["host_exe"], ["tiling", str(mpath)], sandbox.Limits(wall_s=60, cpu_s=60))
+        host_exe = self.build.artifacts["host_exe"]
+        earlier = host_calls.earlier_manifests(host_exe, self.dir)
+        r = self._step(host_exe, ["tiling", str(mpath), *earlier], sandbox.Limits(wall_s=60, cpu_s=60))
         try:
             data = json.loads(r.stdout.strip().splitlines()[-1]) if r.stdout.strip() else None
         except json.JSONDecodeError:
@@ -327,10 +347,17 @@ class Runner:
         if int(data["block_dim"]) == 0:
             self._host_error("TilingFunc returned without calling SetBlockDim (blockDim is 0)", "host.block_dim")
             return None
+        stale = host_calls.stale_finding(data, bool(earlier))
+        if stale:
+            self._host_error(stale, "host.state_across_calls",
+                             "keep no state in statics or globals of the host code: compute every tiling value from the "
+                             "context of this call (shapes, attributes, platform)")
+            return None
+        host_calls.remember(host_exe, host)
         return data
 
-    def _host_error(self, message: str, rule: str) -> None:
+    def _host_error(self, message: str, rule: str, hint: str = "check TilingFunc: it must SetBlockDim, save the tiling "
+                    "data and return ge::GRAPH_SUCCESS for this input shape") -> None:
         self.result.status, self.result.detail = "host_error", message
         self.result.diagnostics.append(Diagnostic(stage="host", rule=rule, category="runtime_rule", message=message,
-                                                  hint="check TilingFunc: it must SetBlockDim, save the tiling data and "
-                                                       "return ge::GRAPH_SUCCESS for this input shape"))
+                                                  hint=hint))

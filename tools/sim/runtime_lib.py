@@ -45,8 +45,10 @@ class RuntimeLib:
     def pch_dir(self) -> Path:
         return self.root / "pch"
 
-    def kernel_flags(self) -> list[str]:
+    def kernel_flags(self, pch: bool = True) -> list[str]:
         flags = self.compiler.common_flags() + arch_defines(self.cce_aicore) + [f"-I{INCLUDE_DIR}"]
+        if not pch:  # a unit the precompiled header does not fit (the AIC copy of a MIX kernel: its own core type, PIC)
+            return flags + ["-include", "kernel_operator.h"]   # what the precompiled header holds
         if self.compiler.family == "clang":
             return flags + ["-include-pch", str(self.pch_dir / "kw_pch.h.pch")]
         return flags + [f"-I{self.pch_dir}", "-include", "kw_pch.h"]

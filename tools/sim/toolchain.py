@@ -6,19 +6,18 @@ from pathlib import Path
 from kernelwright.tools.buildkit import cache
 from kernelwright.tools.buildkit.cache import load_cached
 from kernelwright.tools.buildkit.executor import POOL
-from kernelwright.tools.dtypes import KERNEL_DTYPES
 from kernelwright.tools.hardware import load_soc
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.sim.build import Builder, build_key
 from kernelwright.tools.sim.compiler import NoCompiler, find_compiler
-from kernelwright.tools.sim.run import Runner
+from kernelwright.tools.sim.run import SIM_DTYPES, Runner
 from kernelwright.tools.sim.runtime_lib import RuntimeBuildError, ensure_runtime
 from kernelwright.tools.toolchain import EMULATION_BUDGET, BuildResult, Capabilities, Case, Diagnostic, RunResult, Toolchain
 
 
 class SimToolchain(Toolchain):
     name = "sim"
-    capabilities = Capabilities(dtypes=KERNEL_DTYPES, shrink_budget=EMULATION_BUDGET)
+    capabilities = Capabilities(dtypes=SIM_DTYPES, shrink_budget=EMULATION_BUDGET)
 
     def __init__(self, soc: str | None = None, race_check: bool = True, keep_run_dirs: bool = False):
         self.soc = load_soc(soc)

@@ -1,5 +1,5 @@
 """Find and load tasks in each benchmark's layout: a single `.py`, an NPUKernelBench task directory,
-and the trees (`reference/<category>/<op>.py` of MultiKernelBench, `level1/*.py` of KernelBench,
+a SOL-ExecBench task directory (definition.json + workload.jsonl), and the trees (`reference/<category>/<op>.py` of MultiKernelBench, `level1/*.py` of KernelBench,
 `tasks/<level>/<Category>/<Op>/` of NPUKernelBench)."""
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from kernelwright.tools.contained_paths import input_problem
 from kernelwright.tools.task import Task, TaskError
 from kernelwright.tools.tasks.npukb import is_npukb_task, load_npukb
 from kernelwright.tools.tasks.pyfile import load_py
+from kernelwright.tools.tasks.sol import is_sol_task, load_sol
 
 _LEVEL = re.compile(r"level\d+$")
 
@@ -23,8 +24,11 @@ def load_task(path: str | Path, *, dtypes: list[str] | None = None) -> Task:
     if p.is_dir():
         if is_npukb_task(p):
             return load_npukb(p, dtypes=dtypes)
-        raise TaskError(f"{p}: not a task: expected a .py file with Model/get_inputs or an NPUKernelBench task "
-                        "directory (with validation/module.py); for a whole benchmark tree use load_tasks()")
+        if is_sol_task(p):
+            return load_sol(p, dtypes=dtypes)
+        raise TaskError(f"{p}: not a task: expected a .py file with Model/get_inputs, an NPUKernelBench task "
+                        "directory (with validation/module.py) or a SOL-ExecBench task directory (definition.json, "
+                        "workload.jsonl); for a whole benchmark tree use load_tasks()")
     parent = p.resolve().parent
     if parent.parent.name == "reference":
         return load_py(p, layout="mkb", dtypes=dtypes, category=parent.name)
@@ -40,7 +44,7 @@ def _task_files(root: Path) -> list[Path]:
 def load_tasks(root: str | Path, *, dtypes: list[str] | None = None) -> list[Task]:
     """Every task in a benchmark tree (or the one task `root` is)."""
     r = Path(root)
-    if r.is_file() or is_npukb_task(r):
+    if r.is_file() or is_npukb_task(r) or is_sol_task(r):
         return [load_task(r, dtypes=dtypes)]
     for base in (r / "reference", r):                      # MultiKernelBench
         if base.is_dir() and base.name == "reference":
@@ -56,5 +60,8 @@ def load_tasks(root: str | Path, *, dtypes: list[str] | None = None) -> list[Tas
     found = sorted(d.parent for d in base.glob("**/validation") if is_npukb_task(d.parent))
     if found:
         return [load_npukb(d, dtypes=dtypes) for d in found]
-    raise TaskError(f"{r}: no tasks found (looked for reference/<category>/*.py, level<N>/*.py, "
-                    "and NPUKernelBench task directories with validation/module.py)")
+    sol = sorted(d.parent for d in r.glob("**/definition.json"))   # SOL-ExecBench: <level>/<problem>/definition.json
+    if sol:
+        return [load_sol(d, dtypes=dtypes) for d in sol]
+    raise TaskError(f"{r}: no tasks found (looked for reference/<category>/*.py, level<N>/*.py, NPUKernelBench "
+                    "task directories with validation/module.py and SOL-ExecBench definition.json)")

@@ -65,6 +65,15 @@ class RefRun(BaseModel):
     outputs: list[RefValue]
     post: dict[int, RefValue] = Field(default_factory=dict)   # inputs the reference itself mutated: final state
     outputs_seq: bool = False                                 # forward returned a list/tuple (not one tensor)
+    # NPUKernelBench: what the task's ModelNew hands the operator (tasks/kernel_call.py): the values, their
+    # names in the task's pybind function, and which are the case's own ("input 0", "init 1") or new (None)
+    call: list[RefValue] = Field(default_factory=list)
+    call_names: list[str] = Field(default_factory=list)
+    call_from: list[str | None] = Field(default_factory=list)
+    # ... and what that pybind function hands back for this call (kernel_call.returned_outputs): the names of
+    # the tensors it returns and the arguments of its EXEC_NPU_CMD; None when its source does not say plainly
+    call_returns: list[str] | None = None
+    call_exec: list[str] = Field(default_factory=list)
 
     def shapes(self) -> "RefShapes":
         """What this run looked like, for planning (when describing without data was not possible)."""
@@ -245,6 +254,10 @@ class ReferenceWorker:
                          outputs_seq=resp.get("outputs_seq", False))
             for i in resp["mutated"]:
                 run.post[i] = _value(resp["args"][i], data, f"post.{i}")
+            if resp.get("call"):
+                call = resp["call"]
+                run.call, run.call_names, run.call_from = _values(call["args"], data, "call"), call["names"], call["from"]
+                run.call_returns, run.call_exec = call.get("returns"), call.get("exec", [])
         out.unlink(missing_ok=True)
         return run
 

@@ -27,6 +27,7 @@ import numpy as np
 import torch
 
 from kernelwright.tools.tasks import shim
+from kernelwright.tools.tasks.kernel_call import first_call, parameter_names, returned_outputs
 from kernelwright.tools.tasks.worker_values import (TORCH_DTYPES, ShrinkSizes, cast_floats, clone, describe,
                                                     flatten_outputs, remap, same_bits)
 
@@ -209,6 +210,8 @@ class TaskRunner:
             if any(isinstance(x, torch.Tensor) and not same_bits(x, y) for x, y in pairs):
                 response["mutated"].append(i)
                 describe(b, store, f"post.{i}")
+        if self.task.get("layout") == "npukb" and hasattr(self.mod, "ModelNew"):
+            self._kernel_call(init, before, store, response)
         np.savez(out, **store)
         response["seconds"] = time.monotonic() - start
         return response
@@ -231,6 +234,25 @@ class TaskRunner:
             return traced(True)
         except Exception:  # noqa: BLE001 - data-dependent references cannot run on fake tensors
             return traced(False)
+
+
+    def _kernel_call(self, init: list[Any], args: list[Any], store: dict[str, np.ndarray], response: dict[str, Any]) -> None:
+        """The values the task's ModelNew hands the operator (kernel_call.py); those that are not the
+        case's own inputs or init values are kept with their data."""
+        fresh = clone(args)
+        found = first_call(self.mod.ModelNew, init, fresh)
+        if found is None:
+            return
+        fn, values = found
+        origins = [next((f"input {i}" for i, x in enumerate(fresh) if x is v), None) or
+                   next((f"init {j}" for j, x in enumerate(init) if x is v), None) for v in values]
+        names = parameter_names(self.task.get("binding"), fn)
+        flags = {n: v for n, v in zip(names, values) if isinstance(v, (bool, int))}
+        returned = returned_outputs(self.task.get("binding"), fn, flags)
+        response["call"] = {"fn": fn, "names": names, "from": origins,
+                            "args": [describe(v, store if o is None else None, f"call.{i}")
+                                     for i, (v, o) in enumerate(zip(values, origins))],
+                            "returns": returned[0] if returned else None, "exec": returned[1] if returned else []}
 
 
 def handle(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:

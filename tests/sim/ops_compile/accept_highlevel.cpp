@@ -42,4 +42,16 @@ extern "C" __global__ __aicore__ void hl(GM_ADDR) {
     SumParams sp{1, 64, 64}; Sum(f2, f, tmp, sp); Sum(f2, f, sp);
     MeanParams mp{1, 64, 64}; Mean(f2, f, tmp, mp); Mean<half, float>(h2, h, mp);
     CumSumInfo ci{2, 64}; CumSum(f2, f2, f, tmp, ci); CumSum<float>(f2, f2, f, ci);
+    // the pattern Reduce APIs, as MultiKernelBench answers call them (and the basic ReduceSum beside them)
+    uint32_t shp[] = {8, 64};
+    ReduceMax<float, Pattern::Reduce::RA>(f2, f, tmp, shp, true); ReduceMin<float, Pattern::Reduce::RA, true>(f2, f, shp, true);
+    ReduceSum<float, Pattern::Reduce::AR>(f2, f, tmp, shp, true); ReduceProd<float, Pattern::Reduce::AR>(f2, f, tmp, shp, true);
+    ReduceMean<float, Pattern::Reduce::AR>(f2, f, shp, true); ReduceMax<half, Pattern::Reduce::AR>(h2, h, tmp, shp, true);
+    ReduceAny<float, Pattern::Reduce::RA>(f2, f, tmp, shp, true); ReduceAll<float, Pattern::Reduce::AR>(f2, f, shp, true);
+    ReduceSum(f2, f, f2, 64); ReduceMax(f2, f, f2, 64, false);
+    // kernel-side flash-softmax tiling (NPUKernelBench FlashAttentionScoreWithLargeHeadDim re-tiles per block)
+    constexpr SoftMaxTiling ft = SoftMaxFlashV2TilingFuncImpl(8, 64, 4, 4, 2048, false, true);
+    static_assert(ft.reduceM == 8 && ft.rangeM == 1 && ft.outMaxK == 8, "SoftMaxFlashV2TilingFuncImpl");
+    SoftMaxTiling ft2 = SoftMaxFlashV2TilingFunc(SoftMaxShapeInfo{8, 64, 8, 64}, 2, 4, 8192, true);
+    SoftmaxFlashV2<float, true>(f2, f, f, f, f, f, f, ft2, si);
 }

@@ -2,6 +2,10 @@
 // what the emulated kernels require (kw/highlevel/common.h): 256 bytes for element-wise work, one
 // fp32 row for the SoftMax family and the norms.
 #include "kwhost/highlevel_tiling.h"
+#include <algorithm>
+#include <cstdio>
+#include <initializer_list>
+#include "kw/reduce_pattern_tmp.h"
 
 namespace {
 constexpr uint32_t kMinTmp = 256;
@@ -58,6 +62,11 @@ void SoftMaxFlashV2TilingFunc(const ge::Shape& s, const uint32_t dtsize, const u
 }
 bool IsBasicBlockInSoftMax(optiling::SoftMaxTiling& t, const uint32_t) {
     return t.get_srcK() % 64 == 0 && t.get_srcK() <= 2048 && t.get_srcM() % 8 == 0;
+}
+uint32_t GetSoftMaxGradMaxTmpSize(const ge::Shape& s, const uint32_t d, const bool, const bool r) { return GetSoftMaxMaxTmpSize(s, d, r); }
+uint32_t GetSoftMaxGradMinTmpSize(const ge::Shape& s, const uint32_t d, const bool, const bool r) { return GetSoftMaxMinTmpSize(s, d, r); }
+void SoftMaxGradTilingFunc(const ge::Shape& s, const uint32_t dtsize, const uint32_t ws, optiling::SoftMaxTiling& t, const bool) {
+    fill_softmax(t, s, dtsize, ws);
 }
 uint32_t GetLogSoftMaxMaxTmpSize(const ge::Shape s, const uint32_t d, const bool r) { return GetSoftMaxMaxTmpSize(s, d, r); }
 uint32_t GetLogSoftMaxMinTmpSize(const ge::Shape s, const uint32_t d, const bool r) { return GetSoftMaxMinTmpSize(s, d, r); }
@@ -232,4 +241,41 @@ void GetCumSumMaxMinTmpSize(const ge::Shape& s, const uint32_t, const bool, cons
     minV = kMinTmp;
     maxV = at_least_min(numel(s) * 4 * 2);
 }
+
+// ---- pattern Reduce APIs ----
+namespace {
+bool reduce_tmp_args(const char* api, const ge::Shape& s, ge::DataType dt, std::initializer_list<ge::DataType> types,
+                     ReducePattern pattern, bool pad) {
+    const char* why = nullptr;
+    if (std::find(types.begin(), types.end(), dt) == types.end()) why = "the data type is not supported on this platform";
+    else if (s.GetDimNum() != 2) why = "srcShape dims must be 2";
+    else if (!pad) why = "isSrcInnerPad must be true on this platform";
+    else if (pattern != ReducePattern::AR && pattern != ReducePattern::RA) why = "Currently only support AR and RA pattern";
+    else if (s.GetDim(0) <= 0 || s.GetDim(1) <= 0) why = "both first and last axis must be greater than 0";
+    if (why) std::fprintf(stderr, "[ERROR] [%s][Get%sMaxMinTmpSize] %s.\n", api, api, why);
+    return why == nullptr;
+}
+void reduce_tmp(const char* api, kw::reduce_tmp::Kind kind, const ge::Shape& s, ge::DataType dt,
+                std::initializer_list<ge::DataType> types, ReducePattern pattern, bool pad, bool reuse, uint32_t& maxV,
+                uint32_t& minV) {
+    if (!reduce_tmp_args(api, s, dt, types, pattern, pad)) return;
+    const uint32_t size = dt == ge::DT_FLOAT || dt == ge::DT_INT32 ? 4 : dt == ge::DT_FLOAT16 ? 2 : 1;
+    if (kind == kw::reduce_tmp::Kind::AnyAllU8 && dt != ge::DT_UINT8) kind = kw::reduce_tmp::Kind::MaxMin;
+    maxV = minV = kw::reduce_tmp::min_bytes(kind, uint32_t(s.GetDim(0)), uint32_t(s.GetDim(1)), pattern == ReducePattern::AR,
+                                            size, reuse);
+}
+}  // namespace
+#define KW_REDUCE_TMP_IMPL(Name, K, ...)                                                                              \
+    void Get##Name##MaxMinTmpSize(const ge::Shape& s, const ge::DataType dt, ReducePattern p, bool pad, bool reuse,      \
+                                  uint32_t& maxV, uint32_t& minV) {                                                      \
+        reduce_tmp(#Name, kw::reduce_tmp::Kind::K, s, dt, {__VA_ARGS__}, p, pad, reuse, maxV, minV);                  \
+    }
+KW_REDUCE_TMP_IMPL(ReduceSum, SumMean, ge::DT_FLOAT)
+KW_REDUCE_TMP_IMPL(ReduceMean, SumMean, ge::DT_FLOAT)
+KW_REDUCE_TMP_IMPL(ReduceProd, Prod, ge::DT_FLOAT)
+KW_REDUCE_TMP_IMPL(ReduceMax, MaxMin, ge::DT_FLOAT, ge::DT_FLOAT16)
+KW_REDUCE_TMP_IMPL(ReduceMin, MaxMin, ge::DT_FLOAT, ge::DT_FLOAT16)
+KW_REDUCE_TMP_IMPL(ReduceAny, AnyAllU8, ge::DT_FLOAT, ge::DT_UINT8)
+KW_REDUCE_TMP_IMPL(ReduceAll, AnyAllU8, ge::DT_FLOAT, ge::DT_UINT8)
+#undef KW_REDUCE_TMP_IMPL
 }  // namespace AscendC

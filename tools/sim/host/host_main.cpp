@@ -1,30 +1,20 @@
 // The host side of an msopgen operator, run on the CPU: `describe` prints the registered op
-// definitions and tiling-data layouts as JSON; `tiling MANIFEST` builds a TilingContext for one
-// case (shapes, dtypes, attributes, SoC), runs InferShape/InferDataType and TilingFunc, and
-// prints blockDim, tiling key, tiling data and workspace sizes as JSON.
+// definitions and tiling-data layouts as JSON; `tiling MANIFEST [EARLIER ...]` builds a TilingContext
+// for one case (shapes, dtypes, attributes, SoC; tiling_case.cpp), runs InferShape/InferDataType and
+// TilingFunc, and prints blockDim, tiling key, tiling data and workspace sizes as JSON, with what
+// the same case gives when the process already served other calls ("calls").
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cstdio>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include "graph/utils/type_utils.h"
 #include "register/op_def.h"
 #include "register/tilingdata_base.h"
-
-namespace kwhost {
-fe::PlatFormInfos& current_platform();
-}
+#include "tiling_case.h"
 
 namespace {
-std::string esc(const std::string& s) {
-    std::string o;
-    for (char c : s) {
-        if (c == '"' || c == '\\') o += '\\';
-        if (c == '\n') { o += "\\n"; continue; }
-        o += c;
-    }
-    return o;
-}
-std::string q(const std::string& s) { return "\"" + esc(s) + "\""; }
+using kwhost::json_quote;
+std::string q(const std::string& s) { return json_quote(s); }
 
 std::string param_json(const ops::OpParamDef& p) {
     static const char* kinds[] = {"ignore", "optional", "required", "dynamic", "virtual"};
@@ -33,7 +23,8 @@ std::string param_json(const ops::OpParamDef& p) {
     for (auto f : p.formats_) fmts += (fmts.empty() ? "" : ",") + q(ge::TypeUtils::FormatToSerialString(f));
     return "{\"name\":" + q(p.name_) + ",\"param_type\":" + q(kinds[int(p.param_type_) % 5]) + ",\"dtypes\":[" + dts +
            "],\"formats\":[" + fmts + "],\"value_depend\":" + (p.value_depend_ != ops::IGNORE ? "true" : "false") +
-           ",\"scalar\":" + (p.scalar_ ? "true" : "false") + ",\"follow\":" + q(p.follow_) + "}";
+           ",\"scalar\":" + (p.scalar_ ? "true" : "false") + ",\"follow\":" + q(p.follow_) +
+           ",\"shape_depend_on_compute\":" + (p.shape_depend_ ? "true" : "false") + "}";
 }
 
 std::string tiling_fields_json(const optiling::TilingDef& t) {
@@ -76,207 +67,68 @@ int describe() {
     return 0;
 }
 
-std::vector<std::string> split_tabs(const std::string& line) {
-    std::vector<std::string> out(1);
-    for (char c : line) {
-        if (c == '\t') out.emplace_back();
-        else out.back() += c;
-    }
-    return out;
-}
-
-std::vector<int64_t> parse_dims(const std::string& s) {
-    std::vector<int64_t> d;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, ','))
-        if (!item.empty()) d.push_back(std::stoll(item));
-    return d;
-}
-
-gert::StorageShape make_shape(const std::vector<int64_t>& dims) {
-    gert::StorageShape s;
-    for (int64_t d : dims) {
-        s.MutableOriginShape().AppendDim(d);
-        s.MutableStorageShape().AppendDim(d);
-    }
-    return s;
-}
-
-std::string shape_json(const gert::Shape& s) {
-    std::string o = "[";
-    for (size_t i = 0; i < s.GetDimNum(); ++i) o += (i ? "," : "") + std::to_string(s.GetDim(i));
-    return o + "]";
-}
-
-// Instance `slot` belongs to IR parameter `ir` (lines of one parameter are consecutive).
-void add_instance(std::vector<gert::AnchorInstanceInfo>& ir_params, size_t ir, size_t slot, bool present) {
-    if (ir >= ir_params.size()) {
-        ir_params.resize(ir + 1);
-        ir_params[ir].SetInstanceStart(uint32_t(slot));
-    }
-    if (present) ir_params[ir].SetInstantiationNum(uint32_t(ir_params[ir].GetInstanceNum() + 1));
-}
-
-[[noreturn]] void fail(const std::string& status, const std::string& msg) {
-    std::printf("{\"status\":%s,\"message\":%s}\n", q(status).c_str(), q(msg).c_str());
+// A host keeps its statics from one call of an operator to the next. The case is tiled as the
+// process's first call (what it prints) and, in a forked copy, after the `earlier` cases and twice in
+// a row; a TilingFunc whose result changes with that history keeps state across calls.
+std::string calls_in_one_process(const kwhost::HostCase& c, const std::vector<std::string>& earlier) {
+    int fds[2];
+    if (pipe(fds) != 0) return "";
     std::fflush(stdout);
-    std::exit(0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        for (const std::string& m : earlier) {
+            try {
+                kwhost::run_case(kwhost::parse_case(m));
+            } catch (const kwhost::HostFailure&) {  // an earlier case this operator rejects still ran its code
+            }
+        }
+        std::string out;
+        for (int i = 0; i < 2; ++i) {
+            try {
+                out += kwhost::run_case(c) + "\n";
+            } catch (const kwhost::HostFailure& f) {
+                out += "{\"status\":" + q(f.status) + ",\"message\":" + q(f.message) + "}\n";
+            }
+        }
+        ssize_t w = write(fds[1], out.data(), out.size());
+        _exit(w == ssize_t(out.size()) ? 0 : 1);
+    }
+    close(fds[1]);
+    std::string got;
+    char buf[4096];
+    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) got.append(buf, size_t(n));
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return "{\"kind\":\"crash\",\"detail\":" + q(WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
+                                                                       : "exit " + std::to_string(WEXITSTATUS(status))) + "}";
+    size_t nl = got.find('\n');
+    std::string after_earlier = got.substr(0, nl), again = nl == std::string::npos ? "" : got.substr(nl + 1);
+    if (!again.empty() && again.back() == '\n') again.pop_back();
+    return "{\"after_earlier\":" + after_earlier + ",\"again\":" + again + "}";
 }
 
-int tiling(const char* manifest_path) {
-    std::ifstream in(manifest_path);
-    if (!in) fail("bad_manifest", std::string("cannot open ") + manifest_path);
-    std::string op, line;
-    gert::ContextCore core;
-    std::vector<std::unique_ptr<std::vector<uint8_t>>> datas;
-    fe::PlatFormInfos& plat = kwhost::current_platform();
-    while (std::getline(in, line)) {
-        if (line.empty() || line[0] == '#') continue;
-        auto f = split_tabs(line);
-        if (f[0] == "op") {
-            op = f.at(1);
-        } else if (f[0] == "platform" && f.size() >= 15) {
-            plat.soc_name = f[1];
-            plat.short_soc = f[2];
-            plat.cce_aicore = std::stoi(f[3]);
-            plat.split_arch = f[4] == "1";
-            plat.aic_cores = uint32_t(std::stoul(f[5]));
-            plat.aiv_cores = uint32_t(std::stoul(f[6]));
-            plat.vector_core_m200 = uint32_t(std::stoul(f[7]));
-            plat.ub = std::stoull(f[8]);
-            plat.l1 = std::stoull(f[9]);
-            plat.l0a = std::stoull(f[10]);
-            plat.l0b = std::stoull(f[11]);
-            plat.l0c = std::stoull(f[12]);
-            plat.l2 = std::stoull(f[13]);
-            plat.hbm = std::stoull(f[14]);
-        } else if (f[0] == "input" && f.size() >= 6) {  // input present dtype format dims datafile [ir_index]
-            bool present = f[1] == "1";
-            // instances of one DYNAMIC input share its IR index; an absent OPTIONAL one has none
-            add_instance(core.ir_inputs, f.size() >= 7 ? std::stoul(f[6]) : core.ir_inputs.size(),
-                         core.input_shapes.size(), present);
-            gert::CompileTimeTensorDesc desc;
-            desc.dtype_ = static_cast<ge::DataType>(std::stoi(f[2]));
-            desc.format_.origin = desc.format_.storage = static_cast<ge::Format>(std::stoi(f[3]));
-            gert::StorageShape shape = make_shape(parse_dims(f[4]));
-            gert::Tensor t;
-            t.shape_ = shape;
-            t.format_ = desc.format_;
-            t.dtype_ = desc.dtype_;
-            if (f[5] != "-") {
-                std::ifstream df(f[5], std::ios::binary);
-                datas.emplace_back(new std::vector<uint8_t>((std::istreambuf_iterator<char>(df)), std::istreambuf_iterator<char>()));
-                t.data_ = datas.back()->data();
-                t.size_ = datas.back()->size();
-            }
-            core.input_present.push_back(present);
-            core.input_descs.push_back(desc);
-            core.input_shapes.push_back(shape);
-            core.input_tensors.push_back(t);
-        } else if (f[0] == "output" && f.size() >= 4) {  // output dtype format dims [ir_index]
-            add_instance(core.ir_outputs, f.size() >= 5 ? std::stoul(f[4]) : core.ir_outputs.size(),
-                         core.output_shapes.size(), true);
-            gert::CompileTimeTensorDesc desc;
-            desc.dtype_ = static_cast<ge::DataType>(std::stoi(f[1]));
-            desc.format_.origin = desc.format_.storage = static_cast<ge::Format>(std::stoi(f[2]));
-            core.output_descs.push_back(desc);
-            core.output_shapes.push_back(make_shape(parse_dims(f[3])));
-        } else if (f[0] == "attr" && f.size() >= 3) {  // attr kind value
-            gert::AttrValue a;
-            const std::string& k = f[1];
-            const std::string v = f.size() > 2 ? f[2] : "";
-            if (k == "bool") { a.kind = gert::AttrValue::BOOL; a.b = v == "1" || v == "true"; }
-            else if (k == "int") { a.kind = gert::AttrValue::INT; a.i = std::stoll(v); }
-            else if (k == "float") { a.kind = gert::AttrValue::FLOAT; a.f = std::stof(v); }
-            else if (k == "str") { a.kind = gert::AttrValue::STR; a.s = v; }
-            else if (k == "list_int") { a.kind = gert::AttrValue::LIST_INT; a.li.v_ = parse_dims(v); }
-            else if (k == "list_float") {
-                a.kind = gert::AttrValue::LIST_FLOAT;
-                std::stringstream ss(v);
-                std::string it;
-                while (std::getline(ss, it, ',')) if (!it.empty()) a.lf.v_.push_back(std::stof(it));
-            } else if (k == "list_bool") {
-                a.kind = gert::AttrValue::LIST_BOOL;
-                for (int64_t x : parse_dims(v)) a.lb.v_.push_back(x != 0);
-            } else fail("bad_manifest", "unknown attr kind " + k);
-            core.attrs.attrs_.push_back(a);
-        }
+// tiling MANIFEST [EARLIER_MANIFEST ...]
+int tiling(const char* manifest_path, const std::vector<std::string>& earlier) {
+    try {
+        kwhost::HostCase c = kwhost::parse_case(manifest_path);
+        std::string calls = calls_in_one_process(c, earlier);
+        std::string first = kwhost::run_case(c);
+        first.pop_back();  // the closing brace: the other calls go in as one more field
+        // on a line of its own: op_host code prints logs without a newline (GeGluGradV2's OP_LOGD)
+        std::printf("\n%s,\"calls\":%s}\n", first.c_str(), calls.empty() ? "null" : calls.c_str());
+    } catch (const kwhost::HostFailure& f) {
+        std::printf("\n{\"status\":%s,\"message\":%s}\n", q(f.status).c_str(), q(f.message).c_str());
     }
-    ops::OpDef* def = nullptr;
-    std::unique_ptr<ops::OpDef> holder;
-    std::string known;
-    for (auto& e : kwhost::op_defs()) {
-        known += (known.empty() ? "" : ", ") + e.type;
-        if (e.type == op) holder.reset(new ops::OpDef(e.make()));
-    }
-    def = holder.get();
-    kwhost::ImplEntry& impl = kwhost::impl_for(op);
-    auto tiling_fn = def && def->aicore_.tiling_ ? def->aicore_.tiling_ : impl.tiling;
-    auto infer_shape = def && def->infer_shape_ ? def->infer_shape_ : impl.infer_shape;
-    auto infer_dtype = def && def->infer_dtype_ ? def->infer_dtype_ : impl.infer_dtype;
-    if (!def && !impl.tiling) fail("no_op", "no operator '" + op + "' is registered by OP_ADD or IMPL_OP (registered: " + known + ")");
-    if (!tiling_fn) fail("no_tiling", "operator '" + op + "' registers no tiling function (AICore().SetTiling(...))");
-    core.node_type = op;
-
-    std::string infer_status = "skipped";
-    if (infer_dtype) {
-        gert::InferDataTypeContext dctx;
-        dctx.core_ = core;
-        infer_status = infer_dtype(&dctx) == ge::GRAPH_SUCCESS ? "ok" : "failed";
-        core.output_descs = dctx.core_.output_descs;
-    }
-    std::string shape_status = "skipped";
-    if (infer_shape) {
-        gert::InferShapeContext sctx;
-        sctx.core_ = core;
-        shape_status = infer_shape(&sctx) == ge::GRAPH_SUCCESS ? "ok" : "failed";
-        for (size_t i = 0; i < core.output_shapes.size(); ++i) {
-            const gert::Shape& o = sctx.core_.output_shapes[i].GetOriginShape();
-            core.output_shapes[i].MutableOriginShape() = o;
-            core.output_shapes[i].MutableStorageShape() = o;
-        }
-    }
-    gert::TilingContext ctx;
-    ctx.core_ = core;
-    ctx.platform_ = &plat;
-    std::shared_ptr<void> compile_info;
-    if (impl.tiling_parse) {  // TilingPrepare fills the compile info the tiling function reads
-        compile_info = impl.make_compile_info ? impl.make_compile_info() : nullptr;
-        gert::TilingParseContext pctx;
-        pctx.core_ = core;
-        pctx.compile_info_ = compile_info.get();
-        pctx.platform_ = &plat;
-        if (impl.tiling_parse(&pctx) != ge::GRAPH_SUCCESS) fail("tiling_failed", "the TilingParse (TilingPrepare) function failed");
-        ctx.compile_info_ = compile_info.get();
-    }
-    ge::graphStatus st = tiling_fn(&ctx);
-    std::string hex;
-    const uint8_t* data = static_cast<const uint8_t*>(ctx.tiling_.GetData());
-    size_t n = ctx.tiling_.GetDataSize();
-    if (n > ctx.tiling_.GetCapacity()) n = ctx.tiling_.GetCapacity();
-    char b[3];
-    for (size_t i = 0; i < n; ++i) {
-        std::snprintf(b, sizeof b, "%02x", data[i]);
-        hex += b;
-    }
-    std::string ws, outs, odt;
-    for (size_t w : ctx.workspaces_) ws += (ws.empty() ? "" : ",") + std::to_string(w);
-    for (auto& s : core.output_shapes) outs += (outs.empty() ? "" : ",") + shape_json(s.GetOriginShape());
-    for (auto& d : core.output_descs) odt += (odt.empty() ? "" : ",") + std::to_string(int(d.dtype_));
-    std::printf("{\"status\":%s,\"tiling_return\":%u,\"block_dim\":%u,\"tiling_key\":%llu,\"schedule_mode\":%u,\"need_atomic\":%s,"
-                "\"tiling_data\":%s,\"tiling_data_size\":%zu,\"workspace_sizes\":[%s],\"output_shapes\":[%s],\"output_dtypes\":[%s],"
-                "\"infer_shape\":%s,\"infer_dtype\":%s}\n",
-                q(st == ge::GRAPH_SUCCESS ? "ok" : "tiling_failed").c_str(), unsigned(st), ctx.block_dim_,
-                (unsigned long long)ctx.tiling_key_, ctx.schedule_mode_, ctx.need_atomic_ ? "true" : "false", q(hex).c_str(),
-                ctx.tiling_.GetDataSize(), ws.c_str(), outs.c_str(), odt.c_str(), q(shape_status).c_str(), q(infer_status).c_str());
     return 0;
 }
 }  // namespace
 
 int main(int argc, char** argv) {
     if (argc >= 2 && std::string(argv[1]) == "describe") return describe();
-    if (argc >= 3 && std::string(argv[1]) == "tiling") return tiling(argv[2]);
-    std::fprintf(stderr, "usage: %s describe | tiling MANIFEST\n", argv[0]);
+    if (argc >= 3 && std::string(argv[1]) == "tiling") return tiling(argv[2], std::vector<std::string>(argv + 3, argv + argc));
+    std::fprintf(stderr, "usage: %s describe | tiling MANIFEST [EARLIER_MANIFEST ...]\n", argv[0]);
     return 64;
 }

@@ -28,6 +28,7 @@
 #endif
 #include "kw/intrinsics.h"
 #include "kw/cce_raw.h"
+#include "kw/vec_transdata.h"
 #include "kw/utils.h"
 #include "kw/tensor_ops.h"
 #include "kw/list_tensor.h"

@@ -129,9 +129,9 @@ void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char*
                   "the allocator's rounding")
             .warn();
     }
-    if (!b->shadow) return;
+    if (!b->shadow || !config().track) return;
     BlockState& st = bs();
-    uint16_t me = uint16_t(st.block_idx + 1);
+    uint16_t me = uint16_t((config().cube_ratio ? st.group : st.block_idx) + 1);  // MIX: the AIC and its AIVs order by flags
     uint16_t ep = uint16_t(st.epoch + 1);
     bool atomic = write && st.atomic != 0;
     bool unchanged = write && g_store_value && std::memcmp(a, g_store_value, bytes) == 0;  // an idempotent store
@@ -197,5 +197,11 @@ uint64_t workspace_bytes() {
     return 0;
 }
 uint8_t* user_workspace(uint8_t* workspace) { return workspace ? workspace + sys_workspace_bytes() : nullptr; }
+
+void gm_reset_shadows() {
+    if (!config().track) return;
+    for (auto* b : buffers())
+        if (b->shadow) std::memset(b->shadow, 0, b->capacity * sizeof(uint64_t));
+}
 
 }  // namespace kw::rt

@@ -3,6 +3,8 @@
 // barriers and queue operations move vector clocks; an access that is not ordered after
 // the conflicting one (and not covered by the compiler's automatic sync) is a hazard.
 #include <algorithm>
+#include <cstdlib>
+#include <new>
 #include <unordered_map>
 #include <vector>
 #include "internal.h"
@@ -18,18 +20,55 @@ struct Entry {
 
 constexpr int kMaxPendingSets = 4;
 
+// One entry per 32-byte block of a memory, zero-initialised lazily: calloc of a block this large maps
+// fresh pages, so a kernel pays only for the part of the memory it touches.
+class Shadow {
+public:
+    Shadow() = default;
+    Shadow(const Shadow&) = delete;
+    Shadow& operator=(Shadow&& o) noexcept {
+        std::swap(p_, o.p_);
+        std::swap(n_, o.n_);
+        return *this;
+    }
+    ~Shadow() { std::free(p_); }
+    bool empty() const { return n_ == 0; }
+    size_t size() const { return n_; }
+    void resize(size_t n) {
+        std::free(p_);
+        p_ = static_cast<Entry*>(std::calloc(n, sizeof(Entry)));
+        if (!p_) std::abort();
+        n_ = n;
+    }
+    Entry& operator[](size_t i) { return p_[i]; }
+
+private:
+    Entry* p_ = nullptr;
+    size_t n_ = 0;
+};
+
 struct PipeState {
     uint32_t issued[kPipes] = {};
     Clock vc[kPipes];  // vc[p].c[q]: ops of q known complete before p's next op
-    std::vector<Entry> shadow[static_cast<int>(AscendC::Hardware::MAX)];
+    Shadow shadow[static_cast<int>(AscendC::Hardware::MAX)];
     // pending SetFlags per (src, dst, id), oldest first: the NPU counts repeated sets of one flag
     // (cann-ops kernels set a FetchEventID flag twice and wait twice), each wait takes the oldest
     uint8_t flag_count[kPipes][kPipes][16] = {};
     Clock flag_clock[kPipes][kPipes][16][kMaxPendingSets];
 };
-PipeState& ps() {
+// The state is large (a clock per pending flag); a block process starts with the runner's untouched copy,
+// so it is rebuilt only when this process has used it.
+bool& pipes_dirty() {
+    static bool dirty = false;
+    return dirty;
+}
+PipeState& pipe_state() {
     static PipeState s;
     return s;
+}
+PipeState& ps() {
+    pipes_dirty() = true;
+    return pipe_state();
 }
 
 // With --cce-auto-sync the compiler orders scalar against every pipe and vector against
@@ -71,16 +110,21 @@ uint32_t scalar_waited[kPipes] = {};
                                  const char* operand);  // queues.cpp: names the InitBuffer that reserved past the end
 
 void pipes_reset() {
-    ps() = PipeState();
     std::fill(std::begin(scalar_waited), std::end(scalar_waited), 0u);
+    if (!pipes_dirty()) return;
+    PipeState& s = pipe_state();
+    s.~PipeState();
+    new (&s) PipeState();
+    pipes_dirty() = false;
 }
 
 void access_local(Pipe p, AscendC::Hardware hw, uint32_t offset, uint64_t bytes, bool write, const char* api, const char* operand) {
     if (bytes == 0) return;
     PipeState& s = ps();
-    std::vector<Entry>& sh = s.shadow[static_cast<int>(hw)];
+    Shadow& sh = s.shadow[static_cast<int>(hw)];
     uint32_t cap = arena_capacity(hw);
     if (uint64_t(offset) + bytes > cap) beyond_capacity(hw, offset, bytes, write, api, operand);
+    if (!config().track) return;
     if (sh.empty()) sh.resize(cap / 32 + 2048);
     uint32_t seq = next_seq(p);
     int pi = static_cast<int>(p);
@@ -125,7 +169,7 @@ uint32_t trace_sync(TraceKind kind, Pipe p, uint32_t token, const char* api) {
 // the stall as a release of the writer and a wait of the scalar unit.
 void scalar_local(AscendC::Hardware hw, uint32_t offset, uint32_t bytes, bool write) {
     PipeState& s = ps();
-    const std::vector<Entry>& sh = s.shadow[static_cast<int>(hw)];
+    Shadow& sh = s.shadow[static_cast<int>(hw)];
     uint32_t need[kPipes] = {};
     for (uint64_t k = offset / 32; bytes && k <= (uint64_t(offset) + bytes - 1) / 32 && k < sh.size(); ++k) {
         const Entry& e = sh[k];
@@ -190,6 +234,11 @@ void wait_flag(Pipe src, Pipe dst, int id, const char* api) {
             .fatal();
     Clock* pending = s.flag_clock[a][b][id];
     acquire(dst, pending[0], api);
+    // the scalar unit issues every instruction in order: while it waits, nothing after the wait is issued
+    // to any pipe, so a wait on S orders the source's work before everything that follows (vc holds no
+    // trace token: the wait's one acquire above is what the trace records)
+    if (dst == Pipe::S)
+        for (int q = 0; q < kPipes; ++q) acquire(static_cast<Pipe>(q), s.vc[b], api);
     uint8_t& n = s.flag_count[a][b][id];
     for (int k = 1; k < n; ++k) pending[k - 1] = pending[k];
     --n;
@@ -225,7 +274,7 @@ std::unordered_map<uint64_t, Entry>& gm_pipe_shadow() {
 void gm_reset_core_state() { gm_pipe_shadow().clear(); }
 
 void access_gm_pipes(Pipe p, uint64_t addr, uint64_t bytes, bool write, const char* api, const char* operand) {
-    if (bytes == 0 || p == Pipe::S) return;  // scalar GM access is ordered by the compiler
+    if (bytes == 0 || p == Pipe::S || !config().track) return;  // scalar GM access is ordered by the compiler
     PipeState& s = ps();
     uint32_t seq = next_seq(p);
     int pi = static_cast<int>(p);

@@ -1,5 +1,7 @@
 // Runtime-internal state shared by the runtime translation units (not seen by kernels).
 #pragma once
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 #include "kw/runtime.h"
@@ -17,6 +19,8 @@ struct BlockState {
     std::string atomic_dtype;
     int report_fd = -1;  // this block's JSON-lines report
     bool in_block = false;
+    bool cube = false;   // an AIC instance of a MIX launch (runs the kernel compiled for the cube core)
+    int64_t group = 0;   // MIX launches: the AI Core (AIC + its AIVs) this instance belongs to
     int launch = 0;      // launches of this run before this one (names the trace file)
 };
 BlockState& bs();
@@ -28,8 +32,12 @@ struct Config {
     int timeout_ms = 20000;
     std::string out_dir;
     bool race_check = true;
+    bool track = true;       // pipe-hazard and GM race bookkeeping (off in carry.cpp's repeat calls: same code, same inputs)
     bool poison = true;
     uint32_t mix_ratio = 1;  // AIV instances per block: 2 for kernels that run the Matmul API (MIX 1:2)
+    bool carry = false;      // this launch starts UB and L1 with the previous launch's contents (carry.cpp)
+    bool keep = false;       // the blocks of this launch leave their UB and L1 for the next launch (carry.cpp)
+    uint32_t cube_ratio = 0; // MIX launches of a kernel with its own cube code: AIVs per AIC (crosscore.cpp); 0 = none
 };
 Config& config();
 
@@ -43,6 +51,7 @@ struct GmBuffer {
     std::string role;        // in / out / inout / workspace / tiling / host
     uint64_t span = 0;       // mapped bytes up to the guard page: [bytes, span) are canaries (gm_canary.cpp)
     uint8_t* tail_written = nullptr;  // per byte of [bytes, capacity): written through an AscendC API (shared)
+    std::vector<uint8_t> fill;        // an output's starting bytes, repeated (the referee's poison, or 0xFF); empty: none
 };
 GmBuffer* gm_register(const std::string& name, uint64_t bytes, const std::string& role);
 // a tensor list's descriptor (role "list") over already registered member buffers (runtime/list_tensor.cpp)
@@ -51,11 +60,24 @@ GmBuffer* gm_register_list(const std::string& name, const std::vector<GmBuffer*>
 std::vector<GmBuffer*>& gm_buffers();
 constexpr uint8_t kGmCanary = 0xFF;  // past a buffer's end: garbage to the kernel, a canary to the runner
 bool gm_check_canaries();  // after the launches: raw writes past a buffer's end (rule gm.raw_overrun)
+// The operator's next calls in this process (carry.cpp): `launch` with other inputs, then with the
+// inputs of `files` again, starting with the UB/L1 the other call left; 1 with a state.stale_local
+// finding when that last call fails or writes other bytes than the first, else 0.
+// The buffers hold the first call's outputs afterwards.
+int repeat_calls(const std::map<GmBuffer*, std::string>& files, const std::function<int()>& launch);
 void gm_reset_core_state();  // forget in-core GM ordering (new block)
 
 // ---- pipe state ----
 void pipes_reset();  // new block: fresh clocks, shadows, flags
 void arenas_reset();
+void arenas_prepare();  // the poisoned arena templates the forked blocks start from (before the first fork)
+bool arena_used(AscendC::Hardware hw);  // this block has touched that memory
+
+// ---- state across launches (carry.cpp) ----
+void carry_setup();                 // parent, before the first launch: a shared snapshot per core
+void carry_save(uint32_t slot);     // a block that ended cleanly leaves its UB and L1 on its core (slot)
+void carry_restore(uint32_t slot);  // a block of a `carry` launch starts with what its core holds
+void gm_reset_shadows();            // a new launch: no block has touched GM in this launch yet
 
 // ---- reporting ----
 void report_line(const std::string& json);  // append one JSON object line to this block's report
@@ -99,8 +121,16 @@ void trace_flush();
 // ---- scheduler ----
 struct LaunchBody {
     virtual void run() = 0;
+    virtual void run_cube() {}  // the AIC instances of a MIX launch (Config::cube_ratio > 0)
     virtual ~LaunchBody() = default;
 };
+// A blocked instance hands control back to the parent: 'S' at SyncAll, 'W' at a cross-core wait whose
+// flag is not set yet. Returns when the parent resumes it.
+void yield_to_parent(char why);
+
+// ---- cross-core flags of MIX launches (crosscore.cpp) ----
+void crosscore_setup(uint32_t groups, uint32_t ratio);  // parent, before the instances start
+uint64_t crosscore_generation();                        // flag sets so far (the parent resumes waiters after one)
 // Runs body once per block in [0, block_dim) in forked children with SyncAll support.
 // Returns the overall status: 0 ok, 1 rule violation, 2 crash, 3 timeout, 4 bad launch.
 int run_blocks(uint32_t block_dim, LaunchBody& body);

@@ -1,6 +1,7 @@
 // The emulator's entry point: reads a launch manifest written by kernelwright, maps the GM
 // buffers, runs the kernel on every block and writes the outputs and a launch summary.
 // Manifest: one directive per line, fields separated by tabs (see tools/sim/manifest.py).
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <unistd.h>
 #include <fstream>
@@ -76,9 +77,10 @@ int main(int argc, char** argv) {
     std::ifstream in(argv[1]);
     if (!in) bad_manifest(std::string("cannot open ") + argv[1]);
     kw::rt::Config& cfg = kw::rt::config();
-    std::string kernel_name;
-    uint32_t block_dim = 0;
+    std::string kernel_name, cube_library;
+    uint32_t block_dim = 0, cube_ratio = 0;
     std::map<std::string, GmBuffer*> buffers;
+    std::map<GmBuffer*, std::string> files;  // buffers whose contents come from a file (inputs, tiling)
     std::vector<kw::ArgValue> args;
     std::string line;
     while (std::getline(in, line)) {
@@ -114,18 +116,23 @@ int main(int argc, char** argv) {
             kernel_name = f.at(1);
         } else if (k == "block_dim") {
             block_dim = uint32_t(std::stoul(f.at(1)));
+        } else if (k == "cube") {  // cube LIBRARY RATIO: the kernel compiled for the AIC, and AIVs per AIC
+            cube_library = f.at(1);
+            cube_ratio = uint32_t(std::stoul(f.at(2)));
         } else if (k == "buffer") {
             if (f.size() < 5) bad_manifest("buffer needs name, bytes, role, file");
             GmBuffer* b = kw::rt::gm_register(f[1], std::stoull(f[2]), f[3]);
             if (f[4] != "-") {
                 if (!read_file(f[4], b->base, b->bytes)) bad_manifest("cannot read " + f[4] + " (" + f[2] + " bytes)");
             } else if (f.size() > 5 && from_hex(f[5]).size() > 0) {  // the referee's poison: one element, repeated
-                std::vector<uint8_t> p = from_hex(f[5]);
-                for (uint64_t i = 0; i < b->bytes; ++i) b->base[i] = p[i % p.size()];
+                b->fill = from_hex(f[5]);
+                for (uint64_t i = 0; i < b->bytes; ++i) b->base[i] = b->fill[i % b->fill.size()];
             } else if (cfg.poison && b->role != "workspace") {
+                b->fill = {0xFF};
                 std::memset(b->base, 0xFF, b->bytes);  // outputs start as garbage, as on the NPU
             }
             buffers[f[1]] = b;
+            if (f[4] != "-") files[b] = f[4];
         } else if (k == "list") {  // list NAME MEMBER,MEMBER,... DIMS;DIMS;... (dims comma-separated)
             if (f.size() < 4) bad_manifest("list needs name, members, dims");
             std::vector<GmBuffer*> members;
@@ -171,26 +178,42 @@ int main(int argc, char** argv) {
     }
     if (cfg.out_dir.empty()) bad_manifest("no out_dir");
     kw::rt::bs().report_fd = open((cfg.out_dir + "/parent.jsonl").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    const kw::KernelEntry* entry = nullptr;
+    // a MIX kernel with its own cube code: the copy compiled for the AIC registers itself when loaded
+    if (!cube_library.empty() && !dlopen(cube_library.c_str(), RTLD_NOW | RTLD_LOCAL))
+        bad_manifest("cannot load the cube-core kernel " + cube_library + ": " + dlerror());
+    const kw::KernelEntry *entry = nullptr, *cube_entry = nullptr;
     std::string known;
     for (auto& e : kw::kernel_registry()) {
+        if (e.cube) {
+            if (kernel_name == e.name) cube_entry = &e;
+            continue;
+        }
         known += std::string(known.empty() ? "" : ", ") + e.name;
         if (kernel_name == e.name) entry = &e;
     }
+    if (!cube_library.empty() && !cube_entry) bad_manifest("the cube-core library has no kernel named '" + kernel_name + "'");
     if (!entry) bad_manifest("no kernel named '" + kernel_name + "' (kernels in this build: " + known + ")");
     if (entry->arity != int(args.size()))
         bad_manifest("kernel '" + kernel_name + "' takes " + std::to_string(entry->arity) + " arguments, the case passes " +
                      std::to_string(args.size()));
-    int status;
-    if (entry->host) {  // host code launches the kernels itself (rewritten <<<>>>)
-        kw::rt::bs().in_block = false;
-        entry->call(args);
-        status = kw::rt::last_launch().status;
-        block_dim = kw::rt::last_launch().block_dim;
-    } else {
-        status = kw::rt::launch(block_dim, [&]() { entry->call(args); });
-    }
+    auto call = [&]() -> int {
+        if (entry->host) {  // host code launches the kernels itself (rewritten <<<>>>); its statics persist
+            kw::rt::bs().in_block = false;
+            entry->call(args);
+            block_dim = kw::rt::last_launch().block_dim;
+            return kw::rt::last_launch().status;
+        }
+        if (cube_entry)
+            return kw::rt::launch_mix(block_dim, cube_ratio, [&]() { entry->call(args); }, [&]() { cube_entry->call(args); });
+        return kw::rt::launch(block_dim, [&]() { entry->call(args); });
+    };
+    // An operator is called more than once in a process, and the NPU keeps UB and L1 between calls:
+    // a clean first call is followed by two more that must not change its result (carry.cpp).
+    kw::rt::carry_setup();
+    int status = call();
+    // raw stores past a buffer's end are judged on the first call (the repeat calls reload only the buffers' bytes)
     if (!kw::rt::gm_check_canaries() && status == 0) status = 1;
+    if (status == 0) status = kw::rt::repeat_calls(files, call);
     for (auto& kv : buffers) {
         GmBuffer* b = kv.second;
         if (b->role == "out" || b->role == "inout") write_file(cfg.out_dir + "/out_" + kv.first + ".bin", b->base, b->bytes);

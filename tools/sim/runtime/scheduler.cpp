@@ -26,13 +26,15 @@ LaunchSummary& summary() {
     return s;
 }
 
-enum class ChildState { RUNNING, AT_SYNC, DONE };
+enum class ChildState { RUNNING, AT_SYNC, WAITING, DONE };
 struct Child {
     pid_t pid = -1;
     int to = -1, from = -1;
     ChildState state = ChildState::RUNNING;
     int exit_code = 0;
     uint32_t syncs = 0;
+    uint64_t waited_at = 0;  // the flag generation when it last blocked
+    bool cube = false;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -49,13 +51,25 @@ void reset_block_state() {
     release_pipe(nullptr);
 }
 
+// Instance i of a launch: a block of a vector launch (AIV instances block * ratio + sub for MIX kernels
+// that use the Matmul API), or, when the kernel has its own cube code (Config::cube_ratio), one AIC
+// (GetBlockIdx() = the AI Core) followed by its AIVs (GetBlockIdx() = core * ratio + sub).
+void place(BlockState& st, uint32_t i, uint32_t block_dim) {
+    const uint32_t cube = config().cube_ratio;
+    const uint32_t ratio = cube ? cube : aiv_per_block();
+    const uint32_t per = cube ? 1 + cube : 1;
+    const uint32_t group = i / per, r = i % per;
+    st.cube = cube && r == 0;
+    st.group = cube ? group : i / ratio;
+    st.block_idx = cube ? (st.cube ? group : group * ratio + (r - 1)) : i;
+    st.block_num = block_dim;
+    st.sub_block_idx = st.cube ? 0 : cube ? r - 1 : i % ratio;
+    st.sub_block_num = st.cube ? 1 : ratio;
+}
+
 [[noreturn]] void child_main(uint32_t b, uint32_t block_dim, LaunchBody& body) {
     BlockState& st = bs();
-    const uint32_t ratio = aiv_per_block();
-    st.block_idx = b;  // an AIV instance: block * ratio + sub-block
-    st.block_num = block_dim;
-    st.sub_block_idx = b % ratio;
-    st.sub_block_num = ratio;
+    place(st, b, block_dim);
     st.epoch = 0;
     st.atomic = 0;
     st.launch = summary().launches;  // launches finished before this one
@@ -64,7 +78,13 @@ void reset_block_state() {
     st.report_fd = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     install_crash_handlers();
     reset_block_state();
-    body.run();
+    // UB/L1 carry over per physical core: AIV cores first, then AIC cores
+    const SocInfo& s = soc();
+    const uint32_t slot = st.cube ? s.aiv_cores + uint32_t(st.group) % (s.aic_cores ? s.aic_cores : 1)
+                                  : uint32_t(st.block_idx) % (s.split_arch && s.aiv_cores ? s.aiv_cores : (s.aic_cores ? s.aic_cores : 1));
+    carry_restore(slot);
+    if (st.cube) body.run_cube(); else body.run();
+    carry_save(slot);
     counters_flush();
     trace_flush();
     report_line("{\"type\":\"end\",\"block\":" + std::to_string(b) + ",\"status\":\"ok\"}");
@@ -86,6 +106,11 @@ bool wait_child(Child& c, Clock::time_point deadline) {
         if (n == 1 && ch == 'S') {
             c.state = ChildState::AT_SYNC;
             c.syncs++;
+            return true;
+        }
+        if (n == 1 && ch == 'W') {  // blocked on a cross-core flag: resumed after some flag is set
+            c.state = ChildState::WAITING;
+            c.waited_at = crosscore_generation();
             return true;
         }
         int status = 0;
@@ -122,6 +147,13 @@ int declare_mix_ratio(uint32_t ratio) {
     return 0;
 }
 
+void yield_to_parent(char why) {
+    ChildLink& l = self_link();
+    if (write(l.from_child, &why, 1) != 1) _exit(70);
+    char ch = 0;
+    if (read(l.to_child, &ch, 1) != 1) _exit(70);  // parent gone or killed us
+}
+
 void sync_all(const char* api) {
     BlockState& st = bs();
     uint32_t cores = soc().split_arch ? soc().aiv_cores : soc().aic_cores;
@@ -140,10 +172,7 @@ void sync_all(const char* api) {
     void* frames[32];
     int n = backtrace(frames, 32);
     report_line("{\"type\":\"sync\",\"block\":" + std::to_string(st.block_idx) + ",\"frames\":" + frames_json(frames, n) + "}");
-    ChildLink& l = self_link();
-    char ch = 'S';
-    if (write(l.from_child, &ch, 1) != 1) _exit(70);
-    if (read(l.to_child, &ch, 1) != 1) _exit(70);  // parent gone or killed us
+    yield_to_parent('S');
     st.epoch++;
 }
 
@@ -173,9 +202,17 @@ int run_blocks(uint32_t block_dim, LaunchBody& body) {
     }
     std::fflush(stdout);
     std::fflush(stderr);
+    gm_reset_shadows();  // launches on one stream run one after the other: no race across them
+    arenas_prepare();    // the blocks start from these copy-on-write
     auto deadline = Clock::now() + std::chrono::milliseconds(config().timeout_ms);
-    const uint32_t instances = block_dim * aiv_per_block();
+    const uint32_t instances = block_dim * (config().cube_ratio ? 1 + config().cube_ratio : aiv_per_block());
+    if (config().cube_ratio) crosscore_setup(block_dim, config().cube_ratio);
     std::vector<Child> cs(instances);
+    for (uint32_t i = 0; i < instances; ++i) {
+        BlockState where;
+        place(where, i, block_dim);
+        cs[i].cube = where.cube;
+    }
     bool timed_out = false;
     uint32_t running = 0;
     auto start_child = [&](uint32_t b) {
@@ -199,37 +236,62 @@ int run_blocks(uint32_t block_dim, LaunchBody& body) {
         cs[b].to = down[1];
         cs[b].from = up[0];
     };
-    // Phase 0: start blocks one at a time; each runs until it exits or reaches SyncAll.
+    auto resume = [&](uint32_t b) {
+        char g = 'G';
+        if (write(cs[b].to, &g, 1) != 1) std::abort();
+        cs[b].state = ChildState::RUNNING;
+        running = b;
+        if (!wait_child(cs[b], deadline)) timed_out = true;
+    };
+    // Phase 0: start instances one at a time; each runs until it exits, reaches SyncAll or blocks on a flag.
     for (uint32_t b = 0; b < instances && !timed_out; ++b) {
         start_child(b);
         running = b;
         if (!wait_child(cs[b], deadline)) timed_out = true;
     }
-    // Later phases: release everyone waiting at SyncAll, again one at a time.
+    // Later: resume an instance blocked on a flag once some flag was set after it blocked; release the
+    // instances of one kind (AIV, AIC) at SyncAll once all of them are there; otherwise nothing can move.
     while (!timed_out) {
-        std::string waiting = block_list(cs, ChildState::AT_SYNC), done = block_list(cs, ChildState::DONE);
-        if (waiting.empty()) break;
-        if (!done.empty()) {
+        bool moved = false;
+        for (uint32_t b = 0; b < instances && !timed_out && !moved; ++b)
+            if (cs[b].state == ChildState::WAITING && cs[b].waited_at < crosscore_generation()) resume(b), moved = true;
+        if (moved) continue;
+        for (int kind = 0; kind < 2 && !moved; ++kind) {
+            bool any = false, all = true;
+            for (auto& c : cs)
+                if (c.cube == bool(kind)) any = any || c.state == ChildState::AT_SYNC, all = all && c.state == ChildState::AT_SYNC;
+            if (!any || !all) continue;
+            for (uint32_t b = 0; b < instances && !timed_out; ++b)
+                if (cs[b].cube == bool(kind)) resume(b);
+            moved = true;
+        }
+        if (moved) continue;
+        std::string at_sync = block_list(cs, ChildState::AT_SYNC), waiting = block_list(cs, ChildState::WAITING);
+        if (at_sync.empty() && waiting.empty()) break;  // everyone finished
+        if (!at_sync.empty() && waiting.empty()) {
+            std::string done = block_list(cs, ChildState::DONE);
             Diag("syncall.mismatch", "SyncAll")
-                .msg("blocks [" + waiting + "] wait in SyncAll while blocks [" + done +
+                .msg("blocks [" + at_sync + "] wait in SyncAll while blocks [" + done +
                      "] already returned without reaching it; on the NPU the waiting cores hang (AI Core timeout, error 507014)")
-                .val("waiting", waiting).val("finished", done)
+                .val("waiting", at_sync).val("finished", done)
                 .hint("every block must call SyncAll the same number of times: do not put SyncAll under a condition that "
                       "depends on GetBlockIdx(), and do not return early from idle blocks")
                 .error();
-            kill_all(cs);
-            sum.status = 1;
             sum.detail = "SyncAll mismatch";
-            break;
+        } else {
+            Diag("flag.wait_without_set", "CrossCoreWaitFlag")
+                .msg("instances [" + waiting + "] wait in CrossCoreWaitFlag for flags no core will set any more" +
+                     (at_sync.empty() ? std::string() : " (instances [" + at_sync + "] wait in SyncAll)") +
+                     "; on the NPU these cores hang (AI Core timeout, error 507014)")
+                .val("waiting", waiting)
+                .hint("every CrossCoreWaitFlag needs a matching CrossCoreSetFlag on the partner core (mode 2: the AIC and each "
+                      "of its AIVs; mode 1: the other AIV) as often as it waits; check the loop counts on both sides")
+                .error();
+            sum.detail = "cross-core flag deadlock";
         }
-        for (uint32_t b = 0; b < instances && !timed_out; ++b) {
-            if (cs[b].state != ChildState::AT_SYNC) continue;
-            char g = 'G';
-            if (write(cs[b].to, &g, 1) != 1) std::abort();
-            cs[b].state = ChildState::RUNNING;
-            running = b;
-            if (!wait_child(cs[b], deadline)) timed_out = true;
-        }
+        kill_all(cs);
+        sum.status = 1;
+        break;
     }
     if (timed_out) {
         Child& c = cs[running];

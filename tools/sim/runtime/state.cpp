@@ -1,5 +1,8 @@
 // Per-block state: SoC profile, block indices, on-chip arenas, work counters.
+#include <sys/mman.h>
 #include <cstdarg>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include "internal.h"
 
@@ -43,14 +46,27 @@ int64_t sub_block_idx() { return bs().sub_block_idx; }
 int64_t sub_block_num() { return bs().sub_block_num; }
 
 // Arenas are a little larger than any SoC's memory so a checked overflow never touches the host heap.
+// The process that forks the blocks fills one template per memory once (arenas_prepare); every block
+// process starts with it copy-on-write, so a block pays only for the pages it writes.
 namespace {
 constexpr uint32_t kArenaSlack = 64 * 1024;
+constexpr int kMemories = static_cast<int>(AscendC::Hardware::MAX);
 struct Arena {
-    std::vector<uint8_t> mem;
+    uint8_t* mem = nullptr;  // the template (a private copy once written), or this process's own
+    bool used = false;
 };
 Arena& arena_of(AscendC::Hardware hw) {
-    static Arena arenas[static_cast<int>(AscendC::Hardware::MAX)];
+    static Arena arenas[kMemories];
     return arenas[static_cast<int>(hw)];
+}
+// twice the memory: InitBuffer may reserve past the end (queues.cpp kOverReserve); access_local stops any use there
+size_t arena_bytes(AscendC::Hardware hw) { return 2 * size_t(arena_capacity(hw)) + kArenaSlack; }
+uint8_t* filled(AscendC::Hardware hw) {
+    size_t n = arena_bytes(hw);
+    void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) std::abort();
+    if (config().poison) std::memset(p, 0xFF, n);
+    return static_cast<uint8_t*>(p);
 }
 }  // namespace
 
@@ -68,15 +84,25 @@ uint32_t arena_capacity(AscendC::Hardware hw) {
     }
 }
 
-uint8_t* arena(AscendC::Hardware hw) {
-    Arena& a = arena_of(hw);
-    // twice the memory: InitBuffer may reserve past the end (queues.cpp kOverReserve); access_local stops any use there
-    if (a.mem.empty()) a.mem.assign(2 * size_t(arena_capacity(hw)) + kArenaSlack, config().poison ? 0xFF : 0);
-    return a.mem.data();
+void arenas_prepare() {
+    for (int i = 0; i < kMemories; ++i) {
+        auto hw = static_cast<AscendC::Hardware>(i);
+        Arena& a = arena_of(hw);
+        if (!a.mem && arena_capacity(hw)) a.mem = filled(hw);
+    }
 }
 
+uint8_t* arena(AscendC::Hardware hw) {
+    Arena& a = arena_of(hw);
+    if (!a.mem) a.mem = filled(hw);  // no template (a process that did not prepare one)
+    a.used = true;
+    return a.mem;
+}
+
+bool arena_used(AscendC::Hardware hw) { return arena_of(hw).used; }
+
 void arenas_reset() {
-    for (int i = 0; i < static_cast<int>(AscendC::Hardware::MAX); ++i) arena_of(static_cast<AscendC::Hardware>(i)).mem.clear();
+    for (int i = 0; i < kMemories; ++i) arena_of(static_cast<AscendC::Hardware>(i)).used = false;
 }
 
 AscendC::Hardware hardware_of(AscendC::TPosition pos) {

@@ -11,6 +11,11 @@ using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;
+constexpr graphStatus GRAPH_NOT_CHANGED = 1343242304;
+// ge/ge_api_error_codes.h: the generic status codes (op_host code says `SUCCESS` after `using namespace ge;`)
+using Status = uint32_t;
+constexpr Status SUCCESS = 0;
+constexpr Status FAILED = 0xFFFFFFFF;
 using char_t = char;
 
 enum DataType {

@@ -4,6 +4,7 @@
 // the checked instruction bodies, so bounds, hazards and the mask register behave as for the
 // AscendC APIs.
 #pragma once
+#include "kw/data_copy.h"
 #include "kw/vec_reduce.h"
 
 namespace kw {
@@ -65,6 +66,37 @@ inline int64_t get_acc_val() {
 }
 
 namespace AscendC {
+// Duplicate's implementation functions on __ubuf__ pointers, which cann-ops kernels call directly.
+template <typename T> inline void DuplicateImpl(T* dstLocal, const T& scalarValue, const int32_t& count) {
+    LocalTensor<T> d = kw::ub_view<T>(dstLocal, "DuplicateImpl", "dst");
+    Duplicate(d, scalarValue, count);
+}
+template <typename T, bool isSetMask = true>
+inline void DuplicateImpl(T* dstLocal, const T& scalarValue, uint64_t mask, const uint8_t repeatTime, const uint16_t dstBlockStride,
+                          const uint8_t dstRepeatStride) {
+    LocalTensor<T> d = kw::ub_view<T>(dstLocal, "DuplicateImpl", "dst");
+    Duplicate<T, isSetMask>(d, scalarValue, mask, repeatTime, dstBlockStride, dstRepeatStride);
+}
+template <typename T, bool isSetMask = true>
+inline void DuplicateImpl(T* dstLocal, const T& scalarValue, uint64_t mask[], const uint8_t repeatTime, const uint16_t dstBlockStride,
+                          const uint8_t dstRepeatStride) {
+    LocalTensor<T> d = kw::ub_view<T>(dstLocal, "DuplicateImpl", "dst");
+    Duplicate<T, isSetMask>(d, scalarValue, mask, repeatTime, dstBlockStride, dstRepeatStride);
+}
+
+// DataCopy's implementation functions between a __gm__ and a __ubuf__ pointer (cann-ops GeGluV2 zeroes
+// its output with DataCopyUB2GMImpl): the pointers become tensors and the checked DataCopy runs.
+template <typename T> inline void DataCopyUB2GMImpl(T* dst, T* src, const DataCopyParams& intriParams) {
+    GlobalTensor<T> g;
+    g.SetGlobalBuffer(dst);
+    DataCopy(g, kw::ub_view<T>(src, "DataCopyUB2GMImpl", "src"), intriParams);
+}
+template <typename T> inline void DataCopyGM2UBImpl(T* dst, T* src, const DataCopyParams& intriParams) {
+    GlobalTensor<T> g;
+    g.SetGlobalBuffer(src);
+    DataCopy(kw::ub_view<T>(dst, "DataCopyGM2UBImpl", "dst"), g, intriParams);
+}
+
 // CANN 8.x keeps this untyped form next to GetAccVal<T>() (deprecated for GetReduceRepeatSumSpr).
 inline int64_t GetAccVal() { return ::get_acc_val(); }
 inline int64_t GetReduceRepeatSumSpr() { return ::get_acc_val(); }

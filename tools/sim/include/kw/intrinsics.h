@@ -22,23 +22,11 @@ namespace AscendC {
 inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
 inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
 
-// Cross-core flags. Mode 0 synchronises all cores of one kind: a wait returns once every AIV core has
-// set the flag, i.e. a barrier over the launch (emulated as SyncAll: every block must take part).
-// Modes 1 and 2 pair the sub-cores of one AI Core (AIV-AIV, AIC-AIV); a vector-only launch has no
-// partner core, so they only count here. The wait takes the mode of this core's last set of the flag
-// (kernels call CrossCoreWaitFlag(id) without a mode).
-namespace kwcross {
-inline int last_set_mode[16] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};  // per core
-}
+// Cross-core flags (modes 0, 1, 2; the wait takes no mode): runtime/crosscore.cpp.
 template <uint8_t modeId, pipe_t pipe> inline void CrossCoreSetFlag(uint16_t flagId) {
-    kw::rt::count_sync("CrossCoreSetFlag");
-    if (flagId < 16) kwcross::last_set_mode[flagId] = modeId;
+    kw::rt::cross_set(modeId, flagId, "CrossCoreSetFlag");
 }
 template <uint8_t modeId = 0, pipe_t pipe = PIPE_S> inline void CrossCoreWaitFlag(uint16_t flagId) {
-    kw::rt::count_sync("CrossCoreWaitFlag");
-    if (flagId < 16 && kwcross::last_set_mode[flagId] == 0) {
-        kwcross::last_set_mode[flagId] = -1;
-        kw::rt::sync_all("CrossCoreWaitFlag");
-    }
+    kw::rt::cross_wait(flagId, "CrossCoreWaitFlag");
 }
 }  // namespace AscendC

@@ -40,20 +40,23 @@ struct KernelEntry {
     int arity;
     std::function<void(const std::vector<ArgValue>&)> call;
     bool host = false;  // a host function that launches kernels with <<<>>>, called outside any block
+    bool cube = false;  // compiled for the cube core (AIC) of a MIX kernel: the copy its AIC instances run
 };
 std::vector<KernelEntry>& kernel_registry();
 
 struct KernelRegistrar {
-    template <class R, class... A> KernelRegistrar(const char* name, R (*f)(A...), bool host = false) {
+    template <class R, class... A> KernelRegistrar(const char* name, R (*f)(A...), bool host = false, bool cube = false) {
         kernel_registry().push_back({name, int(sizeof...(A)), [f](const std::vector<ArgValue>& v) {
                                          call_with(f, v, std::index_sequence_for<A...>{});
-                                     }, host});
+                                     }, host, cube});
     }
 };
 
 namespace rt {
 // Runs fn once per block; returns 0 when every block finished cleanly.
 int launch(uint32_t block_dim, const std::function<void()>& fn);
+// A MIX launch of a kernel with its own cube code: per AI Core one AIC instance (cube) and `ratio` AIV ones.
+int launch_mix(uint32_t block_dim, uint32_t ratio, const std::function<void()>& vec, const std::function<void()>& cube);
 }
 
 template <class K, class... A> inline int launch_kernel(K* kernel, uint32_t block_dim, void* /*l2ctrl*/, void* /*stream*/, A... args) {
@@ -68,6 +71,6 @@ template <class K, class... A> inline int launch_kernel(K* kernel, uint32_t bloc
 
 }  // namespace kw
 
-#define KW_EXPORT_KERNEL(name) static ::kw::KernelRegistrar kw_registrar_##name(#name, &name);
-#define KW_EXPORT_KERNEL_AS(fn, name) static ::kw::KernelRegistrar kw_registrar_##fn(#name, &fn);
+#define KW_EXPORT_KERNEL(name) static ::kw::KernelRegistrar kw_registrar_##name(#name, &name, false, g_coreType == AscendC::AIC);
+#define KW_EXPORT_KERNEL_AS(fn, name) static ::kw::KernelRegistrar kw_registrar_##fn(#name, &fn, false, g_coreType == AscendC::AIC);
 #define KW_EXPORT_HOST_ENTRY(name) static ::kw::KernelRegistrar kw_host_registrar_##name(#name, &name, true);

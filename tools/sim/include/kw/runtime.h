@@ -114,6 +114,9 @@ void access_gm_store(Pipe p, const void* addr, uint64_t bytes, const void* value
 void set_atomic(int mode, const char* dtype);  // 0 none, 1 add, 2 max, 3 min
 int atomic_mode();
 void sync_all(const char* api);
+// CrossCoreSetFlag / CrossCoreWaitFlag (runtime/crosscore.cpp)
+void cross_set(int mode, uint32_t flag, const char* api);
+void cross_wait(uint32_t flag, const char* api);
 uint8_t* workspace_base();
 uint64_t workspace_bytes();
 uint8_t* user_workspace(uint8_t* workspace);

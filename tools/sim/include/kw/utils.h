@@ -2,6 +2,7 @@
 // AlignUp, TQueConfig, branch hints and the core-type switches.
 #pragma once
 #include "kw/vec_core.h"
+#include "kw/sync.h"
 
 #ifndef likely
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -22,6 +23,14 @@ constexpr int32_t g_coreType = KW_CORE_TYPE;
 #define ASCEND_IS_NOT_AIC (g_coreType != AscendC::AIC)
 
 namespace AscendC {
+// InitSocState (basic_api/kernel_operator_common_intf.h): the AI Core's global state back to its defaults,
+// as a kernel may find it left by the previous one. On Atlas A2/A3: no store atomics, normal mask mode,
+// every mask lane on (the load-data padding and boundary of the cube are not emulated state).
+inline void InitSocState() {
+    SetAtomicNone();
+    SetMaskNorm();
+    ResetMask();
+}
 inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 inline uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }
 constexpr inline uint32_t ConstCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }

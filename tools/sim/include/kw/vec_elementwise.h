@@ -75,8 +75,10 @@ inline void Axpy(const LocalTensor<T>& dstLocal, const LocalTensor<U>& srcLocal,
     kw::require_count("Axpy", calCount, srcLocal, "src");
     kw::touch("Axpy", srcLocal, calCount, false, "src");
     kw::touch("Axpy", dstLocal, calCount, true, "dst");
+    // two roundings, as two instructions would give: the product in the source's type, then the sum in the
+    // destination's (fused, NPUKernelBench's Foreach Add/Addcdiv goldens miss torch's half results by an ulp)
     for (int32_t i = 0; i < calCount; ++i)
-        dstLocal.ptr()[i] = T(float(dstLocal.ptr()[i]) + float(srcLocal.ptr()[i]) * float(scalarValue));
+        dstLocal.ptr()[i] = T(float(dstLocal.ptr()[i]) + float(U(float(srcLocal.ptr()[i]) * float(scalarValue))));
     kw::rt::count_vec("Axpy", kw::dtype_name<T>(), kw::repeats_for(calCount, sizeof(T)), calCount);
 }
 }  // namespace AscendC

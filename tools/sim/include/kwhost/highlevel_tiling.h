@@ -80,6 +80,10 @@ void SoftMaxFlashV2TilingFunc(const ge::Shape& srcShape, const uint32_t dataType
                               const uint32_t localWorkSpaceSize, optiling::SoftMaxTiling& softmaxFlashTiling, const bool isUpdate,
                               const bool isBasicBlock = false, const bool isFlashOutputBrc = false);
 bool IsBasicBlockInSoftMax(optiling::SoftMaxTiling& tiling, const uint32_t dataTypeSize = 2);
+uint32_t GetSoftMaxGradMaxTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isFront, const bool isReuseSource);
+uint32_t GetSoftMaxGradMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isFront, const bool isReuseSource);
+void SoftMaxGradTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
+                           optiling::SoftMaxTiling& softmaxGradTiling, const bool isFront = false);
 uint32_t GetLogSoftMaxMaxTmpSize(const ge::Shape srcShape, const uint32_t dataTypeSize, const bool isReuseSource);
 uint32_t GetLogSoftMaxMinTmpSize(const ge::Shape srcShape, const uint32_t dataTypeSize, const bool isReuseSource);
 void LogSoftMaxTilingFunc(const ge::Shape srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
@@ -136,4 +140,17 @@ void GetMeanMaxMinTmpSize(const uint32_t n, const uint32_t srcTypeSize, const ui
                           uint32_t& maxSize, uint32_t& minSize);
 void GetCumSumMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isLastAxis, const bool isReuseSource,
                             uint32_t& maxValue, uint32_t& minValue);
+
+// ---- pattern Reduce APIs (ReduceSum<T, Pattern::Reduce::AR> ...): srcShape is [first, last]; on a call
+// CANN rejects (a 3-D shape, a pattern other than AR/RA, srcInnerPad false, a dtype the API lacks) the
+// values are left as they were and the reason is logged, as ASCENDC_HOST_ASSERT does ----
+enum class ReducePattern : uint32_t {
+    AR = 0, RA = 1, R, ARA, ARAR, ARARA, ARARAR, ARARARA, ARARARAR, ARARARARA, RAR, RARA, RARAR, RARARA, RARARAR, RARARARA,
+};
+#define KW_REDUCE_TMP_API(Name)                                                                                            \
+    void Get##Name##MaxMinTmpSize(const ge::Shape& srcShape, const ge::DataType dataType, ReducePattern pattern,           \
+                                  bool isSrcInnerPad, bool isReuseSource, uint32_t& maxValue, uint32_t& minValue);
+KW_REDUCE_TMP_API(ReduceSum) KW_REDUCE_TMP_API(ReduceMean) KW_REDUCE_TMP_API(ReduceMax) KW_REDUCE_TMP_API(ReduceMin)
+KW_REDUCE_TMP_API(ReduceProd) KW_REDUCE_TMP_API(ReduceAny) KW_REDUCE_TMP_API(ReduceAll)
+#undef KW_REDUCE_TMP_API
 }  // namespace AscendC

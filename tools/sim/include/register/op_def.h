@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 #include "graph/attr_value.h"
+#include "graph/operator.h"
 #include "graph/types.h"
 #include "kwhost/gert.h"
 
@@ -23,7 +24,7 @@ using std::function;
 using std::shared_ptr;
 
 namespace optiling {
-using OP_CHECK_FUNC = ge::graphStatus (*)(const void*, ge::AscendString&);
+using OP_CHECK_FUNC = ge::graphStatus (*)(const ge::Operator&, ge::AscendString&);
 using PARAM_GENERALIZE_FUNC = ge::graphStatus (*)(const void*, const void*, void*);
 }  // namespace optiling
 
@@ -61,7 +62,7 @@ public:
     OpParamDef& InitValue(uint64_t v) { init_value_ = int64_t(v); has_init_ = true; return *this; }
     OpParamDef& InitValue(const ScalarVar&) { has_init_ = true; return *this; }
     OpParamDef& InitValue(const std::vector<ScalarVar>&) { has_init_ = true; return *this; }
-    OpParamDef& OutputShapeDependOnCompute() { return *this; }
+    OpParamDef& OutputShapeDependOnCompute() { shape_depend_ = true; return *this; }
     OpParamDef& Follow(const char* p) { follow_ = p; return *this; }
     OpParamDef& Follow(const char* p, FollowType) { follow_ = p; return *this; }
     OpParamDef& Comment(const char*) { return *this; }
@@ -70,7 +71,7 @@ public:
     Option param_type_ = REQUIRED;
     std::vector<ge::DataType> dtypes_;
     std::vector<ge::Format> formats_;
-    bool dtype_list_ = false, format_list_ = false, scalar_ = false, has_init_ = false;
+    bool dtype_list_ = false, format_list_ = false, scalar_ = false, has_init_ = false, shape_depend_ = false;
     Option value_depend_ = IGNORE;
     int64_t init_value_ = 0;
     std::string follow_;

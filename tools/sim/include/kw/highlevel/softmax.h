@@ -25,6 +25,53 @@ struct SoftmaxConfig {
     SoftmaxMode mode = SoftmaxMode::SOFTMAX_NORMAL;
 };
 constexpr SoftmaxConfig SOFTMAX_DEFAULT_CFG = {true, 0, 0, SoftmaxMode::SOFTMAX_NORMAL};
+
+// Kernel-side tiling of SoftmaxFlashV2 (the library's softmax_flashv2_base_impl.h / softmax_common_shape_process.h):
+// flash-attention kernels re-tile per block with it. localWorkSpaceSize counts floats in the Impl form and
+// bytes in SoftMaxFlashV2TilingFunc.
+constexpr uint32_t kw_nd_split_m(uint32_t work, uint32_t typeSize, uint32_t reduceK, uint32_t m, uint32_t k, bool basic) {
+    uint32_t splitM = typeSize == 2 ? work / (reduceK + k + 64) : work / (reduceK + 64);
+    splitM = splitM < m ? splitM : m;
+    if (basic && splitM > 8 && m % 8 == 0) {
+        splitM = splitM / 8 * 8;
+        while (splitM && m % splitM != 0) splitM -= 8;
+        while (splitM && splitM * k >= 64 * 256) splitM /= 2;
+    }
+    return splitM;
+}
+constexpr SoftMaxTiling SoftMaxFlashV2TilingFuncImpl(const uint32_t srcM, const uint32_t srcK, const uint32_t dataTypeSize1,
+                                                     const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
+                                                     const bool isUpdate = false, const bool isBasicBlock = false,
+                                                     const bool isDataFormatNZ = false, const bool isFlashOutputBrc = false) {
+    (void)isUpdate;
+    SoftMaxTiling t;
+    const uint32_t perBlk = 32 / dataTypeSize2;
+    t.srcM = srcM; t.srcK = srcK; t.srcSize = srcM * srcK;
+    t.outMaxM = srcM; t.outMaxK = perBlk; t.outMaxSize = srcM * perBlk;
+    if (isDataFormatNZ) {
+        t.reduceM = localWorkSpaceSize / (16 * 3 + srcK);
+    } else if (isBasicBlock && srcK % 64 == 0 && srcM % 8 == 0) {
+        t.reduceM = kw_nd_split_m(localWorkSpaceSize, dataTypeSize1, perBlk, srcM, srcK, isBasicBlock);
+    } else {
+        t.reduceM = dataTypeSize1 == 2 ? localWorkSpaceSize / (2 * perBlk + srcK + 64) : localWorkSpaceSize / (perBlk + 64);
+    }
+    const uint32_t tile = isFlashOutputBrc && dataTypeSize1 == 2 ? 16 : 8;
+    if (t.reduceM < srcM && t.reduceM > tile) t.reduceM = t.reduceM / tile * tile;
+    t.reduceM = t.reduceM < srcM ? t.reduceM : srcM;
+    t.reduceK = perBlk; t.reduceSize = t.reduceM * perBlk;
+    t.splitM = t.reduceM; t.splitK = srcK; t.splitSize = t.reduceM * srcK;
+    t.rangeM = t.reduceM ? srcM / t.reduceM : 0;
+    t.tailM = t.reduceM ? srcM % t.reduceM : srcM;
+    t.tailSplitSize = t.tailM * srcK; t.tailReduceSize = t.tailM * perBlk;
+    return t;
+}
+constexpr SoftMaxTiling SoftMaxFlashV2TilingFunc(const SoftMaxShapeInfo& shapeInfo, const uint32_t dataTypeSize1,
+                                                 const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
+                                                 const bool isUpdate = false, const bool isBasicBlock = false,
+                                                 const bool isDataFormatNZ = false, const bool isFlashOutputBrc = false) {
+    return SoftMaxFlashV2TilingFuncImpl(shapeInfo.srcM, shapeInfo.srcK, dataTypeSize1, dataTypeSize2, localWorkSpaceSize / 4,
+                                        isUpdate, isBasicBlock, isDataFormatNZ, isFlashOutputBrc);
+}
 }  // namespace AscendC
 
 namespace kw::hl {
