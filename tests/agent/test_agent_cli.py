@@ -28,12 +28,12 @@ def test_run_says_what_the_builtin_writer_cannot_do(tmp_path, capsys, monkeypatc
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("KERNELWRIGHT_MODEL", raising=False)
     task = tmp_path / "mm.py"
-    task.write_text("import torch\nclass Model(torch.nn.Module):\n    def forward(self, a, b):\n        return a @ b\n"
-                    "def get_inputs():\n    return [torch.randn(4, 8), torch.randn(8, 3)]\n"
+    task.write_text("import torch\nclass Model(torch.nn.Module):\n    def forward(self, a, b):\n        return torch.linalg.inv(a @ b)\n"
+                    "def get_inputs():\n    return [torch.randn(4, 8), torch.randn(8, 4)]\n"
                     "def get_init_inputs():\n    return []\n")
     assert main(["run", str(task), "--model", "builtin"]) == 1
     out = capsys.readouterr().out
-    assert out.startswith("FAILED: the builtin writer cannot handle matmul (in mm)") and "--model NAME" in out
+    assert out.startswith("FAILED: the builtin writer cannot handle linalg_inv (in mm)") and "--model NAME" in out
 
 
 def test_run_bad_input(tmp_path, capsys, monkeypatch):
