@@ -186,9 +186,12 @@ def hand_over(view: View) -> None:
     uid = sandbox_uid(view)
     for top in view.writable:
         for root, dirs, files in os.walk(top):
-            os.lchown(root, uid, uid)
-            for name in files + dirs:
-                os.lchown(os.path.join(root, name), uid, uid)
+            for path in [root] + [os.path.join(root, name) for name in files + dirs]:
+                try:
+                    os.lchown(path, uid, uid)
+                except FileNotFoundError:
+                    # another step of the same build removed its private temp dir meanwhile: nothing to hand over
+                    pass
 
 
 def bwrap_argv(cmd: list[str], view: View, cwd: str, rlimits: list[str], status_fd: int | None,
