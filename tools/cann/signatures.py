@@ -7,6 +7,8 @@ import re
 
 from pydantic import BaseModel, Field
 
+from kernelwright.tools.cpp_split import split_top_level
+
 _KERNEL = re.compile(
     r"(?P<tmpl>template\s*<[^;{]*?>\s*)?(?:extern\s+\"C\"\s+)?"
     r"(?:__global__\s+(?:__aicore__|__vector__|__cube__|__mix__\s*\([^)]*\))|(?:__aicore__|__vector__|__cube__)\s+__global__)"
@@ -38,23 +40,6 @@ class KernelSignature(BaseModel):
     @property
     def symbol(self) -> str:
         return f"kw_launch_{self.name}"
-
-
-def _split_params(text: str) -> list[str]:
-    out, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "<([":
-            depth += 1
-        elif ch in ">)]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    if "".join(cur).strip():
-        out.append("".join(cur))
-    return [p.strip() for p in out if p.strip() and p.strip() != "void"]
 
 
 def _param(text: str, index: int) -> KernelParam:
@@ -95,6 +80,7 @@ def kernel_signatures(files: dict[str, str], sources: list[str]) -> list[KernelS
             name = m.group("name")
             if name in found:
                 continue
-            params = [_param(p, i) for i, p in enumerate(_split_params(_param_text(text, m.end())))]
+            texts = [p for p in split_top_level(_param_text(text, m.end())) if p != "void"]
+            params = [_param(p, i) for i, p in enumerate(texts)]
             found[name] = KernelSignature(name=name, source=rel, params=params, template=bool(m.group("tmpl")))
     return list(found.values())

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from kernelwright.tools.cpp_split import split_top_level
+
 _DEF = re.compile(r"\.\s*def\s*\(\s*\"([A-Za-z_]\w*)\"\s*,\s*&?\s*([A-Za-z_][\w:]*)")
 _EXEC = re.compile(r"\bEXEC_NPU_CMD\s*\(\s*(\w+)\s*,")
 
@@ -19,24 +21,6 @@ class BoundFunction:
     params: list[str]             # that function's parameter names, in order
     exec_op: str | None = None    # aclnnXxx of its EXEC_NPU_CMD, when it has one
     exec_args: list[str] = field(default_factory=list)   # the EXEC_NPU_CMD arguments after the op
-
-
-def _split_top(text: str) -> list[str]:
-    """Split on commas outside <>, (), {} and []."""
-    parts, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "<({[":
-            depth += 1
-        elif ch in ">)}]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    if "".join(cur).strip():
-        parts.append("".join(cur))
-    return [p.strip() for p in parts if p.strip()]
 
 
 def _balanced(code: str, open_at: int) -> tuple[str, int] | None:
@@ -71,7 +55,7 @@ def _definition(code: str, cpp: str) -> tuple[list[str], str] | None:
         brace = re.match(r"\s*(?:const\s*)?(?:noexcept\s*)?\{", code[after:])
         if not brace:
             continue                                  # a call or a declaration, not the definition
-        names = [_param_name(p) for p in _split_top(params) if p != "void"]
+        names = [_param_name(p) for p in split_top_level(params) if p != "void"]
         if any(n is None for n in names):
             return None
         start, depth = after + brace.end() - 1, 0
@@ -97,7 +81,7 @@ def bound_functions(src: str) -> dict[str, BoundFunction]:
         if ex:
             inside = _balanced(body, body.index("(", ex.start()))
             if inside is not None:
-                args = _split_top(inside[0])
+                args = split_top_level(inside[0])
                 fn.exec_op, fn.exec_args = args[0], args[1:]
         found[name] = fn
     return found
