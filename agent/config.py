@@ -201,7 +201,7 @@ class PerfConfig(_Strict):
     """Variants judged by the referee (a variant the DSL check rejects costs no build and is not counted)."""
     max_seconds: float = Field(600.0, gt=0)
     """Wall-clock cap of the phase; a candidate already started finishes."""
-    min_gain: float = Field(0.02, ge=0)
+    min_gain: float = Field(0.005, ge=0)
     """A variant replaces the kernel only when its time is at least this fraction lower."""
     optimiser_rounds: int = Field(1, ge=0)
     """With a model (the dsl_writer's): proposals written from the cost report, each one candidate."""

@@ -61,8 +61,9 @@ def run_phase(state: RunState, deps: Deps, judge: Any = None) -> dict[str, Any]:
     pversion = state.get("project_version", 0) + 1
     art.write(f"dsl/v{version}.dsl.py", best.source)
     art.save_project(best.project, f"project/v{pversion}")
-    vnum = len(state.get("verdicts", [])) + 1
-    path = art.write(f"verdicts/perf-v{vnum}.json", best.verdict.model_dump_json(indent=1))
+    # the kept candidate's verdict is the run's newest (v<n>.json after the verify node's own)
+    vnum = max([int(p.stem[1:]) for p in (art.root / "verdicts").glob("v*.json") if p.stem[1:].isdigit()] or [0]) + 1
+    path = art.write(f"verdicts/v{vnum}.json", best.verdict.model_dump_json(indent=1))
     b = brief(best.verdict, vnum, str(path.relative_to(art.root)))
     b.project_version = pversion
     return update | {"dsl": best.source, "dsl_version": version, "lowered_from": version, "project": best.project,

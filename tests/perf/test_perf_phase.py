@@ -128,3 +128,27 @@ def test_phase_in_the_agent_keeps_a_passing_kernel(sim, tmp_path):
     assert verdict["status"] == "pass"
     if perf["kept"] != "original":
         assert re.search(r"perf knob", (result.artifacts / "kernel/kernel.dsl.py").read_text())
+
+
+def test_bench_reports_fast_p_before_and_after_the_phase(tmp_path):
+    import csv
+
+    from kernelwright.evals.bench.records import TaskRecord
+    from kernelwright.evals.bench.reports import text_summary, write_reports
+    from kernelwright.evals.bench.worker import before_phase
+    art = tmp_path / "run"
+    art.mkdir()
+    (art / "run.json").write_text(json.dumps({"perf": {"before": {"kind": "estimate", "speedup": 0.9}}}))
+    assert before_phase(art) == {"est_speedup_before": 0.9} and before_phase(tmp_path) == {}
+    recs = [TaskRecord(task=n, status="passed", correct=True, est_speedup=a, est_speedup_before=b)
+            for n, a, b in (("relu", 1.05, 0.95), ("gelu", 0.9, 0.7), ("tanh", 2.0, 2.0))]
+    recs.append(TaskRecord(task="exp", status="failed"))
+    s = write_reports(tmp_path, recs, suite="s", model="m", backend="sim", tolerance="default", attempts=1,
+                      total_tasks=4)
+    assert s.overall.fast_p == {"fast_0.8": 0.75, "fast_1": 0.5, "fast_1.5": 0.25}
+    assert s.overall.fast_p_before == {"fast_0.8": 0.5, "fast_1": 0.25, "fast_1.5": 0.25}
+    text = text_summary(s)
+    assert "before the performance phase: fast_0.8 50.0%, fast_1 25.0%, fast_1.5 25.0%; geomean speed-up" in text
+    assert "before the performance phase: fast_0.8 <b>50.0%</b>" in (tmp_path / "report.html").read_text()
+    row = next(csv.DictReader((tmp_path / "summary.csv").open()))
+    assert (row["fast_1"], row["fast_1_before_perf"]) == ("0.5", "0.25")
