@@ -24,6 +24,17 @@ def _record(s: Speed | None) -> dict[str, Any] | None:
                                    "speedup": s.speedup, "bottleneck": s.bottleneck}
 
 
+def at_floor(s: Speed) -> str | None:
+    """Why no tiling knob can make the kernel faster by the cost model: its device time is already the
+    SoC's floor for its work (its GM bytes at the full HBM bandwidth, or the vector or cube floor)."""
+    r = s.report
+    device, bound = r.get("device_us"), r.get("bound_us")
+    if s.kind != "estimate" or not device or not bound or bound < device * 0.999:
+        return None
+    return (f"the kernel is estimated at the SoC's floor for its work ({device:.3f} us device time, {r.get('bound')} "
+            "bound): no tiling knob can make it faster; moving fewer bytes would need another program")
+
+
 def _passing_verdict(state: RunState) -> Verdict | None:
     b = state.get("verdict")
     if b is None or b.status != "pass" or not b.file:
@@ -45,9 +56,11 @@ def run_phase(state: RunState, deps: Deps, judge: Any = None) -> dict[str, Any]:
     start = Candidate(label="original", source=state["dsl"], status="passed", speed=speed)
     search = Search(best=start, start=start)
     judge = judge or StateJudge(state, deps)
-    progress("perf", f"searching tiling knobs from {speed.kernel_us:.3f} us ({speed.kind})")
-    record["stopped"] = knob_search(search, judge, max_candidates=cfg.max_candidates, max_seconds=cfg.max_seconds,
-                                    min_gain=cfg.min_gain)
+    record["stopped"] = at_floor(speed)       # tiling knobs do not change the bytes moved or the work done
+    if not record["stopped"]:
+        progress("perf", f"searching tiling knobs from {speed.kernel_us:.3f} us ({speed.kind})")
+        record["stopped"] = knob_search(search, judge, max_candidates=cfg.max_candidates, max_seconds=cfg.max_seconds,
+                                        min_gain=cfg.min_gain)
     usage, notes = optimise(search, judge, deps, rounds=cfg.optimiser_rounds, max_candidates=cfg.max_candidates,
                             max_seconds=cfg.max_seconds, min_gain=cfg.min_gain)
     best = search.best

@@ -152,3 +152,45 @@ def test_bench_reports_fast_p_before_and_after_the_phase(tmp_path):
     assert "before the performance phase: fast_0.8 <b>50.0%</b>" in (tmp_path / "report.html").read_text()
     row = next(csv.DictReader((tmp_path / "summary.csv").open()))
     assert (row["fast_1"], row["fast_1_before_perf"]) == ("0.5", "0.25")
+
+
+def _verdict(device_us: float, bound_us: float, kernel_us: float):
+    from kernelwright.tools.referee.verdict import StageReport, Verdict
+    entry = {"kernel_us": kernel_us, "device_us": device_us, "launch_us": kernel_us - device_us, "bound_us": bound_us,
+             "bound": "GM", "eager_us": 19.5, "speedup": 19.5 / kernel_us, "bottleneck": "MTE2", "pipes": {"MTE2": 0.9}}
+    measure = StageReport(name="measure", status="pass", metrics={
+        "speed": {"kind": "estimate", "soc": "Ascend910B2", "per_soc": {"Ascend910B2": entry}}})
+    return Verdict(task="t", op_type="T", project="p", backend="sim", tolerance="default", status="pass",
+                   summary="4 run(s) passed", stages=[measure])
+
+
+def _phase_state(tmp_path, device_us: float, bound_us: float):
+    from kernelwright.agent.state import VerdictBrief
+    art = tmp_path / "art"
+    (art / "verdicts").mkdir(parents=True)
+    (art / "verdicts/v1.json").write_text(_verdict(device_us, bound_us, 19.0 + device_us).model_dump_json())
+    brief = VerdictBrief(version=1, status="pass", stage="pass", summary="ok", file="verdicts/v1.json")
+    return {"artifacts": str(art), "dsl": PROGRAM.replace("stages=2", "stages=1"), "dsl_version": 1,
+            "project_version": 1, "verdict": brief, "verdicts": [brief]}
+
+
+def test_phase_skips_the_knobs_at_the_socs_floor_and_keeps_a_faster_candidate(tmp_path):
+    from kernelwright.agent.perf.node import run_phase
+    from kernelwright.tools.project import KernelProject
+    deps = _deps(None)
+    calls: list[str] = []
+    at_floor = run_phase(_phase_state(tmp_path / "a", 1.3, 1.3), deps, judge=_fake_judge({}, calls))
+    assert calls == [] and "floor for its work" in at_floor["perf"]["stopped"] and "dsl" not in at_floor
+
+    def judge(label, source):
+        calls.append(label)
+        if label != "double_buffer on":
+            return Candidate(label=label, source=source, status="failed", why="referee: mismatch")
+        return Candidate(label=label, source=source, status="passed", speed=Speed(kind="estimate", kernel_us=20.0),
+                         verdict=_verdict(1.0, 0.5, 20.0), project=KernelProject(name="T", kind="kernel_launch"))
+    up = run_phase(_phase_state(tmp_path / "b", 3.0, 1.0), deps, judge=judge)
+    assert calls[0] == "double_buffer on" and len(calls) == deps.config.perf.max_candidates
+    assert up["perf"]["kept"] == "double_buffer on" and up["perf"]["before"]["kernel_us"] == 22.0
+    assert up["perf"]["after"]["kernel_us"] == 20.0 and "stages=2" in up["dsl"] and up["dsl_version"] == 2
+    assert up["verdict"].file == "verdicts/v2.json" and up["verdict"].status == "pass"
+    assert (tmp_path / "b/art/verdicts/v2.json").is_file() and (tmp_path / "b/art/dsl/v2.dsl.py").is_file()
