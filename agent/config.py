@@ -198,13 +198,14 @@ class PerfConfig(_Strict):
     enabled: bool = False
     """Off by default: every candidate is one more build and referee run (about a minute on the emulation)."""
     max_candidates: int = Field(4, ge=0)
-    """Variants judged by the referee (a variant the DSL check rejects costs no build and is not counted)."""
+    """Knob variants judged by the referee (a variant the DSL check rejects costs no build and is not counted)."""
     max_seconds: float = Field(600.0, gt=0)
     """Wall-clock cap of the phase; a candidate already started finishes."""
     min_gain: float = Field(0.005, ge=0)
     """A variant replaces the kernel only when its time is at least this fraction lower."""
     optimiser_rounds: int = Field(1, ge=0)
-    """With a model (the dsl_writer's): proposals written from the cost report, each one candidate."""
+    """With a model (the dsl_writer's): proposals written from the cost report, each one candidate judged
+    (a budget of their own, after the knob search)."""
 
 
 class Config(_Strict):

@@ -31,6 +31,7 @@ from statistics import median
 
 CATEGORIES = ("activation", "loss", "math", "normalization", "optimizer", "pooling", "reduce")
 THRESHOLDS = (0.8, 1.0)
+LAUNCHES_US = (19.0, 5.0, 0.0)            # the model's launch overhead, and two smaller ones for sensitivity
 TARGETS = {1.0: 0.60, 0.8: 0.80}          # the issue's: >= 1.0x on >= 60 % of tasks, >= 0.8x on >= 80 %
 
 
@@ -44,6 +45,30 @@ def run_bench(mkb: Path, out: Path, jobs: int, candidates: int, timeout: int) ->
     print("+", " ".join(cmd), flush=True)
     return subprocess.call(cmd, env=os.environ | {"KERNELWRIGHT_HOME": os.environ.get("KERNELWRIGHT_HOME",
                                                                                         str(out / "home"))})
+
+
+def _speed_entry(art: Path) -> dict:
+    """The run's newest verdict's speed record on its SoC (device and launch time, eager time and kernels)."""
+    files = sorted((art / "verdicts").glob("v*.json"), key=lambda p: int(p.stem[1:]) if p.stem[1:].isdigit() else -1)
+    try:
+        v = json.loads(files[-1].read_text(encoding="utf-8")) if files else {}
+    except (OSError, ValueError):
+        return {}
+    m = next((st.get("metrics") or {} for st in v.get("stages", []) if st.get("name") == "measure"), {})
+    rec = m.get("speed") or {}
+    return ((rec.get("per_soc") or {}).get(rec.get("soc") or "") or {}) | {"shapes": rec.get("shapes")}
+
+
+def at_launch(e: dict, launch_us: float) -> float | None:
+    """The estimated speed-up with another per-kernel launch overhead (the same for our kernel and every eager
+    op): a sensitivity check of the one constant that dominates at small shapes, not a recalibration."""
+    from kernelwright.tools.perf.calibration import LAUNCH_US
+    if not all(isinstance(e.get(k), (int, float)) for k in ("device_us", "launch_us", "eager_us", "eager_kernels")):
+        return None
+    launches = e["launch_us"] / LAUNCH_US
+    eager = e["eager_us"] - e["eager_kernels"] * LAUNCH_US + e["eager_kernels"] * launch_us
+    ours = e["device_us"] + launches * launch_us
+    return eager / ours if ours > 0 else None
 
 
 def _perf(art: Path) -> dict:
@@ -60,6 +85,7 @@ def rows(bench_out: Path) -> list[dict]:
             continue
         r = json.loads(line)
         p = _perf(Path(r.get("artifacts") or ""))
+        e = _speed_entry(Path(r.get("artifacts") or "")) if r["correct"] else {}
         before, after = (p.get("before") or {}), (p.get("after") or {})
         out.append({"task": r["task"], "category": r.get("category"), "status": r["status"], "correct": r["correct"],
                     "before": before.get("speedup") if r["correct"] else None,
@@ -67,6 +93,8 @@ def rows(bench_out: Path) -> list[dict]:
                     "kernel_us_before": before.get("kernel_us"), "kernel_us_after": after.get("kernel_us"),
                     "eager_us": before.get("eager_us"), "bottleneck": after.get("bottleneck"),
                     "kept": p.get("kept"), "candidates": [(c["label"], c["status"]) for c in p.get("candidates", [])],
+                    "shapes": e.get("shapes"), "device_us": e.get("device_us"), "eager_kernels": e.get("eager_kernels"),
+                    "at_launch": {f"{x:g}": at_launch(e, x) for x in LAUNCHES_US} if e else {},
                     "reason": "" if r["correct"] else (r.get("reason") or "").splitlines()[0][:160] if r.get("reason")
                     else ""})
     return sorted(out, key=lambda x: (x["category"] or "", x["task"]))
@@ -92,6 +120,8 @@ def tabulate(bench_out: Path, total: int = 52) -> dict:
                            "after": distribution([r["after"] for r in sub], len(sub))}
     return {"tasks_selected": total, "tasks_finished": len(rs), "correct": sum(r["correct"] for r in rs),
             "before": distribution([r["before"] for r in rs], total), "after": distribution([r["after"] for r in rs], total),
+            "after_at_launch_us": {f"{x:g}": distribution([r["at_launch"].get(f"{x:g}") for r in rs], total)
+                                   for x in LAUNCHES_US},
             "targets": {f"at_least_{t:g}": share for t, share in TARGETS.items()}, "by_category": by_cat, "tasks": rs,
             "note": "estimates of the cost model over the emulation's instruction trace at the shapes that ran, "
                     "against one kernel per ATen op of the reference at the SoC's bound plus a launch; not measurements"}
@@ -107,18 +137,22 @@ def markdown(s: dict) -> str:
         lines.append(f"| {k} the phase | {pct(d['at_least_0.8'])} | {pct(d['at_least_1'])} | "
                      + " | ".join("n/a" if d[m] is None else f"{d[m]:.3f}x" for m in ("median", "min", "max")) + " |")
     lines.append(f"| target | {pct(TARGETS[0.8])} | {pct(TARGETS[1.0])} | | | |")
+    for x, d in s["after_at_launch_us"].items():
+        lines.append(f"| after, launch {x} us (sensitivity) | {pct(d['at_least_0.8'])} | {pct(d['at_least_1'])} | "
+                     + " | ".join("n/a" if d[m] is None else f"{d[m]:.3f}x" for m in ("median", "min", "max")) + " |")
     lines += ["", "| category | tasks | correct | >=1.0x before | >=1.0x after | >=0.8x before | >=0.8x after |",
               "|---|---:|---:|---:|---:|---:|---:|"]
     for cat, c in s["by_category"].items():
         lines.append(f"| {cat} | {c['tasks']} | {c['correct']} | {pct(c['before']['at_least_1'])} | "
                      f"{pct(c['after']['at_least_1'])} | {pct(c['before']['at_least_0.8'])} | "
                      f"{pct(c['after']['at_least_0.8'])} |")
-    lines += ["", "| task | before | after | kernel us before -> after | eager us | kept | why not correct |",
-              "|---|---:|---:|---|---:|---|---|"]
+    lines += ["", "| task | before | after | at launch 0 us | kernel us before -> after | eager us (kernels) | kept | "
+              "shapes | why not correct |", "|---|---:|---:|---:|---|---|---|---|---|"]
     for r in s["tasks"]:
         f = (lambda x: "-" if x is None else f"{x:.3f}")
-        lines.append(f"| {r['task']} | {f(r['before'])} | {f(r['after'])} | {f(r['kernel_us_before'])} -> "
-                     f"{f(r['kernel_us_after'])} | {f(r['eager_us'])} | {r['kept'] or '-'} | {r['reason']} |")
+        lines.append(f"| {r['task']} | {f(r['before'])} | {f(r['after'])} | {f(r['at_launch'].get('0'))} | "
+                     f"{f(r['kernel_us_before'])} -> {f(r['kernel_us_after'])} | {f(r['eager_us'])} "
+                     f"({r['eager_kernels'] or '-'}) | {r['kept'] or '-'} | {r['shapes'] or '-'} | {r['reason']} |")
     return "\n".join(lines)
 
 

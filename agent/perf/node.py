@@ -61,8 +61,8 @@ def run_phase(state: RunState, deps: Deps, judge: Any = None) -> dict[str, Any]:
         progress("perf", f"searching tiling knobs from {speed.kernel_us:.3f} us ({speed.kind})")
         record["stopped"] = knob_search(search, judge, max_candidates=cfg.max_candidates, max_seconds=cfg.max_seconds,
                                         min_gain=cfg.min_gain)
-    usage, notes = optimise(search, judge, deps, rounds=cfg.optimiser_rounds, max_candidates=cfg.max_candidates,
-                            max_seconds=cfg.max_seconds, min_gain=cfg.min_gain)
+    usage, notes = optimise(search, judge, deps, rounds=cfg.optimiser_rounds, max_seconds=cfg.max_seconds,
+                            min_gain=cfg.min_gain)
     best = search.best
     record |= {"after": _record(best.speed), "candidates": [c.brief() for c in search.tried], "kept": best.label,
                "notes": notes}

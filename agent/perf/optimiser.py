@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from kernelwright.agent.deps import Deps
 from kernelwright.agent.models.base import ModelError
-from kernelwright.agent.nodes.common import ask, usage_update
+from kernelwright.agent.nodes.common import progress, usage_update
 from kernelwright.agent.perf.search import Candidate, Judge, Search
 from kernelwright.agent.perf.speed import cost_report
 from kernelwright.agent.prompting import chip_facts, render
@@ -17,22 +17,25 @@ from kernelwright.agent.writers import DSL_LANGS
 MODEL_NODE = "dsl_writer"
 
 
-def optimise(search: Search, judge: Judge, deps: Deps, *, rounds: int, max_candidates: int, max_seconds: float,
+def optimise(search: Search, judge: Judge, deps: Deps, *, rounds: int, max_seconds: float,
              min_gain: float) -> tuple[dict[str, float], list[str]]:
-    """Up to `rounds` proposals, each judged; returns the model usage and what happened, in words."""
+    """Up to `rounds` proposals (their own budget, beside the knob search's), each judged; returns the
+    model usage and what happened, in words. The exchange is recorded under the node name `optimiser`."""
     usage: dict[str, float] = {}
     notes: list[str] = []
-    if deps.model(MODEL_NODE) is None or rounds <= 0:
+    model = deps.model(MODEL_NODE)
+    if model is None or rounds <= 0:
         return usage, notes
     for i in range(1, rounds + 1):
-        stop = search.out_of_budget(max_candidates, max_seconds)
+        stop = search.out_of_budget(search.judged + 1, max_seconds)
         if stop or search.best.speed is None:
             notes.append(f"optimiser stopped: {stop or 'no time to improve on'}")
             break
         messages = render("optimiser", chip=chip_facts(deps.config.toolchain.soc), report=cost_report(search.best.speed),
                           tried=[t.brief() for t in search.tried], dsl=search.best.source)
+        progress("perf", f"asking {model.name} for a faster program")
         try:
-            reply = ask(deps, MODEL_NODE, messages)
+            reply = model.complete(messages, node="optimiser")
         except ModelError as e:
             notes.append(f"optimiser: the model failed ({e}); the kernel found so far stays")
             break

@@ -90,17 +90,17 @@ def test_optimiser_proposal_is_judged_like_any_candidate():
                            "gm_bytes": 64000, "min_bytes": 32000, "blocks": 4, "cores": 4}
     s.best.speed.bottleneck = "MTE2"
     s.best.source = PROGRAM
-    usage, notes = optimise(s, _fake_judge({"optimiser 1": 15.0}, calls), _deps(model), rounds=3, max_candidates=5,
-                            max_seconds=60, min_gain=0.02)
+    usage, notes = optimise(s, _fake_judge({"optimiser 1": 15.0}, calls), _deps(model), rounds=3, max_seconds=60,
+                            min_gain=0.02)
     assert calls == ["optimiser 1"] and s.best.label == "optimiser 1" and usage["calls"] == 3
+    assert [node for node, _ in model.calls] == ["optimiser"] * 3
     assert [(c.label, c.status) for c in s.tried] == [("optimiser 1", "passed"), ("optimiser 2", "rejected"),
                                                       ("optimiser 3", "rejected")]
     prompt = model.calls[0][1][-1]["content"]
     assert "bottleneck MTE2" in prompt and "GM bytes moved 64000 vs the minimum 32000" in prompt and "2.00x" in prompt
     assert PROGRAM.strip() in prompt
     # no model: no step, nothing asked
-    assert optimise(_search(), _fake_judge({}, calls), _deps(None), rounds=3, max_candidates=5, max_seconds=60,
-                    min_gain=0.0) == ({}, [])
+    assert optimise(_search(), _fake_judge({}, calls), _deps(None), rounds=3, max_seconds=60, min_gain=0.0) == ({}, [])
 
 
 def test_cost_report_names_bottleneck_and_bytes_against_the_minimum():
@@ -194,3 +194,26 @@ def test_phase_skips_the_knobs_at_the_socs_floor_and_keeps_a_faster_candidate(tm
     assert up["perf"]["after"]["kernel_us"] == 20.0 and "stages=2" in up["dsl"] and up["dsl_version"] == 2
     assert up["verdict"].file == "verdicts/v2.json" and up["verdict"].status == "pass"
     assert (tmp_path / "b/art/verdicts/v2.json").is_file() and (tmp_path / "b/art/dsl/v2.dsl.py").is_file()
+
+
+def test_optimiser_proposals_from_a_recorded_transcript_never_trade_correctness(sim, tmp_path):
+    """The model path through the whole graph: the optimiser reads the cost report and proposes two
+    programs; the wrong one is dropped by the DSL check, the other is judged by the referee; the run ends
+    passed with a kernel whose verdict passes, whichever is kept."""
+    from kernelwright.agent.api import generate
+    from kernelwright.agent.models import ReplayModel
+    cfg = load_config(env={}, overrides={"paths.runs": str(tmp_path / "runs"), "retriever.enabled": False,
+                                         "perf.enabled": True, "perf.max_candidates": 0, "perf.optimiser_rounds": 2})
+    model = ReplayModel(Path(__file__).parent / "transcripts" / "optimiser.jsonl")
+    result = generate(HERE / "tasks" / "abs_scale.py", model=model, config=cfg, toolchain=sim)
+    assert result.status == "passed", result.reason
+    assert model.remaining == 0
+    summary = json.loads((result.artifacts / "run.json").read_text())
+    perf = summary["perf"]
+    assert [(c["label"], c["status"]) for c in perf["candidates"]] == [("optimiser 1", "rejected"),
+                                                                       ("optimiser 2", "passed")]
+    assert "differ from the reference" in perf["candidates"][0]["why"]
+    fewer = perf["candidates"][1]["kernel_us"]
+    assert perf["kept"] == ("optimiser 2" if fewer < perf["before"]["kernel_us"] * 0.995 else "original")
+    assert summary["verdict"]["status"] == "pass" and summary["usage"]["calls"] == 4
+    assert "A.Muls(v, v, 3.0, n)" not in (result.artifacts / "kernel/kernel.dsl.py").read_text()
