@@ -54,3 +54,19 @@ def cost_report(s: Speed) -> str:
                                                       f"{moved / least:.2f}x)" if least else ""))
         lines.append(f"{r.get('blocks')} blocks on {r.get('cores')} cores")
     return "\n".join(lines)
+
+
+def phase_line(record: dict[str, Any]) -> str:
+    """One line on what the performance phase did: before -> after, what was kept, how many candidates."""
+    def at(r: dict[str, Any] | None) -> str:
+        if not r:
+            return "n/a"
+        us = f"{r['kernel_us']:.3f} us"
+        return us + (f" ({r['speedup']:.2f}x eager)" if r.get("speedup") else "")
+    b, a = record.get("before"), record.get("after")
+    kind = (b or {}).get("kind", "estimate")
+    tried = record.get("candidates") or []
+    passed = sum(c.get("status") == "passed" for c in tried)
+    line = (f"performance phase ({kind}): {at(b)} -> {at(a)}, kept {record.get('kept', 'original')}; "
+            f"{len(tried)} candidate(s), {passed} passed")
+    return line + (f"; {record['stopped']}" if record.get("stopped") else "")

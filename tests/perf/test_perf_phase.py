@@ -217,3 +217,12 @@ def test_optimiser_proposals_from_a_recorded_transcript_never_trade_correctness(
     assert perf["kept"] == ("optimiser 2" if fewer < perf["before"]["kernel_us"] * 0.995 else "original")
     assert summary["verdict"]["status"] == "pass" and summary["usage"]["calls"] == 4
     assert "A.Muls(v, v, 3.0, n)" not in (result.artifacts / "kernel/kernel.dsl.py").read_text()
+
+
+def test_phase_line_for_the_cli():
+    from kernelwright.agent.perf.speed import phase_line
+    rec = {"before": {"kind": "estimate", "kernel_us": 22.0, "speedup": 0.9}, "after": {"kind": "estimate",
+           "kernel_us": 20.0, "speedup": 0.99}, "kept": "tile:tile x2",
+           "candidates": [{"status": "passed"}, {"status": "failed"}], "stopped": "no knob left to turn"}
+    assert phase_line(rec) == ("performance phase (estimate): 22.000 us (0.90x eager) -> 20.000 us (0.99x eager), "
+                               "kept tile:tile x2; 2 candidate(s), 1 passed; no knob left to turn")
