@@ -16,6 +16,7 @@ from kernelwright.agent.perf.search import Candidate, Search, knob_search
 from kernelwright.agent.perf.speed import Speed, speed_of
 from kernelwright.agent.state import RunState
 from kernelwright.agent.trajectory import Artifacts
+from kernelwright.tools.perf.knobs import tiling_values
 from kernelwright.tools.referee.verdict import Verdict
 
 
@@ -59,8 +60,9 @@ def run_phase(state: RunState, deps: Deps, judge: Any = None) -> dict[str, Any]:
     record["stopped"] = at_floor(speed)       # tiling knobs do not change the bytes moved or the work done
     if not record["stopped"]:
         progress("perf", f"searching tiling knobs from {speed.kernel_us:.3f} us ({speed.kind})")
+        shapes, soc = speed.shapes, deps.config.toolchain.soc
         record["stopped"] = knob_search(search, judge, max_candidates=cfg.max_candidates, max_seconds=cfg.max_seconds,
-                                        min_gain=cfg.min_gain)
+                                        min_gain=cfg.min_gain, tiling=lambda src: tiling_values(src, shapes, soc))
     usage, notes = optimise(search, judge, deps, rounds=cfg.optimiser_rounds, max_seconds=cfg.max_seconds,
                             min_gain=cfg.min_gain)
     best = search.best

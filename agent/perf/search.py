@@ -73,8 +73,11 @@ class Search(BaseModel):
         return faster
 
 
-def knob_search(search: Search, judge: Judge, *, max_candidates: int, max_seconds: float, min_gain: float) -> str:
-    """Greedy descent over the knobs of `search.best`; returns why it stopped."""
+def knob_search(search: Search, judge: Judge, *, max_candidates: int, max_seconds: float, min_gain: float,
+                tiling: Callable[[str], Any] | None = None) -> str:
+    """Greedy descent over the knobs of `search.best`; returns why it stopped. `tiling(source)` gives a
+    program's tiling values at the shapes that ran (None: unknown): a tile or block knob that leaves them
+    as they were (clamped away) is not judged."""
     skip: set[tuple[str, str]] = set()
     seen = {search.best.source}
     queue: list[Turn] = turns(search.best.source)
@@ -86,6 +89,13 @@ def knob_search(search: Search, judge: Judge, *, max_candidates: int, max_second
         if (t.knob, t.setting) in skip or t.source in seen:
             continue
         seen.add(t.source)
+        if tiling is not None and t.knob != "double_buffer":
+            now = tiling(t.source)
+            if now is not None and now == tiling(search.best.source):
+                search.tried.append(Candidate(label=t.label, source=t.source, status="rejected",
+                                              why="the tiling clamps the knob away: the same values at these shapes"))
+                skip.add((t.knob, t.setting))
+                continue
         c = judge(t.label, t.source)
         if search.consider(c, min_gain):
             skip.add((t.knob, REVERSE.get(t.setting, t.setting)))

@@ -14,6 +14,7 @@ class Speed(BaseModel):
     speedup: float | None = None
     bottleneck: str = ""
     report: dict[str, Any] = Field(default_factory=dict)   # the SoC's entry of the speed record, for the optimiser
+    shapes: list[list[int]] = Field(default_factory=list)   # the input shapes of the first passing run
 
 
 def speed_of(verdict: Any) -> Speed | None:
@@ -22,19 +23,20 @@ def speed_of(verdict: Any) -> Speed | None:
         return None
     m = next((s.metrics for s in verdict.stages if s.name == "measure"), {})
     rec = m.get("speed") or {}
+    shapes = next((r.run_shapes for r in verdict.runs if r.status == "pass"), [])
     if rec.get("kind") == "measured":
         t = rec.get("timing") or {}
         kernel, ref = (t.get("kernel") or {}).get("median_ms"), (t.get("reference") or {}).get("median_ms")
         if kernel is None:
             return None
         return Speed(kind="measured", kernel_us=kernel * 1e3, eager_us=None if ref is None else ref * 1e3,
-                     speedup=m.get("speedup"), report=t)
+                     speedup=m.get("speedup"), report=t, shapes=shapes)
     if rec.get("kind") == "estimate":
         entry = (rec.get("per_soc") or {}).get(rec.get("soc") or "", {})
         if entry.get("kernel_us") is None:
             return None
         return Speed(kind="estimate", kernel_us=entry["kernel_us"], eager_us=entry.get("eager_us"),
-                     speedup=entry.get("speedup"), bottleneck=entry.get("bottleneck", ""), report=entry)
+                     speedup=entry.get("speedup"), bottleneck=entry.get("bottleneck", ""), report=entry, shapes=shapes)
     return None
 
 

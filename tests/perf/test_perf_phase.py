@@ -226,3 +226,20 @@ def test_phase_line_for_the_cli():
            "candidates": [{"status": "passed"}, {"status": "failed"}], "stopped": "no knob left to turn"}
     assert phase_line(rec) == ("performance phase (estimate): 22.000 us (0.90x eager) -> 20.000 us (0.99x eager), "
                                "kept tile:tile x2; 2 candidate(s), 1 passed; no knob left to turn")
+
+
+def test_a_knob_the_tiling_clamps_away_is_not_judged():
+    from kernelwright.tools.perf.knobs import tiling_values
+    shapes = [[16, 4096]]              # 65536 elements: 32 blocks of 2048, a tile of 512 (4 per block)
+    base = tiling_values(PROGRAM, shapes)
+    assert base == (32, (("tile", 512), ("total", 65536)))
+    found = {t.label: t for t in turns(PROGRAM)}
+    assert tiling_values(found["blocks x2"].source, shapes) == (48, (("tile", 512), ("total", 65536)))
+    assert tiling_values(found["blocks x2"].source, [[4], [8]]) is None     # not one shape per input
+    calls: list[str] = []
+    s = _search()
+    s.best.source = s.start.source = PROGRAM
+    knob_search(s, _fake_judge({}, calls), max_candidates=10, max_seconds=60, min_gain=0.0,
+                tiling=lambda src: (1, ()) if "nb * 2" in src else (0, ()))   # only blocks x2 changes the tiling
+    assert calls == ["blocks x2"]
+    assert {c.label for c in s.tried if c.status == "rejected"} == {"tile:tile x2", "tile:tile /2", "blocks /2"}

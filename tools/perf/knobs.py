@@ -124,3 +124,25 @@ def turns(source: str) -> list[Turn]:
         up.append(Turn("blocks", "x2", _before_return(source, ret, f"{nb.id} = max(1, min({cores}, {nb.id} * 2))")))
         down.append(Turn("blocks", "/2", _before_return(source, ret, f"{nb.id} = max(1, {nb.id} // 2)")))
     return out + up + down
+
+
+def tiling_values(source: str, shapes: list[list[int]], soc: str | None = None) -> tuple | None:
+    """The block count and tiling fields the program's `@A.tiling` function gives for these input shapes
+    (the inputs' first declared dtypes, the attributes' defaults), or None when they cannot be worked out
+    here (a program that does not parse, shapes that are not one per kernel input). A knob turned to a
+    value the tiling clamps away gives the same values as the program it came from: nothing to build."""
+    from kernelwright.tools.dsl.dtypes import DTYPES
+    from kernelwright.tools.dsl.errors import DslError
+    from kernelwright.tools.dsl.host_eval import TensorSpec, run_tiling
+    from kernelwright.tools.dsl.parse_program import parse_program
+    from kernelwright.tools.hardware import load_soc
+    try:
+        program = parse_program(source, "kernel.dsl.py")
+        if len(program.sig.inputs) != len(shapes):
+            return None
+        specs = {t.name: TensorSpec(tuple(int(d) for d in s), DTYPES[t.dtypes[0]])
+                 for t, s in zip(program.sig.inputs, shapes)}
+        r = run_tiling(program, specs, {}, load_soc(soc))
+    except (DslError, KeyError, ValueError, ArithmeticError):
+        return None
+    return r.block_dim, tuple(sorted(r.fields.items()))
