@@ -5,6 +5,7 @@ is the dsl_writer's (the proposal is a DSL program); no model, no step."""
 from __future__ import annotations
 
 from kernelwright.agent.deps import Deps
+from kernelwright.agent.dslkit import reference_text
 from kernelwright.agent.models.base import ModelError
 from kernelwright.agent.nodes.common import progress, usage_update
 from kernelwright.agent.perf.search import Candidate, Judge, Search
@@ -31,8 +32,10 @@ def optimise(search: Search, judge: Judge, deps: Deps, *, rounds: int, max_secon
         if stop or search.best.speed is None:
             notes.append(f"optimiser stopped: {stop or 'no time to improve on'}")
             break
-        messages = render("optimiser", chip=chip_facts(deps.config.toolchain.soc), report=cost_report(search.best.speed),
-                          tried=[t.brief() for t in search.tried], dsl=search.best.source)
+        soc = deps.config.toolchain.soc
+        messages = render("optimiser", chip=chip_facts(soc), reference=reference_text(soc),
+                          report=cost_report(search.best.speed), tried=[t.brief() for t in search.tried],
+                          dsl=search.best.source)
         progress("perf", f"asking {model.name} for a faster program")
         try:
             reply = model.complete(messages, node="optimiser")

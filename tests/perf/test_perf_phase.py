@@ -98,7 +98,7 @@ def test_optimiser_proposal_is_judged_like_any_candidate():
                                                       ("optimiser 3", "rejected")]
     prompt = model.calls[0][1][-1]["content"]
     assert "bottleneck MTE2" in prompt and "GM bytes moved 64000 vs the minimum 32000" in prompt and "2.00x" in prompt
-    assert PROGRAM.strip() in prompt
+    assert PROGRAM.strip() in prompt and "The DSL reference:" in model.calls[0][1][0]["content"]
     # no model: no step, nothing asked
     assert optimise(_search(), _fake_judge({}, calls), _deps(None), rounds=3, max_seconds=60, min_gain=0.0) == ({}, [])
 
