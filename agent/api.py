@@ -32,6 +32,7 @@ class RunResult(BaseModel):
     path: list[str] = []
     usage: dict[str, float] = {}
     pending: dict[str, Any] | None = None   # the review question when paused at an interrupt point
+    perf: dict[str, Any] | None = None      # the performance phase's record (before/after), when it ran
 
     @property
     def ok(self) -> bool:
@@ -146,7 +147,7 @@ def _result(snapshot: Any, run_id: str, artifacts: Path) -> RunResult:
     kernel = artifacts / "kernel" if (artifacts / "kernel").is_dir() else None
     verdict = v["verdict"].model_dump() if v.get("verdict") else None
     common = dict(run_id=run_id, artifacts=artifacts, kernel=kernel, verdict=verdict, path=v.get("path", []),
-                  usage=v.get("usage", {}))
+                  usage=v.get("usage", {}), perf=v.get("perf"))
     if snapshot.next:                  # paused at a review point
         pending = snapshot.interrupts[0].value if snapshot.interrupts else {}
         from kernelwright.agent.nodes.finish import write_summary

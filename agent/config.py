@@ -191,8 +191,26 @@ class BenchConfig(_Strict):
     """Ray: memory each try asks for (0: none)."""
 
 
+class PerfConfig(_Strict):
+    """The performance phase: after a kernel passes, variants of its DSL program (tiling knobs, and with
+    a model the optimiser's proposals) are judged by the same referee; the fastest that passes is kept."""
+
+    enabled: bool = False
+    """Off by default: every candidate is one more build and referee run (about a minute on the emulation)."""
+    max_candidates: int = Field(4, ge=0)
+    """Knob variants judged by the referee (a variant the DSL check rejects costs no build and is not counted)."""
+    max_seconds: float = Field(600.0, gt=0)
+    """Wall-clock cap of the phase; a candidate already started finishes."""
+    min_gain: float = Field(0.005, ge=0)
+    """A variant replaces the kernel only when its time is at least this fraction lower."""
+    optimiser_rounds: int = Field(1, ge=0)
+    """With a model (the dsl_writer's): proposals written from the cost report, each one candidate judged
+    (a budget of their own, after the knob search)."""
+
+
 class Config(_Strict):
     agent: AgentConfig = Field(default_factory=AgentConfig)
+    perf: PerfConfig = Field(default_factory=PerfConfig)
     models: ModelsConfig = Field(default_factory=ModelsConfig)
     toolchain: ToolchainConfig = Field(default_factory=ToolchainConfig)
     retriever: RetrieverConfig = Field(default_factory=RetrieverConfig)
@@ -218,7 +236,7 @@ def read_file(path: str | Path) -> dict[str, Any]:
     except (ValueError, yaml.YAMLError) as e:
         raise ConfigError(f"config file {p}: {' '.join(str(e).split())}") from None
     if not isinstance(data, dict):
-        raise ConfigError(f"{p}: the config must be a mapping of sections (agent, models, toolchain, retriever, paths, bench)")
+        raise ConfigError(f"{p}: the config must be a mapping of sections (agent, perf, models, toolchain, retriever, paths, bench)")
     return data
 
 
@@ -276,7 +294,8 @@ def load_config(path: str | Path | None = None, *, env: Mapping[str, str] | None
 
 # Short names of the settings the CLI has flags for (`--set model=NAME` is `--set models.default.name=NAME`).
 ALIASES = {"model": "models.default.name", "backend": "toolchain.backend", "soc": "toolchain.soc",
-           "tolerance": "toolchain.tolerance", "max_steps": "agent.max_steps", "interrupts": "agent.interrupts"}
+           "tolerance": "toolchain.tolerance", "max_steps": "agent.max_steps", "interrupts": "agent.interrupts",
+           "perf": "perf.enabled"}
 
 
 NO_MODEL = (None, "builtin")

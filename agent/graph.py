@@ -1,7 +1,7 @@
 """The agent's state machine. `build_graph(deps)` builds and compiles it (never at import time), so a
 caller can run it, checkpoint it, or add it to its own graph as a subgraph.
 
-    START -> planner -> [review_plan] -> dsl_writer -> [review_dsl] -> lowerer -> verify -> [review_accept] -> finish
+    START -> planner -> [review_plan] -> dsl_writer -> [review_dsl] -> lowerer -> verify -> [perf] -> [review_accept] -> finish
                  ^                          ^   |                          ^   |        |
                  |                          |   +-- rule/parse errors -----+   |        | fail
                  +--------- plan -----------+------------ debugger <-----------+--------+
@@ -26,11 +26,13 @@ from kernelwright.agent.nodes.finish import finish
 from kernelwright.agent.nodes.lowerer import lowerer
 from kernelwright.agent.nodes.planner import planner
 from kernelwright.agent.nodes.verify import verify
+from kernelwright.agent.perf.node import perf
 from kernelwright.agent.state import PER_ATTEMPT, RunState, tally
 from kernelwright.errors import ConfigError
 
 WORK_NODES: dict[str, Callable[[RunState, Deps], dict[str, Any]]] = {
-    "planner": planner, "dsl_writer": dsl_writer, "lowerer": lowerer, "verify": verify, "debugger": debugger}
+    "planner": planner, "dsl_writer": dsl_writer, "lowerer": lowerer, "verify": verify, "debugger": debugger,
+    "perf": perf}
 
 
 def _step(name: str, fn: Callable[[RunState, Deps], dict[str, Any]], deps: Deps):
@@ -57,6 +59,7 @@ class Router:
 
     def __init__(self, deps: Deps, interrupts: set[str]):
         self.cfg = deps.config.agent
+        self.perf_on = deps.config.perf.enabled
         self.interrupts = interrupts
 
     def go(self, state: RunState, node: str) -> str:
@@ -87,7 +90,12 @@ class Router:
         return "debugger" if state.get("failure") else "verify"
 
     def verify(self, state: RunState) -> str:
-        return "debugger" if state.get("failure") else self._review_or("accept", "finish")
+        if state.get("failure"):
+            return "debugger"
+        return "perf" if self.perf_on and state.get("perf") is None else self._review_or("accept", "finish")
+
+    def perf(self, state: RunState) -> str:
+        return self._review_or("accept", "finish")
 
     def debugger(self, state: RunState) -> str:
         fb = state.get("feedback")
@@ -119,7 +127,8 @@ def build_graph(deps: Deps, *, checkpointer: Any = None, interrupts: Iterable[st
     g.add_conditional_edges("planner", r.after("planner"), ["planner", "dsl_writer", "finish", *reviews])
     g.add_conditional_edges("dsl_writer", r.after("dsl_writer"), ["dsl_writer", "debugger", "lowerer", "finish", *reviews])
     g.add_conditional_edges("lowerer", r.after("lowerer"), ["lowerer", "debugger", "verify", "finish"])
-    g.add_conditional_edges("verify", r.after("verify"), ["debugger", "finish", *reviews])
+    g.add_conditional_edges("verify", r.after("verify"), ["debugger", "perf", "finish", *reviews])
+    g.add_conditional_edges("perf", r.after("perf"), ["finish", *reviews])
     g.add_conditional_edges("debugger", r.after("debugger"), ["planner", "dsl_writer", "lowerer", "debugger", "finish"])
     g.add_edge("finish", END)
     return g.compile(checkpointer=checkpointer)

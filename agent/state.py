@@ -116,6 +116,7 @@ class RunState(TypedDict, total=False):
     lowered_from: int                  # the DSL version the project was lowered from
     verdict: VerdictBrief | None       # of the last verify (a new program voids it)
     verdicts: Annotated[list[VerdictBrief], operator.add]
+    perf: dict[str, Any] | None        # the performance phase: speed before and after, candidates (agent.perf)
     # one attempt's outcome: the node wrapper clears these before each node runs (PER_ATTEMPT)
     failure: Failure | None
     feedback: Feedback | None          # for the node that owns the fault

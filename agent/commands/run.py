@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from kernelwright.agent.perf.speed import phase_line
 from kernelwright.terminal_text import printable
 
 EXIT = {"passed": 0, "failed": 1, "budget_exhausted": 1, "environment_error": 2, "interrupted": 3}
@@ -96,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
         if result.verdict:
             v = result.verdict
             print(printable(f"verdict: {v['status']} ({v['stage']}): {v['summary']}"))
+        if result.perf:
+            print(printable(phase_line(result.perf)))
         if result.kernel:
             print(f"kernel project: {result.kernel}")
         print(f"trajectory: {result.artifacts} (run.json, model_calls.jsonl, events.jsonl); run id {result.run_id}")

@@ -28,7 +28,7 @@ def summary(state: RunState, status: str, reason: str, kernel: str | None) -> di
     return {"run_id": state.get("run_id"), "task": state["task"].name if state.get("task") else None,
             "status": status, "reason": reason, "path": state.get("path", []), "attempts": state.get("attempts", {}),
             "usage": state.get("usage", {}), "dsl_version": state.get("dsl_version", 0),
-            "project_version": state.get("project_version", 0), "kernel": kernel, **plain}
+            "project_version": state.get("project_version", 0), "kernel": kernel, "perf": state.get("perf"), **plain}
 
 
 def write_summary(art: Artifacts, state: RunState, status: str, reason: str) -> dict[str, Any]:

@@ -138,8 +138,9 @@ def _fast_p_line(s: Summary) -> str:
     if not s.overall.fast_p:
         return ""
     values = ", ".join(f"{escape(k)} <b>{rate(v)}</b>" for k, v in s.overall.fast_p.items())
+    before = ", ".join(f"{escape(k)} <b>{rate(v)}</b>" for k, v in s.overall.fast_p_before.items())
     return f'<p>fast_p ({escape(s.overall.fast_p_source)} speed-ups; correct and more than p times as fast as eager, ' \
-           f'over all runs): {values}</p>'
+           f'over all runs): {values}</p>' + (f"<p>before the performance phase: {before}</p>" if before else "")
 
 
 def render(s: Summary, records: list[TaskRecord]) -> str:

@@ -39,6 +39,8 @@ class Group(BaseModel):
     est_faster_rate: float | None = None   # correct and estimated faster than eager (cost model; None: no estimate)
     fast_p: dict[str, float] = Field(default_factory=dict)   # fast_0.8 ...: correct and speed-up > p, over all runs
     fast_p_source: str = ""            # "measured" speed-ups when any run was timed, else "estimated"
+    fast_p_before: dict[str, float] = Field(default_factory=dict)   # fast_p of the kernels before the performance
+    speedup_geomean_before: float | None = None                     # phase (runs where it ran; same source)
     pass_at_k: dict[str, float] = Field(default_factory=dict)
     pass_by_round: list[float] = Field(default_factory=list)   # [i]: passed with <= i debugger rounds
     speedup_geomean: float | None = None
@@ -59,11 +61,13 @@ def _geomean(xs: list[float]) -> float | None:
 FAST_P = (0.8, 1.0, 1.5)
 
 
-def fast_p(records: list[TaskRecord]) -> tuple[dict[str, float], str]:
+def fast_p(records: list[TaskRecord], before: bool = False) -> tuple[dict[str, float], str]:
     """KernelBench's fast_p: the share of runs that are correct and more than p times as fast as eager, on
-    measured speed-ups when the backend timed any run, else on the cost model's estimates."""
+    measured speed-ups when the backend timed any run, else on the cost model's estimates. `before`: of
+    the kernels as they were before the performance phase (empty when the phase ran in no run)."""
     measured = any(r.speedup is not None for r in records)
-    key = (lambda r: r.speedup) if measured else (lambda r: r.est_speedup)
+    after = (lambda r: r.speedup) if measured else (lambda r: r.est_speedup)
+    key = ((lambda r: r.speedup_before) if measured else (lambda r: r.est_speedup_before)) if before else after
     if not records or not any(key(r) is not None for r in records):
         return {}, ""
     return ({f"fast_{p:g}": round(sum(bool(r.correct and (key(r) or 0) > p) for r in records) / len(records), 4)
@@ -88,11 +92,13 @@ def group(records: list[TaskRecord], attempts: int) -> Group:
         statuses[r.status] += 1
     estimated = [r for r in records if r.est_speedup is not None]
     fp, fp_source = fast_p(records)
+    befores = [r.speedup_before if fp_source == "measured" else r.est_speedup_before for r in records]
     return Group(tasks=len(by_task), runs=len(records), compile_rate=round(sum(r.compiled for r in records) / n_runs, 4),
                  correct_rate=round(sum(r.correct for r in records) / n_runs, 4),
                  faster_rate=round(sum(r.speedup > 1.0 for r in timed) / n_runs, 4) if timed else None,
                  est_faster_rate=round(sum(r.correct and r.est_speedup > 1.0 for r in estimated) / n_runs, 4)
-                 if estimated else None, fast_p=fp, fast_p_source=fp_source,
+                 if estimated else None, fast_p=fp, fast_p_source=fp_source, fast_p_before=fast_p(records, True)[0],
+                 speedup_geomean_before=_geomean([b for b in befores if b is not None]),
                  est_speedup_geomean=_geomean([r.est_speedup for r in estimated]),
                  pass_at_k=pk, pass_by_round=by_round, speedup_geomean=_geomean([r.speedup for r in timed]),
                  statuses=dict(sorted(statuses.items())), prompt_tokens=sum(r.prompt_tokens for r in records),
@@ -159,6 +165,7 @@ def csv_rows(s: Summary) -> list[dict[str, Any]]:
                                "faster_rate": "n/a" if g.faster_rate is None else g.faster_rate,
                                "est_faster_rate": "n/a" if g.est_faster_rate is None else g.est_faster_rate}
         row |= {f"fast_{p:g}": g.fast_p.get(f"fast_{p:g}", "n/a") for p in FAST_P} | {"fast_p_source": g.fast_p_source}
+        row |= {f"fast_{p:g}_before_perf": g.fast_p_before.get(f"fast_{p:g}", "n/a") for p in FAST_P}
         row |= {f"pass@{k}": g.pass_at_k.get(f"pass@{k}", "") for k in ks}
         row |= {f"pass_round_{i}": (g.pass_by_round[i] if i < len(g.pass_by_round) else
                                     (g.pass_by_round[-1] if g.pass_by_round else 0.0)) for i in range(rounds)}

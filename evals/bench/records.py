@@ -31,6 +31,8 @@ class TaskRecord(BaseModel):
     verifies: int = 0                  # referee verdicts the run got
     speedup: float | None = None       # eager time / kernel time, when the backend timed it
     est_speedup: float | None = None   # the same from the cost model's estimates (the sim backend; tools/perf)
+    speedup_before: float | None = None       # `speedup` / `est_speedup` of the kernel before the performance
+    est_speedup_before: float | None = None   # phase (agent.perf), when the phase ran
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0

@@ -31,6 +31,11 @@ def text_summary(s: Summary) -> str:
              + "".join(f", {k} {rate(v)}" for k, v in o.pass_at_k.items())]
     if o.fast_p:
         lines.append(f"fast_p ({o.fast_p_source}): " + ", ".join(f"{k} {rate(v)}" for k, v in o.fast_p.items()))
+    if o.fast_p_before:
+        lines.append("before the performance phase: " + ", ".join(f"{k} {rate(v)}" for k, v in o.fast_p_before.items())
+                     + (f"; geomean speed-up {o.speedup_geomean_before:.3f}x -> "
+                        f"{(o.speedup_geomean if o.fast_p_source == 'measured' else o.est_speedup_geomean) or 0:.3f}x"
+                        if o.speedup_geomean_before else ""))
     if len(o.pass_by_round) > 1:
         lines.append("pass by repair round: " + ", ".join(f"{i}: {rate(v)}" for i, v in enumerate(o.pass_by_round)))
     if o.prompt_tokens or o.cost_usd:

@@ -95,6 +95,16 @@ def speedup_of(verdict: dict[str, Any], keys: tuple[str, ...] = ("speedup", "spe
     return None
 
 
+def before_phase(art: Path) -> dict[str, float | None]:
+    """The speed-up of the kernel before the performance phase (run.json's `perf.before`), by kind."""
+    try:
+        before = (json.loads((art / "run.json").read_text(encoding="utf-8")).get("perf") or {}).get("before") or {}
+    except (OSError, ValueError):
+        return {}
+    key = "speedup_before" if before.get("kind") == "measured" else "est_speedup_before"
+    return {key: before.get("speedup")} if isinstance(before.get("speedup"), (int, float)) else {}
+
+
 def record_of(spec: WorkSpec, result: Any, seconds: float) -> TaskRecord:
     from kernelwright.tools.task import Task
     task = Task.model_validate(spec.task)
@@ -108,6 +118,7 @@ def record_of(spec: WorkSpec, result: Any, seconds: float) -> TaskRecord:
         correct=passed, repairs=result.path.count("debugger"), verifies=len(verdicts),
         speedup=speedup_of(verdicts[-1]) if passed and verdicts else None,
         est_speedup=speedup_of(verdicts[-1], ("est_speedup",)) if passed and verdicts else None,
+        **(before_phase(art) if passed else {}),
         prompt_tokens=int(usage.get("prompt_tokens", 0)), completion_tokens=int(usage.get("completion_tokens", 0)),
         cost_usd=float(usage.get("cost_usd", 0.0)), model_calls=int(usage.get("calls", 0)), seconds=round(seconds, 2),
         model=spec.model or "builtin", backend=spec.backend or "sim", artifacts=str(art), path=result.path)

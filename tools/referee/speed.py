@@ -44,8 +44,18 @@ def _socs(primary: SocProfile) -> list[SocProfile]:
     return out
 
 
+def min_bytes(ref: RefRun | None) -> int | None:
+    """The least GM traffic the operator needs: each of the reference's inputs, weights and outputs read
+    or written once (None without the reference's run)."""
+    if ref is None:
+        return None
+    values = [t for v in ref.args + ref.params + ref.outputs for t in v.tensors()]
+    return sum(int(t.array.nbytes) for t in values if t.array is not None)
+
+
 def _estimated(ran: RanCase, worker: ReferenceWorker, soc: SocProfile) -> dict[str, Any]:
     ops = worker.aten_ops(ran.case, ran.mapping)
+    least = min_bytes(ran.ref)
     per_soc: dict[str, Any] = {}
     for prof in _socs(soc):
         k = estimate(ran.result.trace, prof)
@@ -53,7 +63,7 @@ def _estimated(ran: RanCase, worker: ReferenceWorker, soc: SocProfile) -> dict[s
                                  "launch_us": k.launch_us, "bound_us": k.bound_us, "bound": k.bound,
                                  "bottleneck": k.bottleneck, "gm_bytes": k.gm_bytes, "blocks": k.blocks,
                                  "cores": k.cores, "pipes": {p: round(u.share, 4) for p, u in k.pipes.items()},
-                                 "notes": k.notes}
+                                 "min_bytes": least, "notes": k.notes}
         if isinstance(ops, RefFailure):
             entry["eager_error"] = ops.render()
         else:

@@ -1,0 +1,74 @@
+"""How fast a judged kernel is, read from its verdict's measure stage (tools/referee/speed.py): the
+measured time on a backend that times kernels, else the cost model's estimate on the run's SoC."""
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class Speed(BaseModel):
+    kind: str                          # estimate | measured
+    kernel_us: float                   # what the search minimises
+    eager_us: float | None = None
+    speedup: float | None = None
+    bottleneck: str = ""
+    report: dict[str, Any] = Field(default_factory=dict)   # the SoC's entry of the speed record, for the optimiser
+    shapes: list[list[int]] = Field(default_factory=list)   # the input shapes of the first passing run
+
+
+def speed_of(verdict: Any) -> Speed | None:
+    """The speed of a passing verdict, or None when the measure stage has neither a timing nor an estimate."""
+    if verdict is None or verdict.status != "pass":
+        return None
+    m = next((s.metrics for s in verdict.stages if s.name == "measure"), {})
+    rec = m.get("speed") or {}
+    shapes = next((r.run_shapes for r in verdict.runs if r.status == "pass"), [])
+    if rec.get("kind") == "measured":
+        t = rec.get("timing") or {}
+        kernel, ref = (t.get("kernel") or {}).get("median_ms"), (t.get("reference") or {}).get("median_ms")
+        if kernel is None:
+            return None
+        return Speed(kind="measured", kernel_us=kernel * 1e3, eager_us=None if ref is None else ref * 1e3,
+                     speedup=m.get("speedup"), report=t, shapes=shapes)
+    if rec.get("kind") == "estimate":
+        entry = (rec.get("per_soc") or {}).get(rec.get("soc") or "", {})
+        if entry.get("kernel_us") is None:
+            return None
+        return Speed(kind="estimate", kernel_us=entry["kernel_us"], eager_us=entry.get("eager_us"),
+                     speedup=entry.get("speedup"), bottleneck=entry.get("bottleneck", ""), report=entry, shapes=shapes)
+    return None
+
+
+def cost_report(s: Speed) -> str:
+    """The cost report in a few lines, for the optimiser's prompt and the run's events."""
+    r = s.report
+    lines = [f"kernel {s.kernel_us:.3f} us ({s.kind})"
+             + (f" vs eager {s.eager_us:.3f} us: {s.speedup:.2f}x" if s.eager_us and s.speedup else "")]
+    if s.kind == "estimate":
+        lines.append(f"device {r.get('device_us', 0):.3f} us + launch {r.get('launch_us', 0):.1f} us; the SoC's floor "
+                     f"for this work {r.get('bound_us') or 0:.3f} us ({r.get('bound', '?')} bound)")
+        lines.append(f"bottleneck {s.bottleneck}; pipe busy shares " +
+                     ", ".join(f"{p} {v:.0%}" for p, v in sorted((r.get("pipes") or {}).items(), key=lambda x: -x[1])))
+        moved, least = r.get("gm_bytes"), r.get("min_bytes")
+        if moved is not None:
+            lines.append(f"GM bytes moved {moved}" + (f" vs the minimum {least} (inputs, weights and outputs once: "
+                                                      f"{moved / least:.2f}x)" if least else ""))
+        lines.append(f"{r.get('blocks')} blocks on {r.get('cores')} cores")
+    return "\n".join(lines)
+
+
+def phase_line(record: dict[str, Any]) -> str:
+    """One line on what the performance phase did: before -> after, what was kept, how many candidates."""
+    def at(r: dict[str, Any] | None) -> str:
+        if not r:
+            return "n/a"
+        us = f"{r['kernel_us']:.3f} us"
+        return us + (f" ({r['speedup']:.2f}x eager)" if r.get("speedup") else "")
+    b, a = record.get("before"), record.get("after")
+    kind = (b or {}).get("kind", "estimate")
+    tried = record.get("candidates") or []
+    passed = sum(c.get("status") == "passed" for c in tried)
+    line = (f"performance phase ({kind}): {at(b)} -> {at(a)}, kept {record.get('kept', 'original')}; "
+            f"{len(tried)} candidate(s), {passed} passed")
+    return line + (f"; {record['stopped']}" if record.get("stopped") else "")
