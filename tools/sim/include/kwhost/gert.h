@@ -335,7 +335,9 @@ public:
     }
 };
 
-class InferShapeRangeContext : public ExtendedKernelContext {};
+}  // namespace gert
+#include "kwhost/shape_range.h"
+namespace gert {
 // What a TilingParse (TilingPrepare) function sees: the compile-info object it fills, which
 // TilingContext::GetCompileInfo<T>() hands to the tiling function afterwards.
 class TilingParseContext : public ExtendedKernelContext {
