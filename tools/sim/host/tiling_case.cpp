@@ -135,15 +135,19 @@ HostCase parse_case(const std::string& manifest_path) {
             else if (k == "int") { a.kind = gert::AttrValue::INT; a.i = std::stoll(v); }
             else if (k == "float") { a.kind = gert::AttrValue::FLOAT; a.f = std::stof(v); }
             else if (k == "str") { a.kind = gert::AttrValue::STR; a.s = v; }
-            else if (k == "list_int") { a.kind = gert::AttrValue::LIST_INT; a.li.v_ = parse_dims(v); }
+            else if (k == "list_int") { a.kind = gert::AttrValue::LIST_INT; a.li.Assign(parse_dims(v)); }
             else if (k == "list_float") {
                 a.kind = gert::AttrValue::LIST_FLOAT;
                 std::stringstream ss(v);
                 std::string it;
-                while (std::getline(ss, it, ',')) if (!it.empty()) a.lf.v_.push_back(std::stof(it));
+                std::vector<float> fs;
+                while (std::getline(ss, it, ',')) if (!it.empty()) fs.push_back(std::stof(it));
+                a.lf.Assign(fs);
             } else if (k == "list_bool") {
                 a.kind = gert::AttrValue::LIST_BOOL;
-                for (int64_t x : parse_dims(v)) a.lb.v_.push_back(x != 0);
+                std::vector<bool> bs;
+                for (int64_t x : parse_dims(v)) bs.push_back(x != 0);
+                a.lb.Assign(bs);
             } else throw HostFailure{"bad_manifest", "unknown attr kind " + k};
             core.attrs.attrs_.push_back(a);
         }
