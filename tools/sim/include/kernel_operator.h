@@ -26,6 +26,7 @@
 #if __has_include("kw/highlevel.h")
 #include "kw/highlevel.h"
 #endif
+#include "kw/proposal_v200.h"
 #include "kw/intrinsics.h"
 #include "kw/cce_raw.h"
 #include "kw/vec_transdata.h"
