@@ -30,6 +30,7 @@
 #include "kw/intrinsics.h"
 #include "kw/cce_raw.h"
 #include "kw/vec_transdata.h"
+#include "kw/cce_va.h"
 #include "kw/utils.h"
 #include "kw/tensor_ops.h"
 #include "kw/list_tensor.h"
