@@ -16,6 +16,7 @@
 #include "kw/vec_cast.h"
 #if __has_include("kw/vec_cmpsel.h")
 #include "kw/vec_cmpsel.h"
+#include "kw/vec_select.h"
 #endif
 #if __has_include("kw/vec_reduce.h")
 #include "kw/vec_reduce.h"
