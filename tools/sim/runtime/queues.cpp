@@ -150,15 +150,20 @@ QueueCore::~QueueCore() {
     if (!initialised || !rt::bs().in_block) return;
     for (int i = 0; i < num; ++i) {
         if (state[i] == SlotState::FREE) continue;
-        const char* st = state[i] == SlotState::ENQUEUED ? "EnQue'd but never DeQue'd" : "never freed";
-        Diag("queue.leak", "TQue")
-            .msg(std::string("a tensor of this queue (buffer ") + std::to_string(i) + " of " + std::to_string(num) + ") was " + st +
-                 " when the queue went away; on the NPU its event flag stays pending and the next AllocTensor of that buffer "
-                 "blocks forever")
+        const bool enqueued = state[i] == SlotState::ENQUEUED;
+        const char* st = enqueued ? "EnQue'd but never DeQue'd" : "never freed";
+        Diag d("queue.leak", "TQue");
+        d.msg(std::string("a tensor of this queue (buffer ") + std::to_string(i) + " of " + std::to_string(num) + ") was " + st +
+              " when the queue went away" +
+              (enqueued ? "; on the NPU the EnQue's event flag is still set, so a later wait on that event id passes early"
+                        : "; nothing waits for it any more, so the NPU runs on (CANN's npu_check reports ErrorLeak)"))
             .val("buffer", i).val("state", st)
             .hint("pair every AllocTensor with FreeTensor and every EnQue with DeQue on every path, including the tail tile")
-            .at(alloc_pc[i])
-            .fatal();
+            .at(alloc_pc[i]);
+        // an allocated slot holds no pending event: a tensor kept allocated when the kernel ends (NPUKernelBench
+        // GroupNormSwish allocates the next tile's output ahead) is harmless there
+        if (enqueued) d.fatal();
+        d.warn();
     }
 }
 
