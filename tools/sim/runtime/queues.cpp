@@ -10,6 +10,7 @@ struct Reservation {
     void* owner;  // the TPipe's queue/buffer object
     AscendC::Hardware hw;
     uint32_t offset, bytes;
+    uint32_t slot;  // bytes of one queue buffer (a TBuf: all of it)
     const char* kind;
     const void* pc;
     std::vector<void*> stack;  // where a reservation past the end was made (reported on its first use)
@@ -47,7 +48,7 @@ const char* kCapacityHint =
 // A reservation past the end of the memory is not an error by itself (the NPU does not check
 // InitBuffer; a kernel may reserve a buffer that its dtype path never touches). It is recorded and
 // reported as a warning; the first access beyond the end (access_local) is the error.
-uint32_t reserve_local(AscendC::Hardware hw, uint32_t bytes, const char* kind, const char* api, void* owner) {
+uint32_t reserve_local(AscendC::Hardware hw, uint32_t bytes, const char* kind, const char* api, void* owner, uint32_t slot) {
     Ledger& l = ledger();
     int h = static_cast<int>(hw);
     uint32_t cap = arena_capacity(hw);
@@ -73,7 +74,7 @@ uint32_t reserve_local(AscendC::Hardware hw, uint32_t bytes, const char* kind, c
     }
     uint32_t off = l.next[h];
     l.next[h] = uint32_t(end);
-    l.items.push_back({owner, hw, off, bytes, kind, pc, {}});
+    l.items.push_back({owner, hw, off, bytes, slot ? slot : bytes, kind, pc, {}});
     if (end > cap) {
         void* frames[24];
         int n = backtrace(frames, 24);
@@ -112,6 +113,15 @@ void release_pipe(void*) { ledger() = Ledger(); }
 
 uint32_t reserved_end(AscendC::Hardware hw) { return ledger().next[static_cast<int>(hw)]; }
 
+// The end of the queue buffer or TBuf that holds `offset` (0 when no reservation holds it): how far an
+// instruction may run past a shorter tensor view (TBuf::Get(n), SetSize) before it touches another buffer.
+uint32_t buffer_end(AscendC::Hardware hw, uint32_t offset) {
+    for (auto& r : ledger().items)
+        if (r.hw == hw && offset >= r.offset && offset < uint64_t(r.offset) + r.bytes)
+            return r.offset + (offset - r.offset) / r.slot * r.slot + r.slot;
+    return 0;
+}
+
 }  // namespace kw::rt
 
 namespace kw {
@@ -142,7 +152,7 @@ void QueueCore::init(uint8_t n, uint32_t bytes, const char* kind) {
     num = n;
     len = (bytes + 31u) / 32u * 32u;
     init_pc = rt::caller_pc();
-    base = rt::reserve_local(rt::hardware_of(storage), uint32_t(num) * len, kind, "InitBuffer", this);
+    base = rt::reserve_local(rt::hardware_of(storage), uint32_t(num) * len, kind, "InitBuffer", this, len);
     initialised = true;
 }
 
