@@ -113,11 +113,12 @@ void release_pipe(void*) { ledger() = Ledger(); }
 
 uint32_t reserved_end(AscendC::Hardware hw) { return ledger().next[static_cast<int>(hw)]; }
 
-// The end of the queue buffer or TBuf that holds `offset` (0 when no reservation holds it): how far an
+// The end of the buffer of queue or TBuf `owner` that holds `offset` (0 when it holds none): how far an
 // instruction may run past a shorter tensor view (TBuf::Get(n), SetSize) before it touches another buffer.
-uint32_t buffer_end(AscendC::Hardware hw, uint32_t offset) {
+uint32_t buffer_end(AscendC::Hardware hw, uint32_t offset, const void* owner) {
+    if (owner == nullptr) return 0;
     for (auto& r : ledger().items)
-        if (r.hw == hw && offset >= r.offset && offset < uint64_t(r.offset) + r.bytes)
+        if (r.owner == owner && r.hw == hw && offset >= r.offset && offset < uint64_t(r.offset) + r.bytes)
             return r.offset + (offset - r.offset) / r.slot * r.slot + r.slot;
     return 0;
 }

@@ -106,7 +106,7 @@ template <class T> void require_room(const LocalTensor<T>& t, uint64_t bytes, co
     // a view shorter than its buffer (TBuf::Get(n), SetSize): running on inside the same buffer touches
     // only bytes the kernel owns, which the NPU does not check (NPUKernelBench Arange casts 8 elements
     // into a Get<float>(0) view of an 8-byte TBuf, 32 bytes once InitBuffer rounds it)
-    const uint32_t end = rt::buffer_end(t.hw(), t.addr_);
+    const uint32_t end = rt::buffer_end(t.hw(), t.addr_, t.owner_);
     if (end != 0 && t.addr_ + bytes <= end) {
         rt::Diag("ub.past_view", api)
             .msg(std::string(api) + " touches " + std::to_string(bytes) + " bytes of " + operand + ", a " + std::to_string(t.len_) +

@@ -146,7 +146,7 @@ public:
         uint32_t n = GetSize();
         if (i < n || (end_ok && i == n)) return;
         // past a short view (TBuf::Get(n), SetSize) but inside its buffer: bytes the kernel owns (ub.past_view)
-        const uint32_t end = kw::rt::buffer_end(hw(), addr_);
+        const uint32_t end = kw::rt::buffer_end(hw(), addr_, owner_);
         if (end != 0 && addr_ + (uint64_t(i) + 1) * sizeof(PrimType) <= end) {
             kw::rt::Diag("ub.past_view", what)
                 .msg(std::string(what) + " at index " + std::to_string(i) + " of a " + std::to_string(n) +
