@@ -40,3 +40,17 @@ def test_copy_into_allocation_padding(tmp_path, elems, ok):
     else:  # 1024 bytes: past the 512-byte block
         assert r.status != 0
         assert r.rules("error") == ["gm.out_of_bounds"]
+
+
+@pytest.mark.parametrize("elems,ok", [(256 + 16, True), (512 + 16, False)])
+def test_a_whole_block_tensor_still_has_32_spare_bytes(tmp_path, elems, ok):
+    """torch_npu rounds size + 32 up to 512: a 512-byte tensor owns 1024 bytes, so a copy 32 bytes past its end is
+    padding (NPUKernelBench AbsMath and ExpandV2 write one 256-byte repeat past a 6144- / 2048-byte output)."""
+    a = np.full(256, 3.0, dtype=np.float16)
+    r = h.build_and_run(tmp_path, h.kernel_source(TINY), "tiny", [h.Buf("a", a), h.Buf("out", nbytes=512, role="out", dtype="float16")],
+                        [("buffer", "a"), ("buffer", "out"), ("int", elems)])
+    if ok:
+        assert r.status == 0, r.diags
+        assert [d["rule"] for d in r.diags if d["rule"] == "gm.padding"]
+    else:  # 1056 bytes: past the 1024-byte block
+        assert r.rules("error") == ["gm.out_of_bounds"]

@@ -187,3 +187,28 @@ KW_EXPORT_KERNEL(sel_scratch)
     r = h.build_and_run(tmp_path, h.kernel_source(body), "sel_scratch",
                         [h.Buf("a", a), h.Buf("out", nbytes=256, role="out")], [("buffer", "a"), ("buffer", "out")])
     assert "ub.reserved_scratch" in r.rules("warning")
+
+
+SHORT = r"""
+extern "C" __global__ __aicore__ void cmp_short(GM_ADDR a, GM_ADDR b, GM_ADDR out) {
+    TPipe pipe;
+    In<float> x, y; x.load(pipe, a, 8); y.load(pipe, b, 8);
+    Out<uint8_t> o; o.init(pipe, out, 32);
+    Compare(o.t, x.t, y.t, CMPMODE::EQ, 8, 1, {1, 1, 1, 8, 8, 8});
+    o.store();
+}
+KW_EXPORT_KERNEL(cmp_short)
+"""
+
+
+def test_mask_form_on_a_short_tensor_reads_the_whole_repeat_with_a_warning(tmp_path):
+    """A2/A3 Compare ignores the mask (a reserved parameter there): 8 compared floats read all 64 lanes, past the
+    8-element tensors into the bytes after them (NPUKernelBench CrossEntropyLossGrad). Within UB that is a warning."""
+    a = np.arange(8, dtype=np.float32)
+    b = np.float32([0, 9, 2, 9, 4, 9, 6, 9])
+    r = h.build_and_run(tmp_path, h.kernel_source(SHORT), "cmp_short",
+                        [h.Buf("a", a), h.Buf("b", b), h.Buf("out", nbytes=32, role="out", dtype="uint8")],
+                        [("buffer", "a"), ("buffer", "b"), ("buffer", "out")])
+    assert r.status == 0, r.diags
+    assert "cmp.whole_repeat" in r.rules("warning")
+    assert np.array_equal(bits(r.outputs["out"], 8), a == b)

@@ -134,3 +134,34 @@ def test_host_check_support_callback_compiles():
     """NPUKernelBench ReverseSequence registers a check-support callback on ge::Operator (GRAPH_NOT_CHANGED)."""
     ok, err = _syntax(COMPILERS[0], HOST_CHECK_SUPPORT)
     assert ok, err
+
+
+HOST_REGISTRATIONS = r'''
+#include "register/op_def_registry.h"
+#include "exe_graph/runtime/infer_shape_range_context.h"
+static ge::graphStatus Range4Op(gert::InferShapeRangeContext* context) {
+    const gert::Range<gert::Shape>* x = context->GetInputShapeRange(0);
+    gert::Range<gert::Shape>* y = context->GetOutputShapeRange(0);
+    if (x == nullptr || y == nullptr || y->GetMax() == nullptr) return ge::GRAPH_FAILED;
+    y->GetMax()->SetDimNum(x->GetMax()->GetDimNum());
+    *y = gert::Range<gert::Shape>(y->GetMin(), y->GetMax());
+    return ge::GRAPH_SUCCESS;
+}
+static ge::graphStatus Tiling4Op(gert::TilingContext*) { return ge::GRAPH_SUCCESS; }
+static ge::graphStatus Shape4Op(gert::InferShapeContext*) { return ge::GRAPH_SUCCESS; }
+namespace optiling {
+IMPL_OP_OPTILING(TopKLike).Tiling(Tiling4Op).TilingInputsDataDependency({1});
+IMPL_OP_OPTILING(TopKLike2).Tiling(Tiling4Op).TilingInputsDataDependency({1}, {gert::TILING_ON_HOST});
+}
+namespace ops {
+IMPL_OP_INFERSHAPE(TopKLike).InferShape(Shape4Op).InputsDataDependency({1}).InferShapeRange(Range4Op);
+}
+'''
+
+
+@pytest.mark.skipif(not COMPILERS, reason="no C++ compiler")
+def test_host_registrations_with_braced_lists_and_shape_ranges_compile():
+    """NPUKernelBench TopKV3 registers `.TilingInputsDataDependency({1})` / `.InputsDataDependency({1})` and
+    LayerNormV4 defines an InferShapeRange function (CANN 8.x op_impl_registry.h / range.h signatures)."""
+    ok, err = _syntax(COMPILERS[0], HOST_REGISTRATIONS)
+    assert ok, err

@@ -71,13 +71,15 @@ namespace optiling {
 BEGIN_TILING_DATA_DEF(ScaleTilingData)
   TILING_DATA_FIELD_DEF(uint32_t, n);
   TILING_DATA_FIELD_DEF(float, scale);
+  TILING_DATA_FIELD_DEF_ARR(uint32_t, 8, spare);
 END_TILING_DATA_DEF;
 REGISTER_TILING_DATA_CLASS(Scale, ScaleTilingData)
 }
 '''
 
 # STATE 0: no state; 1: a call counter that changes the result; 2: the first call's length kept in a static;
-# 3: no state, and a log line without a newline (as NPUKernelBench's GeGluGradV2 prints with OP_LOGD)
+# 3: no state, and a log line without a newline (as NPUKernelBench's GeGluGradV2 prints with OP_LOGD);
+# 4: no state, but an array saved with entries it never set (stack garbage, as NPUKernelBench Cross saves its shapes)
 HOST = r'''
 #include <cstdio>
 #include "scale_tiling.h"
@@ -95,6 +97,12 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
 #else
     tiling.set_scale(2.0f);
 #endif
+    uint32_t spare[8];
+    spare[0] = n;
+#if STATE != 4
+    for (int i = 1; i < 8; ++i) spare[i] = 0;
+#endif
+    tiling.set_spare(spare);
 #if STATE == 2
     static uint32_t firstN = n;
     tiling.set_n(firstN);
@@ -181,7 +189,7 @@ def test_tiling_func_with_a_static_that_changes_between_calls_is_rejected(sim, s
     assert found and says in found[0].message, [d.render() for d in run.diagnostics]
 
 
-@pytest.mark.parametrize("state", [0, 3])
+@pytest.mark.parametrize("state", [0, 3, 4])
 def test_tiling_func_without_state_passes_after_other_cases(sim, state):
     build = _scale_build(sim, state)
     assert sim.run(build, _scale_case(64)).status == "ok"

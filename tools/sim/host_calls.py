@@ -42,12 +42,19 @@ def remember(host_exe: str, lines: list[str]) -> None:
     _EARLIER[host_exe] = (list(lines), data)
 
 
+def _excerpt(text: str, start: int) -> str:
+    return f"{'...' if start else ''}{text[start:start + 48]}{'...' if len(text) > start + 48 else ''}"
+
+
 def _differences(a: dict[str, Any], b: dict[str, Any]) -> str:
     diffs = []
     for k in _RESULT_FIELDS:
         if a.get(k) != b.get(k):
             va, vb = (str(x.get(k, "")) for x in (a, b))
-            diffs.append(f"{k} {va[:48]}{'...' if len(va) > 48 else ''} then {vb[:48]}{'...' if len(vb) > 48 else ''}")
+            first = next((i for i, (x, y) in enumerate(zip(va, vb)) if x != y), min(len(va), len(vb)))
+            start = first - first % 16 if first >= 48 else 0
+            where = f" from byte {first // 2}" if k == "tiling_data" else ""
+            diffs.append(f"{k}{where} {_excerpt(va, start)} then {_excerpt(vb, start)}")
     return "; ".join(diffs)
 
 

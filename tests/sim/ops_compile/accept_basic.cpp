@@ -89,4 +89,9 @@ extern "C" __global__ __aicore__ void overloads(GM_ADDR) {
     // more of kernel_utils_constants.h (NPUKernelBench AddLayerNorm strides by ONE_BLK_FLOAT_NUM)
     uint32_t more = ONE_BLK_FLOAT_NUM + ONE_BLK_HALF_NUM + HALF_FACTOR + FLOAT_REPEAT_SIZE + DEFAULT_BLOCK_SIZE + MAX_REPEAT_FLOAT_SIZE;
     (void)more;
+    // bisheng's scalar builtins: unqualified min/max on integers, float and half (Catlass in NPUKernelBench MatmulAdd)
+    uint32_t mn = min(more, 7u) + max(1u, more);
+    int64_t ml = min((int64_t)-1, (int64_t)2);
+    half mh = max((half)1.0f, (half)2.0f);
+    (void)mn; (void)ml; (void)mh;
 }

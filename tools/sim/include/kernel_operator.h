@@ -16,6 +16,7 @@
 #include "kw/vec_cast.h"
 #if __has_include("kw/vec_cmpsel.h")
 #include "kw/vec_cmpsel.h"
+#include "kw/vec_select.h"
 #endif
 #if __has_include("kw/vec_reduce.h")
 #include "kw/vec_reduce.h"
@@ -26,9 +27,11 @@
 #if __has_include("kw/highlevel.h")
 #include "kw/highlevel.h"
 #endif
+#include "kw/proposal_v200.h"
 #include "kw/intrinsics.h"
 #include "kw/cce_raw.h"
 #include "kw/vec_transdata.h"
+#include "kw/cce_va.h"
 #include "kw/utils.h"
 #include "kw/tensor_ops.h"
 #include "kw/list_tensor.h"

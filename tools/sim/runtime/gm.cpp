@@ -21,6 +21,7 @@ struct Shadow {
 static_assert(sizeof(Shadow) == sizeof(uint64_t), "shadow packs into 8 bytes");
 constexpr uint64_t kRaceCheckLimit = 256ull << 20;  // bytes of GM beyond which the race shadow is skipped
 constexpr uint64_t kAllocGranule = 512;  // device allocations are whole multiples of this
+constexpr uint64_t kAllocExtra = 32;     // torch_npu's caching allocator adds this before rounding
 constexpr uint64_t kSysWorkspace220 = 16ull << 20;
 constexpr uint64_t kSysWorkspace200 = 2ull << 20;
 
@@ -50,10 +51,11 @@ GmBuffer* gm_register(const std::string& name, uint64_t bytes, const std::string
     auto* b = new GmBuffer;
     b->name = name;
     b->bytes = bytes;
-    // the device allocation behind a tensor: torch_npu's caching allocator (and aclrtMalloc) hand out
-    // blocks in multiples of 512 bytes, so a DataCopy that runs a little past the tensor's end stays
-    // inside memory the tensor owns; it is accepted (gm.padding warns) and the padding holds garbage
-    b->capacity = (std::max<uint64_t>(bytes, 1) + kAllocGranule - 1) / kAllocGranule * kAllocGranule;
+    // the device allocation behind a tensor: torch_npu's caching allocator (NPUCachingAllocator
+    // round_size: size + 32, rounded up to 512) hands out blocks in multiples of 512 bytes with at
+    // least 32 bytes to spare, so a DataCopy that runs a little past the tensor's end stays inside
+    // memory the tensor owns; it is accepted (gm.padding warns) and the padding holds garbage
+    b->capacity = (bytes + kAllocExtra + kAllocGranule - 1) / kAllocGranule * kAllocGranule;
     // Guard pages around every buffer turn far raw-pointer overruns into a clean crash report; the bytes
     // between the tensor's end and the guard hold canaries, so a near one is found after the run.
     b->span = (b->capacity + 4095) / 4096 * 4096;

@@ -30,3 +30,23 @@ template <uint8_t modeId = 0, pipe_t pipe = PIPE_S> inline void CrossCoreWaitFla
     kw::rt::cross_wait(flagId, "CrossCoreWaitFlag");
 }
 }  // namespace AscendC
+
+// bisheng's scalar min/max builtins: global overloads for each integer type, float and half, so a
+// kernel may call an unqualified `min(a, b)` (Catlass code inlined into a kernel does); mixed
+// argument types are ambiguous, as with the real compiler.
+#define KW_SCALAR_MINMAX(T)                                  \
+    inline T min(T a, T b) { return b < a ? b : a; }         \
+    inline T max(T a, T b) { return a < b ? b : a; }
+KW_SCALAR_MINMAX(long long)
+KW_SCALAR_MINMAX(long)
+KW_SCALAR_MINMAX(int)
+KW_SCALAR_MINMAX(short)
+KW_SCALAR_MINMAX(char)
+KW_SCALAR_MINMAX(unsigned long long)
+KW_SCALAR_MINMAX(unsigned long)
+KW_SCALAR_MINMAX(unsigned int)
+KW_SCALAR_MINMAX(unsigned short)
+KW_SCALAR_MINMAX(unsigned char)
+KW_SCALAR_MINMAX(float)
+KW_SCALAR_MINMAX(half)
+#undef KW_SCALAR_MINMAX

@@ -132,7 +132,8 @@ struct BufferRecord {
     const void* pc;
     const char* kind;  // "TQue" / "TBuf" / ...
 };
-uint32_t reserve_local(AscendC::Hardware hw, uint32_t bytes, const char* kind, const char* api, void* owner);
+uint32_t reserve_local(AscendC::Hardware hw, uint32_t bytes, const char* kind, const char* api, void* owner, uint32_t slot = 0);
+uint32_t buffer_end(AscendC::Hardware hw, uint32_t offset, const void* owner);
 void release_pipe(void* owner);
 // High-water mark of the TPipe ledger in an on-chip memory: APIs that take scratch space from
 // the free UB (high-level APIs without sharedTmpBuffer, Select's last 8 KiB) compare against it.

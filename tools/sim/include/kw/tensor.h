@@ -145,6 +145,17 @@ public:
     void check_index(uint32_t i, const char* what, bool end_ok) const {
         uint32_t n = GetSize();
         if (i < n || (end_ok && i == n)) return;
+        // past a short view (TBuf::Get(n), SetSize) but inside its buffer: bytes the kernel owns (ub.past_view)
+        const uint32_t end = kw::rt::buffer_end(hw(), addr_, owner_);
+        if (end != 0 && addr_ + (uint64_t(i) + 1) * sizeof(PrimType) <= end) {
+            kw::rt::Diag("ub.past_view", what)
+                .msg(std::string(what) + " at index " + std::to_string(i) + " of a " + std::to_string(n) +
+                     "-element view, inside its buffer (which ends at offset " + std::to_string(end) + ")")
+                .val("index", i).val("size", n)
+                .hint("take the view with the length the kernel uses (Get<T>(count)); CANN's CPU debugging rejects this")
+                .warn();
+            return;
+        }
         kw::rt::Diag("tensor.index", what)
             .msg(std::string("index ") + std::to_string(i) + " is out of range for a LocalTensor<" + kw::dtype_name<PrimType>() +
                  "> of " + std::to_string(n) + " elements (" + std::to_string(len_) + " bytes)")

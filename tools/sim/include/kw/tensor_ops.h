@@ -4,6 +4,7 @@
 #include "kw/vec_elementwise.h"
 #if __has_include("kw/vec_cmpsel.h")
 #include "kw/vec_cmpsel.h"
+#include "kw/vec_select.h"
 #define KW_HAVE_CMPSEL 1
 #endif
 

@@ -133,11 +133,18 @@ public:
     StorageFormat format_;
 };
 
+// CANN's layout starts with capacity_ and size_ (exe_graph/runtime/continuous_vector.h), so a kernel's
+// host code that reads a list attribute with GetInt gets its capacity, the same number on every call.
 template <class T> class TypedContinuousVector {
 public:
     size_t GetSize() const { return v_.size(); }
     size_t GetCapacity() const { return v_.size(); }
     const T* GetData() const { return v_.data(); }
+    void Assign(std::vector<T> v) {
+        v_ = std::move(v);
+        capacity_ = size_ = v_.size();
+    }
+    size_t capacity_ = 0, size_ = 0;
     std::vector<T> v_;
 };
 class ContinuousVectorVector {
@@ -335,7 +342,9 @@ public:
     }
 };
 
-class InferShapeRangeContext : public ExtendedKernelContext {};
+}  // namespace gert
+#include "kwhost/shape_range.h"
+namespace gert {
 // What a TilingParse (TilingPrepare) function sees: the compile-info object it fills, which
 // TilingContext::GetCompileInfo<T>() hands to the tiling function afterwards.
 class TilingParseContext : public ExtendedKernelContext {

@@ -1,6 +1,12 @@
 // Host-side stand-in: IMPL_OP(Op).Tiling(f).InferShape(g) registrations.
 #pragma once
+#include <cstdint>
+#include <initializer_list>
 #include "kwhost/registry.h"
+
+namespace gert {
+enum TilingPlacement { TILING_ON_HOST = 0, TILING_ON_AICPU = 1 };
+}  // namespace gert
 
 namespace kwhost {
 class ImplRegistrar {
@@ -17,8 +23,14 @@ public:
         e.tiling_parse = parse;
         return *this;
     }
-    template <class... A> ImplRegistrar& InputsDataDependency(A...) { return *this; }
-    template <class... A> ImplRegistrar& TilingInputsDataDependency(A...) { return *this; }
+    // data dependencies and placements only steer graph-mode scheduling: accepted, not modelled
+    ImplRegistrar& InputsDataDependency(std::initializer_list<int32_t>) { return *this; }
+    ImplRegistrar& HostInputs(std::initializer_list<int32_t>) { return *this; }
+    ImplRegistrar& TilingInputsDataDependency(std::initializer_list<int32_t>) { return *this; }
+    ImplRegistrar& TilingInputsDataDependency(std::initializer_list<int32_t>, std::initializer_list<gert::TilingPlacement>) {
+        return *this;
+    }
+    ImplRegistrar& OutputShapeDependOnCompute(std::initializer_list<int32_t>) { return *this; }
     template <class... A> ImplRegistrar& PrivateAttr(A...) { return *this; }
 
 private:

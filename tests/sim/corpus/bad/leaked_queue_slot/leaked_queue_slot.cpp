@@ -1,4 +1,5 @@
-// The input tensor is never freed: its queue slot stays taken when the kernel ends (the NPU hangs on the next AllocTensor).
+// The input tensor is EnQue'd and never DeQue'd (a barrier orders the copy instead): its event flag is still set
+// when the kernel ends, so a later wait on that event id passes early.
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -17,8 +18,8 @@ public:
     {
         LocalTensor<half> xl = inQ.AllocTensor<half>();
         DataCopy(xl, xGm, n);
-        inQ.EnQue(xl);
-        xl = inQ.DeQue<half>();
+        inQ.EnQue(xl);                 // never DeQue'd: the barrier stands in for it, the EnQue's flag stays set
+        PipeBarrier<PIPE_ALL>();
         LocalTensor<half> yl = outQ.AllocTensor<half>();
         Muls(yl, xl, static_cast<half>(2.0f), n);
         outQ.EnQue(yl);

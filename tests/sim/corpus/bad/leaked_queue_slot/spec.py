@@ -1,7 +1,7 @@
 from kernelwright.tools.sim.corpus import launch
 
-DESCRIPTION = 'The input tensor is never freed: its queue slot stays taken when the kernel ends (the NPU hangs on the next AllocTensor).'
-EXPECT = {'stage': 'run', 'status': 'rule_violation', 'rule': 'queue.leak', 'message_contains': 'never', 'file': 'leaked_queue_slot.cpp', 'line': 18}
+DESCRIPTION = "The input tensor is EnQue'd and never DeQue'd: its event flag is still set when the kernel ends."
+EXPECT = {'stage': 'run', 'status': 'rule_violation', 'rule': 'queue.leak', 'message_contains': 'never', 'file': 'leaked_queue_slot.cpp', 'line': 19}
 
 
 def cases(rng):

@@ -1,0 +1,2 @@
+#pragma once
+#include "kwhost/gert.h"
