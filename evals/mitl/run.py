@@ -63,6 +63,8 @@ def run_task(args: argparse.Namespace) -> dict:
     env = dict(os.environ, KERNELWRIGHT_CONFIG=str(out / "model.yaml"), KERNELWRIGHT_MODEL="openai/bridge",
                KERNELWRIGHT_API_BASE=f"http://127.0.0.1:{args.port}/v1", OPENAI_API_KEY="unused",
                KERNELWRIGHT_HOME=args.home or str(out / "home"))
+    if args.code:   # a snapshot of the agent (DIR/kernelwright), so edits in the checkout do not reach a run
+        env["PYTHONPATH"] = args.code
     kw = Path(sys.executable).with_name("kernelwright")
     start = time.monotonic()
     try:
@@ -84,7 +86,7 @@ def run_task(args: argparse.Namespace) -> dict:
         summary = json.loads(run_json.read_text(encoding="utf-8"))
     per_node, tokens, errors = calls_per_node(out / "run" / "model_calls.jsonl")
     stderr = (out / "stderr.log").read_text(encoding="utf-8", errors="replace")
-    row = {"task": args.task, "round": args.round, "player_dir": str(bridge_dir), "out": str(out),
+    row = {"task": args.task, "round": args.round, "code": args.code, "player_dir": str(bridge_dir), "out": str(out),
            "exit": exit_status, "status": summary.get("status"), "reason": summary.get("reason"),
            "calls": sum(per_node.values()), "calls_per_node": per_node, "failed_calls": errors,
            "est_tokens": tokens, "wall_s": wall, "traceback": "Traceback (most recent call last)" in stderr}
@@ -112,6 +114,7 @@ def main() -> None:
     ap.add_argument("--reference-root", default=str(REFERENCE_ROOT))
     ap.add_argument("--home", default=None, help="KERNELWRIGHT_HOME (default: one per task under its out dir)")
     ap.add_argument("--ledger", default=None)
+    ap.add_argument("--code", default=None, help="run the agent from DIR/kernelwright (a snapshot: git archive)")
     print(json.dumps(run_task(ap.parse_args())))
 
 

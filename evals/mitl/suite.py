@@ -9,6 +9,7 @@ A player must never see the same task twice: a rerun of a task goes to a player 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import time
@@ -22,6 +23,14 @@ def suite_tasks() -> list[str]:
             if line.strip() and not line.startswith("#")]
 
 
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    return True
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("tasks", nargs="*")
@@ -30,20 +39,27 @@ def main() -> None:
     ap.add_argument("--out-root", required=True)
     ap.add_argument("--ledger", default=None)
     ap.add_argument("--home", default=None)
+    ap.add_argument("--code", default=None, help="run the agent from DIR/kernelwright (see evals.mitl.run)")
+    ap.add_argument("--skip", type=int, default=0, help="leave out the first N tasks (already started)")
+    ap.add_argument("--also-running", default="", help="comma-separated pids of task runs started elsewhere: "
+                                                        "they count against --jobs until they end")
     ap.add_argument("--jobs", type=int, default=3)
     ap.add_argument("--port", type=int, default=18101)
     args = ap.parse_args()
     players = args.players.split(",")
-    queue = [(task, players[i % len(players)], args.port + i) for i, task in enumerate(args.tasks or suite_tasks())]
+    queue = [(task, players[i % len(players)], args.port + i) for i, task in enumerate(args.tasks or suite_tasks())][args.skip:]
     running: list[subprocess.Popen] = []
+    others = [int(p) for p in args.also_running.split(",") if p]
     while queue or running:
         running = [p for p in running if p.poll() is None]
-        while queue and len(running) < args.jobs:
+        others = [pid for pid in others if alive(pid)]
+        while queue and len(running) + len(others) < args.jobs:
             task, player, port = queue.pop(0)
             cmd = [sys.executable, "-m", "evals.mitl.run", "--task", task, "--round", args.round,
                    "--player-dir", player, "--out-root", args.out_root, "--port", str(port)]
             cmd += ["--ledger", args.ledger] if args.ledger else []
             cmd += ["--home", args.home] if args.home else []
+            cmd += ["--code", args.code] if args.code else []
             print(f"start {task} on {player} port {port}", flush=True)
             running.append(subprocess.Popen(cmd))
         time.sleep(2)
