@@ -15,7 +15,7 @@ from kernelwright.agent.config import NODES, Config, RunSettings, dotted, load_c
 from kernelwright.agent.models.base import ChatModel
 from kernelwright.agent.models.recorder import RecordingModel
 from kernelwright.agent.checkpoints import open_saver, saved_values
-from kernelwright.agent.state import initial_state
+from kernelwright.agent.state import Feedback, initial_state
 from kernelwright.agent.trajectory import Artifacts
 from kernelwright.errors import UserError
 
@@ -111,7 +111,8 @@ def generate(task: Any = None, *, model: Any = None, config: Config | None = Non
             from langgraph.types import Command
             made = settings.changes[len(saved.changes):]
             art.event("resume", changes=[c.model_dump() for c in made])
-            command: dict[str, Any] = {"update": {"settings": settings}} if made else {}
+            update = ({"settings": settings} if made else {}) | _stop_shown(graph.get_state(thread), art)
+            command: dict[str, Any] = {"update": update} if update else {}
             if graph.get_state(thread).interrupts:
                 command["resume"] = answer or {"action": "approve"}
             inp: Any = Command(**command) if command else None
@@ -127,6 +128,18 @@ def generate(task: Any = None, *, model: Any = None, config: Config | None = Non
         finally:
             deps.close()
         return _result(graph.get_state(thread), run_id, artifacts)
+
+
+def _stop_shown(snapshot: Any, art: Artifacts) -> dict[str, Any]:
+    """A run stopped by an error (not Ctrl-C) resumes at the step that failed: that step's model is told what
+    ended the run, so it does not send the reply that failed again."""
+    last = art.summary() or {}
+    nxt = [n for n in snapshot.next if n in ("planner", "dsl_writer", "lowerer")]
+    if last.get("status") != "interrupted" or not last.get("error") or not nxt:
+        return {}
+    text = (f"The last attempt at this step ended the run with an error on kernelwright's side ({last['reason'][:600]}); "
+            "the run was resumed. Do it differently this time, avoiding whatever led to that error.")
+    return {"feedback": Feedback(to=nxt[0], source="resume", text=text)}
 
 
 def _stopped(graph: Any, thread: dict, artifacts: Path, e: BaseException) -> None:

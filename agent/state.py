@@ -47,6 +47,7 @@ class VerdictBrief(BaseModel):
     stage: str                         # the first stage that did not pass (or "pass")
     summary: str
     details: list[str] = Field(default_factory=list)   # diagnostics and mismatches, rendered
+    notes: list[str] = Field(default_factory=list)     # work counters, efficiency flags, lengths never run
     file: str = ""
 
 
@@ -72,10 +73,11 @@ class Decision(BaseModel):
 
 
 class Feedback(BaseModel):
-    """Sent to the node that owns a fault: by the debugger, a DSL check, or a human reviewer."""
+    """Sent to the node that owns a fault: by the debugger, a DSL check, a human reviewer, or a resume (the
+    step that ended the run last time, told why)."""
 
     to: Literal["planner", "dsl_writer", "lowerer"]
-    source: Literal["debugger", "check", "review"]
+    source: Literal["debugger", "check", "review", "resume"]
     text: str
     code: str | None = None            # a ready fix (whole DSL program, or a hole's AscendC)
     hole: str | None = None

@@ -29,6 +29,7 @@ class WriteRequest(BaseModel):
     verdict: VerdictBrief | None = None
     feedback: Feedback | None = None
     reflection: list[Message] = []     # the last unusable reply and what was wrong with it
+    passages: list[dict[str, str]] = []  # API cards of the operations the plan names
 
 
 class WriteResult(BaseModel):
@@ -54,7 +55,8 @@ class LlmWriter:
         family = req.plan.category if req.plan else None
         return render("dsl_writer", task=req.task, source=req.source, plan=req.plan, trace=req.trace,
                       chip=chip_facts(req.soc), reference=reference_text(req.soc), examples=examples(family),
-                      previous=req.previous, check=req.check, verdict=req.verdict, feedback=req.feedback) + req.reflection
+                      previous=req.previous, check=req.check, verdict=req.verdict, feedback=req.feedback,
+                      passages=req.passages) + req.reflection
 
     def write(self, req: WriteRequest) -> WriteResult:
         reply = self.model.complete(self.messages(req), node="dsl_writer")

@@ -25,7 +25,7 @@ def test_every_node_prompt_renders():
     writer = render("dsl_writer", task=TASK, source="...", plan=PLAN, trace=TRACE, chip=chip, reference="",
                     examples=examples("elementwise"), previous="import adsl as A", verdict=None,
                     check={"ok": False, "stage": "rules", "summary": "1 rule", "diagnostics": ["error [dtype.op] at line 3"]},
-                    feedback=Feedback(to="dsl_writer", source="debugger", text="cast to f32"))
+                    feedback=Feedback(to="dsl_writer", source="debugger", text="cast to f32"), passages=[])
     text = writer[1]["content"]
     assert "error [dtype.op] at line 3" in text and "cast to f32" in text and "pitfall: bf16" in text
     assert "import adsl as A" in text and "elementwise/" in text
