@@ -28,8 +28,8 @@ def tally(a: dict[str, float] | None, b: dict[str, float] | None) -> dict[str, f
 class Plan(BaseModel):
     """The planner's structured output."""
 
-    category: str = Field(description="operator family: one of the example folders (elementwise, reduction, norm, "
-                                      "softmax, loss, optimizer, scan, pooling, ...) or 'other'")
+    category: str = Field(description="operator family: one of the families the prompt lists (the DSL example "
+                                      "folders: elementwise, reduce, norm, softmax, matmul, index, ...) or 'other'")
     math: str = Field(description="what the kernel computes, as formulas over the inputs")
     dtype_strategy: str = Field(description="compute dtype; fp16/bf16 math accumulates in fp32")
     core_split: str = Field(description="how work is split across vector cores")
