@@ -24,7 +24,7 @@ from pathlib import Path
 
 BRIDGE = Path("/work/shared/tools/llm_bridge.py")
 REFERENCE_ROOT = Path("/work/scratch/cube/mkb/reference")
-CONFIG = "models:\n  default:\n    timeout_s: 3600\n    retries: 0\n"
+CONFIG = "models:\n  default:\n    timeout_s: 3600\n    retries: 0\npaths:\n  runs: {runs}\n"
 
 
 def slug(task: str) -> str:
@@ -56,7 +56,10 @@ def run_task(args: argparse.Namespace) -> dict:
         raise SystemExit(f"{bridge_dir} exists: a player must never see the same task twice in one directory")
     bridge_dir.mkdir(parents=True)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "model.yaml").write_text(CONFIG, encoding="utf-8")
+    # its own checkpoint store and a run id named after the task: runs sharing a store and a run id ("run")
+    # would resume from each other's checkpoints
+    (out / "model.yaml").write_text(CONFIG.format(runs=out), encoding="utf-8")
+    run_dir = out / f"kw-{name}"
     task_file = Path(args.reference_root) / f"{args.task}.py"
     bridge = subprocess.Popen([sys.executable, str(BRIDGE), "--dir", str(bridge_dir), "--port", str(args.port),
                                "--wait", "3600"], stdout=(out / "bridge.log").open("w"), stderr=subprocess.STDOUT)
@@ -70,7 +73,7 @@ def run_task(args: argparse.Namespace) -> dict:
     try:
         time.sleep(1.0)  # let the bridge bind
         with (out / "stdout.json").open("w") as so, (out / "stderr.log").open("w") as se:
-            proc = subprocess.run([str(kw), "run", str(task_file), "--out", str(out / "run"), "--json"],
+            proc = subprocess.run([str(kw), "run", str(task_file), "--out", str(run_dir), "--json"],
                                   env=env, stdout=so, stderr=se)
         exit_status = proc.returncode
     finally:
@@ -81,10 +84,10 @@ def run_task(args: argparse.Namespace) -> dict:
             bridge.kill()
     wall = round(time.monotonic() - start, 1)
     summary = {}
-    run_json = out / "run" / "run.json"
+    run_json = run_dir / "run.json"
     if run_json.exists():
         summary = json.loads(run_json.read_text(encoding="utf-8"))
-    per_node, tokens, errors = calls_per_node(out / "run" / "model_calls.jsonl")
+    per_node, tokens, errors = calls_per_node(run_dir / "model_calls.jsonl")
     stderr = (out / "stderr.log").read_text(encoding="utf-8", errors="replace")
     row = {"task": args.task, "round": args.round, "code": args.code, "player_dir": str(bridge_dir), "out": str(out),
            "exit": exit_status, "status": summary.get("status"), "reason": summary.get("reason"),

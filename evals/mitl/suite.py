@@ -2,7 +2,8 @@
 through evals.mitl.run with its own bridge port; tasks are dealt to the player directories in turn.
 
     python -m evals.mitl.suite --round r1 --players /work/scratch/mitl/p1,/work/scratch/mitl/p2 \
-        --out-root /work/scratch/mitl/out --ledger /work/scratch/mitl/LEDGER.md --jobs 3 [--port 18101] [TASK ...]
+        --out-root /work/scratch/mitl/out --ledger /work/scratch/mitl/LEDGER.md --jobs 3 [--port 18101] \
+        [TASK[@PLAYER_DIR] ...]
 
 A player must never see the same task twice: a rerun of a task goes to a player that has not seen it.
 """
@@ -21,6 +22,12 @@ TASKS = Path(__file__).with_name("tasks.txt")
 def suite_tasks() -> list[str]:
     return [line.strip() for line in TASKS.read_text(encoding="utf-8").splitlines()
             if line.strip() and not line.startswith("#")]
+
+
+def dealt(task: str, player: str) -> tuple[str, str]:
+    """`category/stem@PLAYER_DIR` names the player; otherwise the next one in turn."""
+    task, _, named = task.partition("@")
+    return task, named or player
 
 
 def alive(pid: int) -> bool:
@@ -47,7 +54,8 @@ def main() -> None:
     ap.add_argument("--port", type=int, default=18101)
     args = ap.parse_args()
     players = args.players.split(",")
-    queue = [(task, players[i % len(players)], args.port + i) for i, task in enumerate(args.tasks or suite_tasks())][args.skip:]
+    queue = [(*dealt(task, players[i % len(players)]), args.port + i)
+             for i, task in enumerate(args.tasks or suite_tasks())][args.skip:]
     running: list[subprocess.Popen] = []
     others = [int(p) for p in args.also_running.split(",") if p]
     while queue or running:
