@@ -98,6 +98,7 @@ def generate(task: Any = None, *, model: Any = None, config: Config | None = Non
             settings = RunSettings(config=cfg, models={n: m.name if m else "builtin" for n, m in chosen.items()})
             run_id = Path(out).name if out else new_run_id(task.name)
             artifacts, calls_done = Path(out) if out else cfg.paths.runs / run_id, 0
+            _not_taken(saver, run_id, artifacts)
             saver.delete_thread(run_id)          # a new run under a reused name starts from scratch
             Artifacts(artifacts).reset()
         artifacts.mkdir(parents=True, exist_ok=True)
@@ -128,6 +129,20 @@ def generate(task: Any = None, *, model: Any = None, config: Config | None = Non
         finally:
             deps.close()
         return _result(graph.get_state(thread), run_id, artifacts)
+
+
+def _not_taken(saver: Any, run_id: str, artifacts: Path) -> None:
+    """A run id is its directory's name: refuse one that a run elsewhere (another --out with the same last
+    name) still holds, unfinished, in the same checkpoint store; deleting its checkpoints would make two runs
+    continue from each other's state."""
+    found = saver.get_tuple({"configurable": {"thread_id": run_id}})
+    other = Path(found.checkpoint["channel_values"].get("artifacts", "")) if found else None
+    if other is None or other.resolve() == artifacts.resolve():
+        return
+    status = (Artifacts(other).summary() or {}).get("status")
+    if status in (None, "interrupted"):
+        raise UserError(f"run id {run_id!r} (the name of --out) belongs to an unfinished run at {other} in the same "
+                        "checkpoint store; give --out a directory of another name, or resume that run")
 
 
 def _stop_shown(snapshot: Any, art: Artifacts) -> dict[str, Any]:

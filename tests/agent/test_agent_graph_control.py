@@ -96,3 +96,14 @@ def test_a_run_stopped_by_an_error_resumes_telling_the_step_why(agent_config, si
     [(node, messages)] = again.calls
     assert node == "dsl_writer" and "What to change (resume): The last attempt at this step ended the run" in \
         messages[-1]["content"] and "the writer's reply broke something" in messages[-1]["content"]
+
+
+def test_a_run_id_an_unfinished_run_elsewhere_holds_is_refused(agent_config, sim):
+    from kernelwright.errors import UserError
+    plan = (TRANSCRIPTS / "replies/plan.json").read_text()
+    with pytest.raises(KeyboardInterrupt):
+        generate(TASK, model=ScriptedModel([plan, KeyboardInterrupt()]), config=agent_config, toolchain=sim,
+                 out=agent_config.paths.runs / "a" / "run")
+    with pytest.raises(UserError, match="belongs to an unfinished run at"):
+        generate(TASK, model=ScriptedModel([]), config=agent_config, toolchain=sim, out=agent_config.paths.runs / "b" / "run")
+    assert json.loads((agent_config.paths.runs / "a/run/run.json").read_text())["status"] == "interrupted"
