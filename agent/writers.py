@@ -53,8 +53,9 @@ class LlmWriter:
 
     def messages(self, req: WriteRequest) -> list[Message]:
         family = req.plan.category if req.plan else None
+        about = " ".join([req.task.name, *((req.trace or {}).get("ops") or [])])
         return render("dsl_writer", task=req.task, source=req.source, plan=req.plan, trace=req.trace,
-                      chip=chip_facts(req.soc), reference=reference_text(req.soc), examples=examples(family),
+                      chip=chip_facts(req.soc), reference=reference_text(req.soc), examples=examples(family, about=about),
                       previous=req.previous, check=req.check, verdict=req.verdict, feedback=req.feedback,
                       passages=req.passages) + req.reflection
 
