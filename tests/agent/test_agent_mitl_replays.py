@@ -50,3 +50,15 @@ def test_a_recorded_run_replays_through_the_whole_graph(agent_config, sim):
     result = generate(TASKS / "selu.py", model=model, config=agent_config, toolchain=sim)
     assert result.status == "passed", result.reason
     assert result.path == ["planner", "dsl_writer", "lowerer", "verify", "finish"] and model.remaining == 0
+
+
+def test_an_attribute_bound_by_position_is_named_in_the_check():
+    """The conv1d writer's first program declared stride, padding, dilation; the task gives in_channels,
+    out_channels, kernel_size, which reached them by position. Its assert said only that stride was not 1."""
+    first = one_code_block(replies(HERE / "transcripts" / "mitl" / "conv_standard_1d.jsonl")["dsl_writer"][0],
+                           DSL_LANGS, "the whole DSL program")
+    task = load_task(TASKS / "conv_standard_1d.py")
+    with ReferenceWorker(task) as worker:
+        check = dslkit.check(first, task, worker)
+    assert check.stage == "interpret" and "[tiling.assert]" in check.summary
+    assert "binding: attribute 'stride' <- init 'in_channels' = 16 (by position)" in check.diagnostics
