@@ -15,7 +15,7 @@ from kernelwright.agent.config import NODES, Config, RunSettings, dotted, load_c
 from kernelwright.agent.models.base import ChatModel
 from kernelwright.agent.models.recorder import RecordingModel
 from kernelwright.agent.checkpoints import open_saver, saved_values
-from kernelwright.agent.state import initial_state
+from kernelwright.agent.state import Feedback, initial_state
 from kernelwright.agent.trajectory import Artifacts
 from kernelwright.errors import UserError
 
@@ -99,6 +99,7 @@ def generate(task: Any = None, *, model: Any = None, config: Config | None = Non
             settings = RunSettings(config=cfg, models={n: m.name if m else "builtin" for n, m in chosen.items()})
             run_id = Path(out).name if out else new_run_id(task.name)
             artifacts, calls_done = Path(out) if out else cfg.paths.runs / run_id, 0
+            _not_taken(saver, run_id, artifacts)
             saver.delete_thread(run_id)          # a new run under a reused name starts from scratch
             Artifacts(artifacts).reset()
         artifacts.mkdir(parents=True, exist_ok=True)
@@ -112,7 +113,8 @@ def generate(task: Any = None, *, model: Any = None, config: Config | None = Non
             from langgraph.types import Command
             made = settings.changes[len(saved.changes):]
             art.event("resume", changes=[c.model_dump() for c in made])
-            command: dict[str, Any] = {"update": {"settings": settings}} if made else {}
+            update = ({"settings": settings} if made else {}) | _stop_shown(graph.get_state(thread), art)
+            command: dict[str, Any] = {"update": update} if update else {}
             if graph.get_state(thread).interrupts:
                 command["resume"] = answer or {"action": "approve"}
             inp: Any = Command(**command) if command else None
@@ -128,6 +130,32 @@ def generate(task: Any = None, *, model: Any = None, config: Config | None = Non
         finally:
             deps.close()
         return _result(graph.get_state(thread), run_id, artifacts)
+
+
+def _not_taken(saver: Any, run_id: str, artifacts: Path) -> None:
+    """A run id is its directory's name: refuse one that a run elsewhere (another --out with the same last
+    name) still holds, unfinished, in the same checkpoint store; deleting its checkpoints would make two runs
+    continue from each other's state."""
+    found = saver.get_tuple({"configurable": {"thread_id": run_id}})
+    other = Path(found.checkpoint["channel_values"].get("artifacts", "")) if found else None
+    if other is None or other.resolve() == artifacts.resolve():
+        return
+    status = (Artifacts(other).summary() or {}).get("status")
+    if status in (None, "interrupted"):
+        raise UserError(f"run id {run_id!r} (the name of --out) belongs to an unfinished run at {other} in the same "
+                        "checkpoint store; give --out a directory of another name, or resume that run")
+
+
+def _stop_shown(snapshot: Any, art: Artifacts) -> dict[str, Any]:
+    """A run stopped by an error (not Ctrl-C) resumes at the step that failed: that step's model is told what
+    ended the run, so it does not send the reply that failed again."""
+    last = art.summary() or {}
+    nxt = [n for n in snapshot.next if n in ("planner", "dsl_writer", "lowerer")]
+    if last.get("status") != "interrupted" or not last.get("error") or not nxt:
+        return {}
+    text = (f"The last attempt at this step ended the run with an error on kernelwright's side ({last['reason'][:600]}); "
+            "the run was resumed. Do it differently this time, avoiding whatever led to that error.")
+    return {"feedback": Feedback(to=nxt[0], source="resume", text=text)}
 
 
 def _stopped(graph: Any, thread: dict, artifacts: Path, e: BaseException) -> None:

@@ -104,11 +104,11 @@ def check(source: str, task: Task, worker: Any, *, soc: str | None = None, toler
     diags = [f"case {c.case}: " + d.render(source) for c in report.cases for d in c.diagnostics if d.severity == "error"]
     if diags:
         return DslCheck(ok=False, stage="interpret", summary=f"the interpreter stopped: {diags[0].splitlines()[0]}",
-                        diagnostics=diags[:12], seconds=seconds)
+                        diagnostics=diags[:12] + binding_notes(report.cases), seconds=seconds)
     bad = [c for c in report.cases if c.status == "fail"]
     if bad:
         lines = [f"case {c.case} (shapes {c.shapes}): {m}" for c in bad for m in c.mismatches]
-        return DslCheck(ok=False, stage="compare", diagnostics=lines[:12], seconds=seconds,
+        return DslCheck(ok=False, stage="compare", diagnostics=lines[:12] + binding_notes(bad), seconds=seconds,
                         summary=f"{len(bad)} case(s) differ from the reference (tolerance {tolerance})")
     judged = [c for c in report.cases if c.status == "pass"]
     if not judged:
@@ -116,6 +116,18 @@ def check(source: str, task: Task, worker: Any, *, soc: str | None = None, toler
         return DslCheck(ok=False, stage="error", summary=f"no case could be checked: {why}", seconds=seconds)
     return DslCheck(ok=True, stage="pass", seconds=seconds,
                     summary=f"{len(judged)}/{len(report.cases)} case(s) match the reference (tolerance {tolerance})")
+
+
+def binding_notes(cases: list[Any]) -> list[str]:
+    """How the task's values reached the program where it was not by name (an attribute bound by position to
+    an init argument of another name): the mitl conv1d program declared stride, padding, dilation and got
+    in_channels, out_channels, kernel_size, and its assert said only that stride was not 1."""
+    seen: list[str] = []
+    for c in cases:
+        for note in c.notes:
+            if ("by position" in note or "not passed to the kernel" in note) and note not in seen:
+                seen.append(note)
+    return [f"binding: {n}" for n in seen[:6]]
 
 
 def lower(source: str, task: Task) -> tuple[KernelProject, list[HoleWork]] | str:

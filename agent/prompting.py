@@ -5,6 +5,7 @@ and chip facts from the SoC profile data (`tools/hardware`), never from prose.
 A template defines `{% block system %}` and `{% block user %}`; each becomes one chat message."""
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -50,12 +51,21 @@ def families() -> list[str]:
     return sorted(d.name for d in EXAMPLES_DIR.iterdir() if d.is_dir() and any(d.glob("*.dsl.py")))
 
 
-def examples(family: str | None, limit: int = 2) -> list[dict[str, str]]:
-    """Up to `limit` example programs of a family (the elementwise ones when the family has none)."""
+def _words(text: str) -> set[str]:
+    return {w for w in re.split(r"[^a-z0-9]+", text.lower()) if len(w) > 1}
+
+
+def examples(family: str | None, limit: int = 2, about: str = "") -> list[dict[str, str]]:
+    """Up to `limit` example programs of a family (the elementwise ones when the family has none), those
+    whose names share the most words with `about` (the task's name and traced ops) first."""
     chosen = family if family in families() else ("elementwise" if "elementwise" in families() else None)
     if chosen is None:
         return []
-    files = sorted((EXAMPLES_DIR / chosen).glob("*.dsl.py"))[:limit]
+    wanted = _words(about)
+
+    def closeness(f: Path) -> tuple[int, str]:
+        return -len(_words(f.name.removesuffix(".dsl.py")) & wanted), f.name
+    files = sorted((EXAMPLES_DIR / chosen).glob("*.dsl.py"), key=closeness)[:limit]
     return [{"name": f"{chosen}/{f.name}", "source": f.read_text(encoding="utf-8")} for f in files]
 
 

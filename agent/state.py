@@ -28,8 +28,8 @@ def tally(a: dict[str, float] | None, b: dict[str, float] | None) -> dict[str, f
 class Plan(BaseModel):
     """The planner's structured output."""
 
-    category: str = Field(description="operator family: one of the example folders (elementwise, reduction, norm, "
-                                      "softmax, loss, optimizer, scan, pooling, ...) or 'other'")
+    category: str = Field(description="operator family: one of the families the prompt lists (the DSL example "
+                                      "folders: elementwise, reduce, norm, softmax, matmul, index, ...) or 'other'")
     math: str = Field(description="what the kernel computes, as formulas over the inputs")
     dtype_strategy: str = Field(description="compute dtype; fp16/bf16 math accumulates in fp32")
     core_split: str = Field(description="how work is split across vector cores")
@@ -47,6 +47,7 @@ class VerdictBrief(BaseModel):
     stage: str                         # the first stage that did not pass (or "pass")
     summary: str
     details: list[str] = Field(default_factory=list)   # diagnostics and mismatches, rendered
+    notes: list[str] = Field(default_factory=list)     # work counters, efficiency flags, lengths never run
     file: str = ""
 
 
@@ -72,10 +73,11 @@ class Decision(BaseModel):
 
 
 class Feedback(BaseModel):
-    """Sent to the node that owns a fault: by the debugger, a DSL check, or a human reviewer."""
+    """Sent to the node that owns a fault: by the debugger, a DSL check, a human reviewer, or a resume (the
+    step that ended the run last time, told why)."""
 
     to: Literal["planner", "dsl_writer", "lowerer"]
-    source: Literal["debugger", "check", "review"]
+    source: Literal["debugger", "check", "review", "resume"]
     text: str
     code: str | None = None            # a ready fix (whole DSL program, or a hole's AscendC)
     hole: str | None = None

@@ -29,6 +29,7 @@ class WriteRequest(BaseModel):
     verdict: VerdictBrief | None = None
     feedback: Feedback | None = None
     reflection: list[Message] = []     # the last unusable reply and what was wrong with it
+    passages: list[dict[str, str]] = []  # API cards of the operations the plan names
 
 
 class WriteResult(BaseModel):
@@ -52,9 +53,11 @@ class LlmWriter:
 
     def messages(self, req: WriteRequest) -> list[Message]:
         family = req.plan.category if req.plan else None
+        about = " ".join([req.task.name, *((req.trace or {}).get("ops") or [])])
         return render("dsl_writer", task=req.task, source=req.source, plan=req.plan, trace=req.trace,
-                      chip=chip_facts(req.soc), reference=reference_text(req.soc), examples=examples(family),
-                      previous=req.previous, check=req.check, verdict=req.verdict, feedback=req.feedback) + req.reflection
+                      chip=chip_facts(req.soc), reference=reference_text(req.soc), examples=examples(family, about=about),
+                      previous=req.previous, check=req.check, verdict=req.verdict, feedback=req.feedback,
+                      passages=req.passages) + req.reflection
 
     def write(self, req: WriteRequest) -> WriteResult:
         reply = self.model.complete(self.messages(req), node="dsl_writer")

@@ -8,7 +8,7 @@ from typing import Any
 from kernelwright.agent.deps import Deps
 from kernelwright.agent.models.base import ModelError
 from kernelwright.agent.nodes.common import ask, format_failed, model_failed, reflection, usage_update
-from kernelwright.agent.nodes.planner import retrieve
+from kernelwright.agent.nodes.retrieval import failure_cards
 from kernelwright.agent.prompting import render
 from kernelwright.agent.replies import FormatError, code_blocks, json_object
 from kernelwright.agent.state import Decision, Feedback, Halt, RunState
@@ -43,7 +43,7 @@ def debugger(state: RunState, deps: Deps) -> dict[str, Any]:
     messages = render("debugger", failure=f, suggestion={"fault": fault, "why": why}, plan=state.get("plan"),
                       dsl=numbered(state.get("dsl")), holes=state.get("holes") or [],
                       files=project.files if project and f.subject in ("kernel", "patch") else {},
-                      passages=retrieve(deps, f"{f.summary} {' '.join(f.details)[:600]}", kinds=["api", "fix", "concept"]),
+                      passages=failure_cards(deps, f),
                       schema=Decision.model_json_schema())
     try:
         reply = ask(deps, "debugger", messages + reflection(state, "debugger"), schema=Decision)

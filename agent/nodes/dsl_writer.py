@@ -11,6 +11,7 @@ from kernelwright.agent.deps import Deps
 from kernelwright.agent.models.base import ModelError
 from kernelwright.agent.nodes.common import feedback_for, format_failed, model_failed, progress, reflection, usage_update
 from kernelwright.agent.nodes.planner import reference_source
+from kernelwright.agent.nodes.retrieval import plan_cards
 from kernelwright.agent.state import Failure, Halt, RunState
 from kernelwright.agent.trajectory import Artifacts
 from kernelwright.agent.writers import WriteRequest
@@ -26,7 +27,8 @@ def dsl_writer(state: RunState, deps: Deps) -> dict[str, Any]:
     else:
         req = WriteRequest(task=task, source=reference_source(task), plan=state.get("plan"), trace=state.get("trace"),
                            soc=deps.config.toolchain.soc, previous=state.get("dsl"), check=state.get("dsl_check"),
-                           verdict=state.get("verdict"), feedback=feedback, reflection=reflection(state, "dsl_writer"))
+                           verdict=state.get("verdict"), feedback=feedback, reflection=reflection(state, "dsl_writer"),
+                           passages=plan_cards(deps, state.get("plan")) if deps.model("dsl_writer") else [])
         progress("dsl_writer", f"writing the DSL program ({deps.writer.name})")
         try:
             result = deps.writer.write(req)

@@ -16,7 +16,8 @@ def exit_status(state: RunState, deps: Deps) -> tuple[str, str]:
     if halt:
         return halt.status, halt.reason
     if verdict and verdict.status == "pass":
-        return "passed", verdict.summary
+        warnings = [n for n in verdict.notes if not n.startswith("work counters")]
+        return "passed", "; ".join([verdict.summary, *warnings])
     why = exhausted(state, deps.config.agent)
     if why:
         return "budget_exhausted", why

@@ -10,7 +10,7 @@ from kernelwright.agent.deps import Deps
 from kernelwright.agent.models.base import ModelError
 from kernelwright.agent.nodes.common import (ask, feedback_for, format_failed, model_failed, progress, reflection,
                                              usage_update)
-from kernelwright.agent.nodes.planner import retrieve
+from kernelwright.agent.nodes.retrieval import retrieve
 from kernelwright.agent.patching import PatchError, apply_edits
 from kernelwright.agent.prompting import chip_facts, render
 from kernelwright.agent.replies import FormatError, one_code_block

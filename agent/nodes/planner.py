@@ -10,6 +10,7 @@ from kernelwright.agent.deps import Deps
 from kernelwright.agent.models.base import ModelError
 from kernelwright.agent.nodes.common import (ask, feedback_for, format_failed, model_failed, progress, reflection,
                                              usage_update)
+from kernelwright.agent.nodes.retrieval import retrieve
 from kernelwright.agent.prompting import chip_facts, families, render
 from kernelwright.agent.replies import FormatError, json_object
 from kernelwright.agent.state import Halt, Plan, RunState
@@ -22,11 +23,6 @@ def reference_source(task: Task) -> str:
     if task.inputs_source and task.inputs_source != task.source:
         parts.append(Path(task.inputs_source).read_text(encoding="utf-8", errors="replace"))
     return "\n\n".join(parts)
-
-
-def retrieve(deps: Deps, query: str, kinds: list[str] | None = None) -> list[dict[str, str]]:
-    passages = deps.retriever.search(query, k=deps.config.retriever.k, kinds=kinds, soc=deps.config.toolchain.soc)
-    return [{"cite": p.cite(), "text": p.text[:1500]} for p in passages]
 
 
 def planner(state: RunState, deps: Deps) -> dict[str, Any]:

@@ -6,11 +6,12 @@ from typing import Any
 
 from kernelwright.agent.deps import Deps
 from kernelwright.agent.nodes.common import progress
+from kernelwright.agent.nodes.verdict_notes import unrun_lengths, work_notes
 from kernelwright.agent.state import Failure, Halt, RunState, VerdictBrief
 from kernelwright.agent.trajectory import Artifacts
 
 
-def brief(v: Any, version: int, file: str) -> VerdictBrief:
+def brief(v: Any, version: int, file: str, family: str | None = None) -> VerdictBrief:
     """The first stage that did not pass, and its diagnostics and mismatches rendered for the model."""
     failing = next((s for s in v.stages if s.status in ("fail", "error")), None)
     details: list[str] = []
@@ -23,7 +24,7 @@ def brief(v: Any, version: int, file: str) -> VerdictBrief:
             details.append(f"case {run.case} (shapes {run.run_shapes}): {run.reason[:1500]}")
     status = v.status if v.status in ("pass", "fail") else "error"
     return VerdictBrief(version=version, status=status, stage=failing.name if failing else "pass",
-                        summary=v.summary, details=details, file=file)
+                        summary=v.summary, details=details, notes=work_notes(v, family) + unrun_lengths(v), file=file)
 
 
 def verify(state: RunState, deps: Deps) -> dict[str, Any]:
@@ -39,12 +40,13 @@ def verify(state: RunState, deps: Deps) -> dict[str, Any]:
         kwargs["budget"] = tc.budget
     v = referee(task, state["project"], deps.toolchain, worker=deps.worker(task), **kwargs)
     path = art.write("verdicts/v%d.json" % version, v.model_dump_json(indent=1))
-    b = brief(v, version, str(path.relative_to(art.root)))
+    plan = state.get("plan")
+    b = brief(v, version, str(path.relative_to(art.root)), plan.category if plan else None)
     b.project_version = state.get("project_version", 0)
     art.event("verify", outcome=b.status, stage=b.stage, summary=b.summary, version=version)
     update: dict[str, Any] = {"verdict": b, "verdicts": [b]}
     if b.status == "error":
         update["halt"] = Halt(status="environment_error", reason=f"the referee could not judge the kernel: {v.summary}")
     elif b.status == "fail":
-        update["failure"] = Failure(subject="kernel", stage=b.stage, summary=b.summary, details=b.details)
+        update["failure"] = Failure(subject="kernel", stage=b.stage, summary=b.summary, details=b.details + b.notes)
     return update

@@ -82,3 +82,28 @@ def test_run_cut_short_resumes_from_its_checkpoint(agent_config, sim):
                        resume="cut")
     assert resumed.path == ["planner", "dsl_writer", "lowerer", "verify", "finish"]
     assert resumed.status == "passed", resumed.reason
+
+
+def test_a_run_stopped_by_an_error_resumes_telling_the_step_why(agent_config, sim):
+    plan = (TRANSCRIPTS / "replies/plan.json").read_text()
+    good = (TRANSCRIPTS / "replies/abs_scale_good.md").read_text()
+    broken = ScriptedModel([plan, RuntimeError("the writer's reply broke something")])
+    with pytest.raises(RuntimeError):
+        generate(TASK, model=broken, config=agent_config, toolchain=sim, out=agent_config.paths.runs / "err")
+    again = ScriptedModel([good])
+    resumed = generate(model=again, config=agent_config, toolchain=sim, resume="err")
+    assert resumed.status == "passed", resumed.reason
+    [(node, messages)] = again.calls
+    assert node == "dsl_writer" and "What to change (resume): The last attempt at this step ended the run" in \
+        messages[-1]["content"] and "the writer's reply broke something" in messages[-1]["content"]
+
+
+def test_a_run_id_an_unfinished_run_elsewhere_holds_is_refused(agent_config, sim):
+    from kernelwright.errors import UserError
+    plan = (TRANSCRIPTS / "replies/plan.json").read_text()
+    with pytest.raises(KeyboardInterrupt):
+        generate(TASK, model=ScriptedModel([plan, KeyboardInterrupt()]), config=agent_config, toolchain=sim,
+                 out=agent_config.paths.runs / "a" / "run")
+    with pytest.raises(UserError, match="belongs to an unfinished run at"):
+        generate(TASK, model=ScriptedModel([]), config=agent_config, toolchain=sim, out=agent_config.paths.runs / "b" / "run")
+    assert json.loads((agent_config.paths.runs / "a/run/run.json").read_text())["status"] == "interrupted"

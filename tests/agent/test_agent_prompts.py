@@ -25,7 +25,7 @@ def test_every_node_prompt_renders():
     writer = render("dsl_writer", task=TASK, source="...", plan=PLAN, trace=TRACE, chip=chip, reference="",
                     examples=examples("elementwise"), previous="import adsl as A", verdict=None,
                     check={"ok": False, "stage": "rules", "summary": "1 rule", "diagnostics": ["error [dtype.op] at line 3"]},
-                    feedback=Feedback(to="dsl_writer", source="debugger", text="cast to f32"))
+                    feedback=Feedback(to="dsl_writer", source="debugger", text="cast to f32"), passages=[])
     text = writer[1]["content"]
     assert "error [dtype.op] at line 3" in text and "cast to f32" in text and "pitfall: bf16" in text
     assert "import adsl as A" in text and "elementwise/" in text
@@ -66,6 +66,8 @@ def test_examples_and_chip_facts_come_from_data():
     ex = examples("softmax")
     assert ex and all(e["name"].startswith("softmax/") and "import adsl as A" in e["source"] for e in ex)
     assert examples("no-such-family")[0]["name"].startswith("elementwise/")
+    # the closest examples of the family first (the mitl suite's scatter_add writer was shown embedding and gather)
+    assert [e["name"] for e in examples("index", about="scatter_add_rows scatter_add")][0] == "index/scatter_add.dsl.py"
     from kernelwright.tools.hardware import load_soc
     soc = load_soc("Ascend910B4")
     assert chip_facts("Ascend910B4")["vector_cores"] == soc.vector_cores and chip_facts(None)["ub_bytes"] == soc.ub_bytes

@@ -191,3 +191,39 @@ def test_holes_are_recorded_marked_interpreted_and_fillable(sim):
     assert build.ok, [d.render() for d in build.diagnostics[:3]]
     r = sim.run(build, Case(inputs={"x": x}))
     assert r.status == "ok" and np.array_equal(r.outputs["y"], res.outputs["y"])
+
+
+ALIGN_IN_KERNEL = '''"""y = x + 1, with the vector length rounded up inside the kernel (A.align_up lowers to KwAlignUp)."""
+import adsl as A
+
+
+@A.tiling
+def tiling(x, hw):
+    nb = max(1, min(hw.vector_cores, A.ceil_div(x.numel, 512)))
+    return A.Tiling(block_dim=nb, total=x.numel, tile=512)
+
+
+@A.kernel(inputs={"x": (A.f32,)}, outputs={"y": "x"})
+def add_one(x, y, t):
+    xin = A.ub(x.dtype, t.tile)
+    yout = A.ub(y.dtype, t.tile)
+    lo, hi = A.block_span(t.total, 8)
+    for off, n in A.tiles(lo, hi, t.tile, stages=2):
+        A.load(xin, x[off:], n, pad=0.0)
+        A.Adds(yout, xin, 1.0, A.align_up(n, 8))
+        A.store(y[off:], yout, n)
+'''
+
+
+def test_align_up_inside_a_kernel_compiles_and_runs(sim):
+    """A model's program that used A.align_up in the kernel body once failed to compile: the generated file
+    called KwAlignUp without defining it (issue 15)."""
+    program = parse_program(ALIGN_IN_KERNEL, "add_one.dsl.py")
+    project = lower(program)
+    kernel = next(v for k, v in project.files.items() if k.startswith("op_kernel/"))
+    assert "KwAlignUp(" in kernel
+    build = sim.build(project)
+    assert build.ok, [d.render() for d in build.diagnostics[:3]]
+    x = np.random.default_rng(2).standard_normal(1000).astype(np.float32)
+    r = sim.run(build, Case(inputs={"x": x}))
+    assert r.status == "ok" and np.array_equal(r.outputs["y"], x + 1.0)

@@ -1,0 +1,68 @@
+"""What the model nodes retrieve, and the progress shown while the knowledge base opens: the planner gets a
+search over everything, the writer the API cards of the operations its plan names, the debugger the cards of
+the symbols its failure names and past fixes (never pages picked only by similarity to an error text)."""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from kernelwright.agent.deps import Deps
+from kernelwright.agent.nodes.common import progress
+
+CARD_CHARS = 1200          # a card's head: signature and the first notes, not its whole body
+SLOW_SECONDS = 5.0
+
+
+def passage_dicts(passages: list[Any], chars: int = 1500) -> list[dict[str, str]]:
+    return [{"cite": p.cite(), "text": p.text[:chars]} for p in passages]
+
+
+def _opening(deps: Deps, node: str) -> float:
+    """Say what a slow first search is doing (building the index, loading the embedding model) before it
+    starts; returns the start time."""
+    is_current = getattr(deps.retriever, "is_current", None)
+    if is_current is not None and not getattr(deps.retriever, "_synced", None):
+        first = "building the knowledge index (first run of this KERNELWRIGHT_HOME: minutes)" if not is_current() \
+            else "opening the knowledge base (loading the embedding model)"
+        progress(node, first)
+    return time.monotonic()
+
+
+def _done(node: str, start: float) -> None:
+    seconds = time.monotonic() - start
+    if seconds > SLOW_SECONDS:
+        progress(node, f"knowledge base ready ({seconds:.0f} s)")
+
+
+def retrieve(deps: Deps, query: str, kinds: list[str] | None = None, node: str = "planner",
+             k: int | None = None) -> list[dict[str, str]]:
+    start = _opening(deps, node)
+    passages = deps.retriever.search(query, k=k or deps.config.retriever.k, kinds=kinds, soc=deps.config.toolchain.soc)
+    _done(node, start)
+    return passage_dicts(passages)
+
+
+def api_cards(deps: Deps, text: str, limit: int = 4) -> list[dict[str, str]]:
+    """The API cards of the symbols `text` names (exact names, or the nearest real ones for a name that does
+    not exist); no similarity search."""
+    catalog = getattr(deps.retriever, "catalog", None)
+    if catalog is None or not text.strip():
+        return []
+    from kernelwright.knowledge.lookup import symbol_passages
+    return passage_dicts(symbol_passages(text, catalog, limit), CARD_CHARS)
+
+
+def plan_cards(deps: Deps, plan: Any) -> list[dict[str, str]]:
+    """The cards of the AscendC operations the plan names (its math, tiling and pitfalls)."""
+    if plan is None:
+        return []
+    return api_cards(deps, " ".join([plan.math, plan.tiling, plan.tail_handling, *plan.pitfalls]))
+
+
+def failure_cards(deps: Deps, failure: Any) -> list[dict[str, str]]:
+    """Cards of the symbols the failure names and, for a failing kernel, past fixes of similar failures."""
+    text = " ".join([failure.summary, *failure.details])[:4000]
+    found = api_cards(deps, text)
+    if failure.subject in ("kernel", "patch"):
+        found += retrieve(deps, text[:1000], kinds=["fix"], node="debugger", k=2)
+    return found
