@@ -16,6 +16,10 @@ LOCALS = {"u", "wt", "col", "xin", "xz", "tab", "pos", "seg", "wrow", "wout", "a
 PHASE1_BYTES = 81920       # UB for the im2col tiles; the rest holds the GEMM blocks and the epilogue
 
 
+def _init_groups(g: OpGraph):
+    return next((i["value"] for i in g.trace.get("init", []) if i.get("name") == "groups"), None)
+
+
 def _flip(spec: ConvSpec, k: str, axis: int) -> str:
     return f"({spec.kernel[axis] - 1} - {k})" if spec.transposed else k
 
@@ -35,10 +39,14 @@ def emit(g: OpGraph, spec: ConvSpec, after: list[Node], extras: dict[str, str], 
     (KD, KH, KW), (SD, SH, SW) = spec.kernel, spec.step
     (PD, PH, PW), (LD, LH, LW), (ED, EH, EW) = spec.padding, spec.dilation, spec.extra
     UD_, UH_, UW_ = spec.stride if spec.transposed else (1, 1, 1)
-    G, KK, tr = spec.groups, KD * KH * KW, spec.transposed
+    KK, tr = KD * KH * KW, spec.transposed
+    # the groups from the shapes (a shrunk case shrinks the channels and the groups alike), or for a transposed
+    # convolution (whose weight does not tell) from the task's `groups` init argument when it has one
+    attrs = {"groups": spec.groups} if tr and spec.groups > 1 and _init_groups(g) == spec.groups else {}
+    G = f"{x}.shape[1] // {w}.shape[1]" if not tr else ("int(groups)" if attrs else str(spec.groups))
     r = spec.rank
     dims = ["1"] * (3 - r) + [f"{x}.shape[{2 + i}]" for i in range(r)]
-    co = f"{w}.shape[1] * {G}" if tr else f"{w}.shape[0]"
+    co = f"{w}.shape[1] * G" if tr else f"{w}.shape[0]"
     zl = max(0, -(-max(PW, 0) // 16) * 16)
 
     comp = ChainCompiler(g, count="mn * ld", prefix="wk_", broadcast=True)
@@ -56,17 +64,19 @@ def emit(g: OpGraph, spec: ConvSpec, after: list[Node], extras: dict[str, str], 
     UD = (ID - 1) * {UD_} + 1
     UH = (IH - 1) * {UH_} + 1
     UW = (IW - 1) * {UW_} + 1
+    G = {G}
     OD = (UD + {2 * PD + ED - LD * (KD - 1) - 1}) // {SD} + 1
     OH = (UH + {2 * PH + EH - LH * (KH - 1) - 1}) // {SH} + 1
     OW = (UW + {2 * PW + EW - LW * (KW - 1) - 1}) // {SW} + 1
     CO = {co}'''
+    extra_params = "".join(f", {a}" for a in attrs)
     out_dims = ", ".join(["N", "CO"] + ["OD", "OH", "OW"][3 - r:])
     tiling = f'''@A.tiling
-def tiling({params}, hw):
+def tiling({params}, hw{extra_params}):
     {shape_lines}
     OHW = OD * OH * OW
-    CKKg = C // {G} * {KK}
-    COg = CO // {G}
+    CKKg = C // G * {KK}
+    COg = CO // G
     # im2col segments of bw outputs of a row; their source span (xa), index tables (2 x KW x bw i32), a row buffer
     bw = min(OW, max(8, ({PHASE1_BYTES} - 4 * ({2 * (KW - 1) * LW} + {zl + 64})) // (4 * ({2 * SW} + {1 + 2 * KW}))))
     bwa = A.align_up(bw, 8)
@@ -80,9 +90,9 @@ def tiling({params}, hw):
     bm = max(1, min(64, COg, left // ({ntiles} * 4 * A.align_up(bn, 16))))
     mt = A.ceil_div(COg, bm)
     tn = A.ceil_div(OHW, bn)
-    tiles = N * {G} * mt * tn
+    tiles = N * G * mt * tn
     rows = N * C * {KD * KH} * OD * OH
-    return A.Tiling(block_dim=max(1, min(hw.vector_cores, max(tiles, rows // 4))), N=N, C=C, ID=ID, IH=IH, IW=IW,
+    return A.Tiling(block_dim=max(1, min(hw.vector_cores, max(tiles, rows // 4))), G=G, N=N, C=C, ID=ID, IH=IH, IW=IW,
                     UD=UD, UH=UH, UW=UW, OD=OD, OH=OH, OW=OW, CO=CO, COg=COg, CKK=C * {KK}, CKKg=CKKg, OHW=OHW,
                     bw=bw, bwa=bwa, xa=xa, segs=A.ceil_div(OW, bw), bu=bx * {UW_}, usegs=A.ceil_div(UW, bx * {UW_}),
                     urows=N * C * UD * UH, KKA=KKA, cb=cb, wc=A.ceil_div(COg, cb), wtasks=C * A.ceil_div(COg, cb),
@@ -91,7 +101,7 @@ def tiling({params}, hw):
 
 
 @A.shapes
-def shapes({params}):
+def shapes({params}{extra_params}):
     {shape_lines}
     return {{"{y}": ({out_dims})}}
 '''
@@ -136,7 +146,7 @@ def shapes({params}):
                  "    ci = j // t.wc", "    c0 = j % t.wc * t.cb", "    cn = min(t.cb, t.COg - c0)",
                  f"    A.load(wrow, {w}[(ci * t.COg + c0) * {KK}:], {KK}, rows=cn, src_stride={KK}, dst_stride=t.KKA, pad=0.0)",
                  "    A.copy(wout, wrow, cn * t.KKA)",
-                 f"    A.store(wt[(ci // (t.C // {G}) * t.COg + c0) * t.CKKg + ci % (t.C // {G}) * {KK}:], wout, {KK}, "
+                 f"    A.store(wt[(ci // (t.C // t.G) * t.COg + c0) * t.CKKg + ci % (t.C // t.G) * {KK}:], wout, {KK}, "
                  "rows=cn, src_stride=t.KKA, dst_stride=t.CKKg)",
                  "A.sync_all()"]
     body += [f"A.Duplicate(tab, 0, {KW} * t.bwa)", f"for kw in A.range(0, {KW}):", "    for j in A.range(0, t.bw):",
@@ -167,8 +177,8 @@ def shapes({params}):
              "A.sync_all()",
              "lo3, hi3 = A.block_span(t.tiles)",
              "for i in A.range(lo3, hi3):                     # i = ((n * G + g) * mt + mi) * tn + ni",
-             "    ni = i % t.tn", "    mi = i // t.tn % t.mt", f"    g = i // (t.tn * t.mt) % {G}",
-             f"    ib = i // (t.tn * t.mt * {G})", "    m0 = mi * t.bm", "    n0 = ni * t.bn",
+             "    ni = i % t.tn", "    mi = i // t.tn % t.mt", "    g = i // (t.tn * t.mt) % t.G",
+             "    ib = i // (t.tn * t.mt * t.G)", "    m0 = mi * t.bm", "    n0 = ni * t.bn",
              "    mn = min(t.bm, t.COg - m0)", "    nn = min(t.bn, t.OHW - n0)",
              "    ld = A.align_up(nn, 8)                      # fp32 rows of the block: 32-byte aligned",
              "    ls = A.align_up(nn, 16)                     # rows of the store tile (any float dtype)",
@@ -197,7 +207,7 @@ def shapes({params}):
     body += ["    " + line for line in loop]
     ops = ", ".join(dict.fromkeys(n.op for n in [spec.node, *after]))
     kind = "transposed convolution" if tr else "convolution"
-    source = (doc(f"{name}: {ops}: a {spec.rank}-d {kind} (groups {G}) by im2col + GEMM on the cube unit, a MIX "
+    source = (doc(f"{name}: {ops}: a {spec.rank}-d {kind} (groups {spec.groups}) by im2col + GEMM on the cube unit, a MIX "
                   "kernel (written by the builtin writer).") + "\n\n" + tiling + "\n\n" +
-              f"{decorator(inputs, {y: x})}\ndef {kernel_name(name)}({params}, {y}, t):\n{indent(decls + body, 1)}\n")
+              f"{decorator(inputs, {y: x}, attrs)}\ndef {kernel_name(name)}({params}, {y}, t):\n{indent(decls + body, 1)}\n")
     return Emitted("convolution", f"{ops}: {spec.rank}-d {kind} as im2col (vector) + W @ col (cube), MIX", source)
