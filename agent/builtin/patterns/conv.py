@@ -19,7 +19,7 @@ from kernelwright.agent.builtin.graphview import FLOAT_DTYPES, Node, OpGraph, re
 from kernelwright.agent.builtin import recipes
 from kernelwright.agent.builtin.patterns import Emitted
 from kernelwright.agent.builtin.patterns.conv_dsl import emit
-from kernelwright.agent.builtin.patterns.conv_spec import FUNCTIONS, MODULES as CONV_MODULES, ConvSpec, conv_spec
+from kernelwright.agent.builtin.patterns.conv_spec import FUNCTIONS, MODULES as CONV_MODULES, ConvSpec, constant, conv_spec
 
 PASS = {"contiguous", "clone", "detach", "identity"}
 KNOWN = set(CONV_MODULES) | set(FUNCTIONS) | PASS | recipes.KNOWN | set(MODULES)
@@ -27,7 +27,8 @@ KNOWN = set(CONV_MODULES) | set(FUNCTIONS) | PASS | recipes.KNOWN | set(MODULES)
 
 def epilogue_extras(g: OpGraph, core: Node, after: list[Node], co: int) -> dict[str, str] | None:
     """The other tensor operands of the elementwise nodes after the convolution: leaf fx name -> "full"
-    (shaped like the output), "chan" (one value per output channel, broadcast over the rest) or "scalar"."""
+    (shaped like the output), "chan" (one value per output channel, broadcast over the rest), "scalar" (a
+    one-element tensor read from GM) or "const" (a constant the forward made, written into the program)."""
     done = {core.name} | {n.name for n in after}
     extras: dict[str, str] = {}
     rank = len(core.shape)
@@ -37,6 +38,9 @@ def epilogue_extras(g: OpGraph, core: Node, after: list[Node], co: int) -> dict[
             if name is None or name in done:
                 continue
             leaf = g.node(name)
+            if constant(g, name) is not None:
+                extras[name] = "const"
+                continue
             if leaf.kind == "get_attr" and leaf.target in g.params:
                 p = g.params[leaf.target]
                 leaf = Node(leaf.name, "param", "get_attr", [], {}, p["shape"], p["dtype"], target=leaf.target)

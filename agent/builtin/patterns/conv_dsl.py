@@ -6,7 +6,7 @@ from kernelwright.agent.builtin.chain import ChainCompiler
 from kernelwright.agent.builtin.dslgen import decorator, doc, ident, indent, kernel_name
 from kernelwright.agent.builtin.graphview import Node, OpGraph
 from kernelwright.agent.builtin.patterns import Emitted
-from kernelwright.agent.builtin.patterns.conv_spec import ConvSpec
+from kernelwright.agent.builtin.patterns.conv_spec import ConvSpec, constant
 
 LOCALS = {"u", "wt", "col", "xin", "xz", "tab", "pos", "seg", "wrow", "wout", "acc", "yout", "bin_", "bv", "mm", "r",
           "s", "j", "i", "kw", "th", "td", "nc", "u0", "un", "x0", "xn", "ci", "c0", "cn", "oh", "od", "kh", "kd",
@@ -29,8 +29,9 @@ def emit(g: OpGraph, spec: ConvSpec, after: list[Node], extras: dict[str, str], 
     names = {spec.x.name: ident(spec.x.name, taken), spec.weight.name: ident(spec.weight.name, taken)}
     if spec.bias is not None:
         names[spec.bias.name] = ident(spec.bias.name, taken)
-    for leaf in extras:
-        names.setdefault(leaf, ident(leaf, taken))
+    for leaf, kind in extras.items():
+        if kind != "const":
+            names.setdefault(leaf, ident(leaf, taken))
     x, w = names[spec.x.name], names[spec.weight.name]
     bias = names[spec.bias.name] if spec.bias is not None else None
     y = ident("y", taken)
@@ -120,7 +121,8 @@ def shapes({params}{extra_params}):
     if bias:
         decls += [f"bin_ = A.ub({bias}.dtype, t.bma)", "bv = A.ub(A.f32, t.bma)"]
     for i, (leaf, kind) in enumerate(extras.items()):
-        decls += [f"in_{i} = A.ub({names[leaf]}.dtype, t.lanes)", f"ex_{i} = A.ub(A.f32, t.lanes)"]
+        decls += [] if kind == "const" else [f"in_{i} = A.ub({names[leaf]}.dtype, t.lanes)"]
+        decls.append(f"ex_{i} = A.ub(A.f32, t.lanes)")
         if kind == "chan":
             decls.append(f"cv_{i} = A.ub(A.f32, t.bma)")
     decls += [f"{tw} = A.ub(A.f32, t.lanes)" for tw in comp.tiles]
@@ -190,8 +192,10 @@ def shapes({params}{extra_params}):
         loop += [f"A.load(bin_, {bias}[ch:], mn)", 'A.Cast(bv, bin_, "auto", mn)', "for r in A.range(0, mn):",
                  "    b_ = A.get(bv, r)", "    A.Adds(acc[r * ld:], acc[r * ld:], b_, nn)"]
     for i, (leaf, kind) in enumerate(extras.items()):
-        e = names[leaf]
-        if kind == "full":
+        e = names.get(leaf)
+        if kind == "const":
+            loop.append(f"A.Duplicate(ex_{i}, {float(constant(g, leaf))!r}, mn * ld)")
+        elif kind == "full":
             loop += [f"A.Duplicate(ex_{i}, 0.0, mn * ld)",
                      f"A.load(in_{i}, {e}[(ib * t.CO + ch) * t.OHW + n0:], nn, rows=mn, src_stride=t.OHW, dst_stride=ls)",
                      "for r in A.range(0, mn):", f'    A.Cast(ex_{i}[r * ld:], in_{i}[r * ls:], "auto", nn)']

@@ -35,6 +35,12 @@ class ConvSpec:
         return [1, 1, 1] if self.transposed else self.stride
 
 
+def constant(g: OpGraph, name: str) -> float | None:
+    """The value of a one-element constant the forward made (torch.tensor(0.5)), which the tracer records:
+    no parameter or input carries it to the kernel."""
+    return next((n.get("value") for n in g.trace["nodes"] if n["name"] == name and n["kind"] == "get_attr"), None)
+
+
 def _three(v, rank: int, fill: int) -> list[int] | None:
     vals = [v] * rank if isinstance(v, int) and not isinstance(v, bool) else v
     if not isinstance(vals, (list, tuple)) or len(vals) != rank or not all(isinstance(i, int) for i in vals):
