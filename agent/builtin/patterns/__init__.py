@@ -10,7 +10,8 @@ COVERS = ("elementwise chains and activations, broadcasting elementwise ops, cas
           "log-softmax over the last axis, reductions over one axis or consecutive axes, scans, norms and "
           "normalisations, pooling, losses to a scalar, argmax/argmin over the last axis, matrix products on the cube unit (matmul, bmm, linear, addmm, transposed operands) with elementwise epilogues, gather/take_along_dim/scatter/scatter_add along the "
           "last axis, embedding and index_select of rows, masked_fill with a constant, where, "
-          "convolutions and transposed convolutions (1-3d, any stride/padding/dilation/groups) by im2col + GEMM on the cube with elementwise epilogues")
+          "convolutions and transposed convolutions (1-3d, any stride/padding/dilation/groups) by im2col + GEMM on the cube with elementwise epilogues, "
+          "scaled_dot_product_attention (cube GEMMs, online softmax)")
 
 
 @dataclass
@@ -24,6 +25,6 @@ def patterns() -> list:
     from kernelwright.agent.builtin.patterns import (argmax, broadcast, broadcast_chain, elementwise, index, loss,
                                                     matmul, norm, norms,
                                                     pooling, reduce, softmax, softmax_loss)
-    from kernelwright.agent.builtin.patterns import conv
+    from kernelwright.agent.builtin.patterns import attention, conv
     return [elementwise, softmax, reduce, norms, norm, pooling, broadcast, broadcast_chain, loss, softmax_loss, argmax, matmul, index,
-            conv]
+            conv, attention]
