@@ -25,6 +25,6 @@ def patterns() -> list:
     from kernelwright.agent.builtin.patterns import (argmax, broadcast, broadcast_chain, elementwise, index, loss,
                                                     matmul, norm, norms,
                                                     pooling, reduce, softmax, softmax_loss)
-    from kernelwright.agent.builtin.patterns import attention, conv
+    from kernelwright.agent.builtin.patterns import attention, attention_mha, conv
     return [elementwise, softmax, reduce, norms, norm, pooling, broadcast, broadcast_chain, loss, softmax_loss, argmax, matmul, index,
-            conv, attention]
+            conv, attention, attention_mha]
