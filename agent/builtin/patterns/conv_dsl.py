@@ -78,8 +78,8 @@ def tiling({params}, hw{extra_params}):
     OHW = OD * OH * OW
     CKKg = C // G * {KK}
     COg = CO // G
-    # im2col segments of bw outputs of a row; their source span (xa), index tables (2 x KW x bw i32), a row buffer
-    bw = min(OW, max(8, ({PHASE1_BYTES} - 4 * ({2 * (KW - 1) * LW} + {zl + 64})) // (4 * ({2 * SW} + {1 + 2 * KW}))))
+    # im2col segments of bw outputs of a row: their source span (xa, twice), index tables and col rows (3 x KW x bw)
+    bw = min(OW, max(8, ({PHASE1_BYTES} - 4 * ({2 * (KW - 1) * LW} + {zl + 64})) // (4 * ({2 * SW} + {3 * KW}))))
     bwa = A.align_up(bw, 8)
     xa = A.align_up((bw - 1) * {SW} + {(KW - 1) * LW + 1}, 16)
     bx = max(1, bw // {UW_})
@@ -114,7 +114,7 @@ def shapes({params}{extra_params}):
     decls += [f"col = A.workspace({x}.dtype, t.csize)", f"xin = A.ub({x}.dtype, t.xa)",
               f"xz = A.ub({x}.dtype, {zl} + t.xa + 16)       # [zero lanes | a source span | zeros]",
               f"tab = A.ub(A.i32, {KW} * t.bwa)               # tab[kw * bwa + j]: where output j of a segment reads",
-              f"pos = A.ub(A.i32, {KW} * t.bwa)", f"seg = A.ub({x}.dtype, t.bwa)"]
+              f"pos = A.ub(A.i32, {KW} * t.bwa)", f"seg = A.ub({x}.dtype, {KW} * t.bwa)"]
     if tr:
         decls += [f"wrow = A.ub({w}.dtype, t.wl)", f"wout = A.ub({w}.dtype, t.wl)"]
     decls += ["acc = A.ub(A.f32, t.lanes)", f"yout = A.ub({y}.dtype, t.lanes)"]
@@ -169,13 +169,11 @@ def shapes({params}{extra_params}):
              f"                A.load(xin, {src}[((nc * t.UD + d_) * t.UH + h_) * t.UW + lo_:], hi_ - lo_)",
              f"                A.copy(xz[{zl}:], xin, hi_ - lo_)",
              f"            A.Adds(pos, tab, {zl} + base - lo_, {KW} * t.bwa)",
-             f"            for kw in A.range(0, {KW}):",
-             f"                A.gather(seg, xz, pos[kw * t.bwa:], on, {zl} + t.xa)",
-             "                A.store(col[crow + kw * t.OHW + o0:], seg, on)",
+             f"            A.gather(seg, xz, pos, {KW} * t.bwa, {zl} + t.xa)     # the KW rows of col at once",
+             f"            A.store(col[crow + o0:], seg, on, rows={KW}, src_stride=t.bwa, dst_stride=t.OHW)",
              "        else:                                   # a padding row of the source: zeros",
-             f"            for kw in A.range(0, {KW}):",
-             "                A.Duplicate(seg, 0.0, on)",
-             "                A.store(col[crow + kw * t.OHW + o0:], seg, on)",
+             f"            A.Duplicate(seg, 0.0, {KW} * t.bwa)",
+             f"            A.store(col[crow + o0:], seg, on, rows={KW}, src_stride=t.bwa, dst_stride=t.OHW)",
              "A.sync_all()",
              "lo3, hi3 = A.block_span(t.tiles)",
              "for i in A.range(lo3, hi3):                     # i = ((n * G + g) * mt + mi) * tn + ni",
