@@ -10,7 +10,7 @@ class Model(torch.nn.Module):
 
 def get_input_groups():
     return [[torch.randn(2, 3, 20, 24), torch.randn(2, 3, 300, 24), torch.randn(2, 3, 300, 40)],
-            [torch.randn(1, 9, 16), torch.randn(1, 33, 16), torch.randn(1, 33, 8)]]
+            [torch.randn(1, 2, 9, 16), torch.randn(1, 2, 33, 16), torch.randn(1, 2, 33, 8)]]
 
 
 def get_inputs():
