@@ -19,10 +19,11 @@ from kernelwright.agent.builtin.graphview import FLOAT_DTYPES, Node, OpGraph, re
 from kernelwright.agent.builtin import recipes
 from kernelwright.agent.builtin.patterns import Emitted
 from kernelwright.agent.builtin.patterns.conv_dsl import emit
+from kernelwright.agent.builtin.patterns.conv_norm import NORMS, split
 from kernelwright.agent.builtin.patterns.conv_spec import FUNCTIONS, MODULES as CONV_MODULES, ConvSpec, constant, conv_spec
 
 PASS = {"contiguous", "clone", "detach", "identity"}
-KNOWN = set(CONV_MODULES) | set(FUNCTIONS) | PASS | recipes.KNOWN | set(MODULES)
+KNOWN = set(CONV_MODULES) | set(FUNCTIONS) | PASS | recipes.KNOWN | set(MODULES) | NORMS
 
 
 def epilogue_extras(g: OpGraph, core: Node, after: list[Node], co: int) -> dict[str, str] | None:
@@ -62,7 +63,7 @@ def _chain(g: OpGraph, core: Node) -> list[Node] | None:
     nodes = [n for n in g.compute if n.kind != "get_attr"]
     at = nodes.index(core)
     before, after = nodes[:at], nodes[at + 1:]
-    if any(n.op not in PASS for n in before) or not all(is_elementwise(g, n) for n in after):
+    if any(n.op not in PASS for n in before) or not all(is_elementwise(g, n) or n.op in NORMS for n in after):
         return None
     return after
 
@@ -80,11 +81,20 @@ def match(g: OpGraph, name: str) -> Emitted | None:
         return None
     if any(n.shape is not None and n.shape != spec.node.shape for n in after if n.op not in recipes.IDENTITY):
         return None
-    extras = epilogue_extras(g, spec.node, after, spec.node.shape[1])
+    parts = split(g, after)
+    if parts is None:
+        return None
+    pre, norm = parts
+    extras = epilogue_extras(g, spec.node, pre, spec.node.shape[1])
+    if norm is not None:
+        post = epilogue_extras(g, norm.node, norm.post, spec.node.shape[1])
+        if post is None:          # (an op after the norm reading a value from before it is no leaf: refused)
+            return None
+        norm.post_extras = post
     if extras is None:
         return None
     try:
-        return emit(g, spec, after, extras, name)
+        return emit(g, spec, pre, extras, name, norm)
     except Unsupported:
         return None
 

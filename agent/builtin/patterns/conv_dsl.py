@@ -6,13 +6,15 @@ from kernelwright.agent.builtin.chain import ChainCompiler
 from kernelwright.agent.builtin.dslgen import decorator, doc, ident, indent, kernel_name
 from kernelwright.agent.builtin.graphview import Node, OpGraph
 from kernelwright.agent.builtin.patterns import Emitted
+from kernelwright.agent.builtin.patterns import conv_norm
+from kernelwright.agent.builtin.patterns.conv_norm import NormStage
 from kernelwright.agent.builtin.patterns.conv_spec import ConvSpec, constant
 
 LOCALS = {"u", "wt", "col", "xin", "xz", "tab", "pos", "seg", "wrow", "wout", "acc", "yout", "bin_", "bv", "mm", "r",
           "s", "j", "i", "kw", "th", "td", "nc", "u0", "un", "x0", "xn", "ci", "c0", "cn", "oh", "od", "kh", "kd",
           "d_", "h_", "crow", "o0", "on", "base", "lo_", "hi_", "ni", "mi", "g", "b_", "m0", "n0", "mn", "nn", "ld",
           "ls", "ch", "sv", "lo0", "hi0", "lo1", "hi1", "lo2", "hi2", "lo3", "hi3", "ib"} | \
-         {f"{pre}_{k}" for pre in ("ex", "in", "cv", "s", "wk") for k in range(32)}
+         {f"{pre}_{k}" for pre in ("ex", "in", "cv", "s", "wk") for k in range(32)} | conv_norm.locals_()
 PHASE1_BYTES = 81920       # UB for the im2col tiles; the rest holds the GEMM blocks and the epilogue
 
 
@@ -24,13 +26,17 @@ def _flip(spec: ConvSpec, k: str, axis: int) -> str:
     return f"({spec.kernel[axis] - 1} - {k})" if spec.transposed else k
 
 
-def emit(g: OpGraph, spec: ConvSpec, after: list[Node], extras: dict[str, str], name: str) -> Emitted:
+def emit(g: OpGraph, spec: ConvSpec, after: list[Node], extras: dict[str, str], name: str,
+         norm: NormStage | None = None) -> Emitted:
     taken = set(LOCALS)
     names = {spec.x.name: ident(spec.x.name, taken), spec.weight.name: ident(spec.weight.name, taken)}
     if spec.bias is not None:
         names[spec.bias.name] = ident(spec.bias.name, taken)
     for leaf, kind in extras.items():
         if kind != "const":
+            names.setdefault(leaf, ident(leaf, taken))
+    if norm is not None:
+        for leaf in [p for p in (norm.weight, norm.bias) if p] + [e for e, k in norm.post_extras.items() if k != "const"]:
             names.setdefault(leaf, ident(leaf, taken))
     x, w = names[spec.x.name], names[spec.weight.name]
     bias = names[spec.bias.name] if spec.bias is not None else None
@@ -56,6 +62,12 @@ def emit(g: OpGraph, spec: ConvSpec, after: list[Node], extras: dict[str, str], 
         leaves = {spec.node.name: "acc"} | {leaf: f"ex_{i}" for i, leaf in enumerate(extras)}
         result = comp.compile(after, leaves, keep={after[-1].name})[after[-1].name]
     ntiles = 2 + 2 * len(extras) + len(comp.tiles) + (2 if comp.advanced else 0)
+    if norm is not None:
+        comp3, result3 = conv_norm.compile_post(g, norm)
+        ntiles3 = 3 + 2 * len(norm.post_extras) + len(comp3.tiles) + (2 if comp3.advanced else 0)
+        GN = norm.groups if norm.groups is not None else "CO"
+    else:
+        ntiles3, GN = 0, "1"
 
     shape_lines = f'''N = {x}.shape[0]
     C = {x}.shape[1]
@@ -87,18 +99,21 @@ def tiling({params}, hw{extra_params}):
     cb = min(COg, max(1, 2048 // KKA))
     bn = min(128, OHW)
     # UB: {ntiles} fp32 tiles of bm rows x align_up(bn, 16) lanes after the im2col tiles
-    left = hw.ub_bytes - {PHASE1_BYTES} - 4 * 2 * 2048 - 8192
+    left = hw.ub_bytes - {PHASE1_BYTES} - 4 * 2 * 2048 - 8192 - {ntiles3 * 4 * conv_norm.CHUNK}
     bm = max(1, min(64, COg, left // ({ntiles} * 4 * A.align_up(bn, 16))))
     mt = A.ceil_div(COg, bm)
     tn = A.ceil_div(OHW, bn)
     tiles = N * G * mt * tn
     rows = N * C * {KD * KH} * OD * OH
+    GN = {GN}
+    Cg = CO // GN
     return A.Tiling(block_dim=max(1, min(hw.vector_cores, max(tiles, rows // 4))), G=G, N=N, C=C, ID=ID, IH=IH, IW=IW,
                     UD=UD, UH=UH, UW=UW, OD=OD, OH=OH, OW=OW, CO=CO, COg=COg, CKK=C * {KK}, CKKg=CKKg, OHW=OHW,
                     bw=bw, bwa=bwa, xa=xa, segs=A.ceil_div(OW, bw), bu=bx * {UW_}, usegs=A.ceil_div(UW, bx * {UW_}),
                     urows=N * C * UD * UH, KKA=KKA, cb=cb, wc=A.ceil_div(COg, cb), wtasks=C * A.ceil_div(COg, cb),
                     wl=cb * KKA, usize=N * C * UD * UH * UW, wsize=CO * CKKg, csize=N * C * {KK} * OHW, rows=rows,
-                    bm=bm, bn=bn, bma=A.align_up(bm, 16), mt=mt, tn=tn, tiles=tiles, lanes=bm * A.align_up(bn, 16))
+                    bm=bm, bn=bn, bma=A.align_up(bm, 16), mt=mt, tn=tn, tiles=tiles, lanes=bm * A.align_up(bn, 16),
+                    GN=GN, Cg=Cg, CgA=A.align_up(Cg, 16), glen=Cg * OHW, zsize=N * CO * OHW, T={conv_norm.CHUNK})
 
 
 @A.shapes
@@ -117,7 +132,7 @@ def shapes({params}{extra_params}):
               f"pos = A.ub(A.i32, {KW} * t.bwa)", f"seg = A.ub({x}.dtype, {KW} * t.bwa)"]
     if tr:
         decls += [f"wrow = A.ub({w}.dtype, t.wl)", f"wout = A.ub({w}.dtype, t.wl)"]
-    decls += ["acc = A.ub(A.f32, t.lanes)", f"yout = A.ub({y}.dtype, t.lanes)"]
+    decls += ["acc = A.ub(A.f32, t.lanes)"] + ([f"yout = A.ub({y}.dtype, t.lanes)"] if norm is None else [])
     if bias:
         decls += [f"bin_ = A.ub({bias}.dtype, t.bma)", "bv = A.ub(A.f32, t.bma)"]
     for i, (leaf, kind) in enumerate(extras.items()):
@@ -126,6 +141,8 @@ def shapes({params}{extra_params}):
         if kind == "chan":
             decls.append(f"cv_{i} = A.ub(A.f32, t.bma)")
     decls += [f"{tw} = A.ub(A.f32, t.lanes)" for tw in comp.tiles]
+    if norm is not None:
+        decls += conv_norm.decls(norm, comp3, names, y)
     decls.append(f"mm = A.cube({wmat}, col, acc, tile=(t.bm, t.bn, t.CKKg), shape=(t.CO, t.OHW, t.CKKg))")
 
     body = []
@@ -204,10 +221,15 @@ def shapes({params}{extra_params}):
             loop += [f"A.load(in_{i}, {e}, 1)", f'A.Cast(ex_{i}, in_{i}, "auto", 1)', f"s_{i} = A.get(ex_{i}, 0)",
                      f"A.Duplicate(ex_{i}, s_{i}, mn * ld)"]
     loop += comp.lines
-    loop += ["for r in A.range(0, mn):", f'    A.Cast(yout[r * ls:], {result}[r * ld:], "auto", nn)',
-             f"A.store({y}[(ib * t.CO + ch) * t.OHW + n0:], yout, nn, rows=mn, src_stride=ls, dst_stride=t.OHW)"]
+    if norm is None:
+        loop += ["for r in A.range(0, mn):", f'    A.Cast(yout[r * ls:], {result}[r * ld:], "auto", nn)',
+                 f"A.store({y}[(ib * t.CO + ch) * t.OHW + n0:], yout, nn, rows=mn, src_stride=ls, dst_stride=t.OHW)"]
+    else:
+        loop.append(f"A.store(z[(ib * t.CO + ch) * t.OHW + n0:], {result}, nn, rows=mn, src_stride=ld, dst_stride=t.OHW)")
     body += ["    " + line for line in loop]
-    ops = ", ".join(dict.fromkeys(n.op for n in [spec.node, *after]))
+    if norm is not None:
+        body += conv_norm.phase(norm, comp3, result3, names, y, lambda leaf: constant(g, leaf))
+    ops = ", ".join(dict.fromkeys(n.op for n in [spec.node, *after] + ([norm.node, *norm.post] if norm else [])))
     kind = "transposed convolution" if tr else "convolution"
     source = (doc(f"{name}: {ops}: a {spec.rank}-d {kind} (groups {spec.groups}) by im2col + GEMM on the cube unit, a MIX "
                   "kernel (written by the builtin writer).") + "\n\n" + tiling + "\n\n" +
