@@ -23,7 +23,7 @@ from kernelwright.agent.builtin.patterns.conv_norm import NORMS, split
 from kernelwright.agent.builtin.patterns.conv_spec import FUNCTIONS, MODULES as CONV_MODULES, ConvSpec, constant, conv_spec
 
 PASS = {"contiguous", "clone", "detach", "identity"}
-KNOWN = set(CONV_MODULES) | set(FUNCTIONS) | PASS | recipes.KNOWN | set(MODULES) | NORMS
+KNOWN = set(CONV_MODULES) | set(FUNCTIONS) | PASS | recipes.KNOWN | set(MODULES) | NORMS | {"tensor"}
 
 
 def epilogue_extras(g: OpGraph, core: Node, after: list[Node], co: int) -> dict[str, str] | None:
@@ -60,7 +60,8 @@ def epilogue_extras(g: OpGraph, core: Node, after: list[Node], co: int) -> dict[
 
 
 def _chain(g: OpGraph, core: Node) -> list[Node] | None:
-    nodes = [n for n in g.compute if n.kind != "get_attr"]
+    nodes = [n for n in g.compute if n.kind != "get_attr" and constant(g, n.name) is None
+             and not (n.op == "getattr" and n.shape is None)]         # x.device for torch.tensor(..., device=)
     at = nodes.index(core)
     before, after = nodes[:at], nodes[at + 1:]
     if any(n.op not in PASS for n in before) or not all(is_elementwise(g, n) or n.op in NORMS for n in after):

@@ -37,8 +37,14 @@ class ConvSpec:
 
 def constant(g: OpGraph, name: str) -> float | None:
     """The value of a one-element constant the forward made (torch.tensor(0.5)), which the tracer records:
-    no parameter or input carries it to the kernel."""
-    return next((n.get("value") for n in g.trace["nodes"] if n["name"] == name and n["kind"] == "get_attr"), None)
+    no parameter or input carries it to the kernel; or made inside the forward (torch.tensor(0.5, device=...))."""
+    for n in g.trace["nodes"]:
+        if n["name"] == name and n["kind"] == "get_attr":
+            return n.get("value")
+        if n["name"] == name and n["op"] == "tensor" and n["args"] and isinstance(n["args"][0], (int, float)) \
+                and not isinstance(n["args"][0], bool):
+            return float(n["args"][0])
+    return None
 
 
 def _three(v, rank: int, fill: int) -> list[int] | None:
