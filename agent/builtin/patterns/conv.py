@@ -2,25 +2,27 @@
 padding, dilation, output_padding and groups (depthwise and pointwise included), with or without bias, and
 any elementwise epilogue (activations, scalars, a same-shape tensor, a per-channel parameter) run by the vector
 unit on each block the cube leaves in the UB: MultiKernelBench's `fuse` chains of a convolution and
-elementwise ops. One MIX kernel in up to three phases separated by barriers (programs written by conv_dsl):
+elementwise ops, with a GroupNorm/InstanceNorm among them (conv_norm). One MIX kernel in up to four phases
+separated by barriers (programs written by conv_dsl):
   0. (transposed only) the input upsampled by the stride into a workspace (zeros between samples), and the
      weight (CI, CO/g, k...) reordered to the GEMM's (CO, CI/g * k) layout;
   1. im2col: col[n] (CI*KD*KH*KW rows x OD*OH*OW columns) into a workspace, a segment of an output row at a
      time, gathered from one source row through a per-kernel-column index table (padding reads zeros);
-  2. per image and group: y = W_g @ col_g on the cube, block by block into the UB, then bias and epilogue.
+  2. per image and group: y = W_g @ col_g on the cube, block by block into the UB, then bias and epilogue;
+  3. (with a norm) the norm and the ops after it over whole (image, group) slices.
 The vector work of phases 0-1 is per element of col (K * outputs), never per MMAD step: the reduction runs on
 the cube. Depthwise convolutions also go through the cube (K = kernel taps, M = channel multiplier): the
 cube wastes most of each fractal there, but the im2col phase is the same vector work a direct vector kernel
 would do (every tap of every output read once), so the cube GEMM costs little extra."""
 from __future__ import annotations
 
-from kernelwright.agent.builtin.chain import MODULES, ChainCompiler, Unsupported, is_elementwise
+from kernelwright.agent.builtin.chain import MODULES, Unsupported, is_elementwise
 from kernelwright.agent.builtin.graphview import FLOAT_DTYPES, Node, OpGraph, ref
 from kernelwright.agent.builtin import recipes
 from kernelwright.agent.builtin.patterns import Emitted
 from kernelwright.agent.builtin.patterns.conv_dsl import emit
 from kernelwright.agent.builtin.patterns.conv_norm import NORMS, split
-from kernelwright.agent.builtin.patterns.conv_spec import FUNCTIONS, MODULES as CONV_MODULES, ConvSpec, constant, conv_spec
+from kernelwright.agent.builtin.patterns.conv_spec import FUNCTIONS, MODULES as CONV_MODULES, constant, conv_spec
 
 PASS = {"contiguous", "clone", "detach", "identity"}
 KNOWN = set(CONV_MODULES) | set(FUNCTIONS) | PASS | recipes.KNOWN | set(MODULES) | NORMS | {"tensor"}
@@ -99,5 +101,3 @@ def match(g: OpGraph, name: str) -> Emitted | None:
     except Unsupported:
         return None
 
-
-__all__ = ["match", "KNOWN", "ConvSpec"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kernelwright.agent.builtin.chain import ChainCompiler
-from kernelwright.agent.builtin.graphview import Node, OpGraph, ref
+from kernelwright.agent.builtin.graphview import Node, OpGraph
 
 NORMS = {"GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"}
 CHUNK = 1024          # elements of one phase-3 tile
@@ -117,5 +117,3 @@ def locals_() -> set[str]:
             "mean", "rt", "rstd", "ch0", "cc", "ga", "be", "sa", "sb", "o0", "on"} | \
         {f"{p}_{k}" for p in ("px", "pin", "ps", "pk") for k in range(32)}
 
-
-__all__ = ["NORMS", "CHUNK", "NormStage", "split", "decls", "phase", "compile_post", "locals_", "ref"]
