@@ -21,11 +21,11 @@ from kernelwright.agent.builtin.graphview import FLOAT_DTYPES, Node, OpGraph, re
 from kernelwright.agent.builtin import recipes
 from kernelwright.agent.builtin.patterns import Emitted
 from kernelwright.agent.builtin.patterns.conv_dsl import emit
-from kernelwright.agent.builtin.patterns.conv_norm import NORMS, split
+from kernelwright.agent.builtin.patterns.conv_norm import BATCHNORMS, NORMS, batchnorm_ok, split
 from kernelwright.agent.builtin.patterns.conv_spec import FUNCTIONS, MODULES as CONV_MODULES, constant, conv_spec
 
 PASS = {"contiguous", "clone", "detach", "identity"}
-KNOWN = set(CONV_MODULES) | set(FUNCTIONS) | PASS | recipes.KNOWN | set(MODULES) | NORMS | {"tensor"}
+KNOWN = set(CONV_MODULES) | set(FUNCTIONS) | PASS | recipes.KNOWN | set(MODULES) | NORMS | BATCHNORMS | {"tensor"}
 
 
 def epilogue_extras(g: OpGraph, core: Node, after: list[Node], co: int) -> dict[str, str] | None:
@@ -66,7 +66,8 @@ def _chain(g: OpGraph, core: Node) -> list[Node] | None:
              and not (n.op == "getattr" and n.shape is None)]         # x.device for torch.tensor(..., device=)
     at = nodes.index(core)
     before, after = nodes[:at], nodes[at + 1:]
-    if any(n.op not in PASS for n in before) or not all(is_elementwise(g, n) or n.op in NORMS for n in after):
+    if any(n.op not in PASS for n in before) or \
+            not all(is_elementwise(g, n) or n.op in NORMS or batchnorm_ok(g, n) for n in after):
         return None
     return after
 

@@ -14,7 +14,8 @@ LOCALS = {"u", "wt", "col", "xin", "xz", "tab", "pos", "seg", "wrow", "wout", "a
           "s", "j", "i", "kw", "th", "td", "nc", "u0", "un", "x0", "xn", "ci", "c0", "cn", "oh", "od", "kh", "kd",
           "d_", "h_", "crow", "o0", "on", "base", "lo_", "hi_", "ni", "mi", "g", "b_", "m0", "n0", "mn", "nn", "ld",
           "ls", "ch", "sv", "lo0", "hi0", "lo1", "hi1", "lo2", "hi2", "lo3", "hi3", "ib"} | \
-         {f"{pre}_{k}" for pre in ("ex", "in", "cv", "s", "wk") for k in range(32)} | conv_norm.locals_()
+         {f"{pre}_{k}" for pre in ("ex", "in", "cv", "s", "wk") for k in range(32)} | conv_norm.locals_() | \
+         {"bm_", "bv_", "brt", "ba", "bw_", "bb_", "bb"} | {f"{p}_{k}_{j}" for p in ("bni", "bnf") for k in range(4) for j in range(4)}
 PHASE1_BYTES = 81920       # UB for the im2col tiles; the rest holds the GEMM blocks and the epilogue
 
 
@@ -38,6 +39,10 @@ def emit(g: OpGraph, spec: ConvSpec, after: list[Node], extras: dict[str, str], 
     if norm is not None:
         for leaf in [p for p in (norm.weight, norm.bias) if p] + [e for e, k in norm.post_extras.items() if k != "const"]:
             names.setdefault(leaf, ident(leaf, taken))
+    for n in after:
+        if n.op in conv_norm.BATCHNORMS:
+            for p in conv_norm.batchnorm_params(g, n):
+                names.setdefault(p, ident(p, taken))
     x, w = names[spec.x.name], names[spec.weight.name]
     bias = names[spec.bias.name] if spec.bias is not None else None
     y = ident("y", taken)
@@ -58,9 +63,29 @@ def emit(g: OpGraph, spec: ConvSpec, after: list[Node], extras: dict[str, str], 
 
     comp = ChainCompiler(g, count="mn * ld", prefix="wk_", broadcast=True)
     result = "acc"
-    if after:
-        leaves = {spec.node.name: "acc"} | {leaf: f"ex_{i}" for i, leaf in enumerate(extras)}
-        result = comp.compile(after, leaves, keep={after[-1].name})[after[-1].name]
+    bn_decls: list[str] = []
+    if after:     # runs of elementwise ops, with eval-mode BatchNorms (per-row multiply-adds) between them
+        ex_tiles = {leaf: f"ex_{i}" for i, leaf in enumerate(extras)}
+        cur, seg, runs = spec.node.name, [], 0
+        for n in after + [None]:
+            if n is not None and n.op not in conv_norm.BATCHNORMS:
+                seg.append(n)
+                continue
+            if seg:
+                runs += 1
+                try:
+                    result = comp.compile(seg, {cur: result} | ex_tiles, keep={seg[-1].name})[seg[-1].name]
+                except KeyError as e:         # a run reads a value from before a BatchNorm (a residual)
+                    raise Unsupported([], f"{e} is read across a BatchNorm") from e
+                cur, seg = seg[-1].name, []
+            if n is not None:
+                k = sum(m.op in conv_norm.BATCHNORMS for m in after[:after.index(n)])
+                d, lines = conv_norm.batchnorm_lines(n, k, result, conv_norm.batchnorm_params(g, n), names)
+                bn_decls += d
+                comp.lines += lines
+                cur = n.name
+        if runs > 1 and extras:       # a run frees the tiles of its last reads: an extra must not span runs
+            raise Unsupported([], "operands shared across a BatchNorm")
     ntiles = 2 + 2 * len(extras) + len(comp.tiles) + (2 if comp.advanced else 0)
     if norm is not None:
         comp3, result3 = conv_norm.compile_post(g, norm)
@@ -141,6 +166,7 @@ def shapes({params}{extra_params}):
         if kind == "chan":
             decls.append(f"cv_{i} = A.ub(A.f32, t.bma)")
     decls += [f"{tw} = A.ub(A.f32, t.lanes)" for tw in comp.tiles]
+    decls += bn_decls
     if norm is not None:
         decls += conv_norm.decls(norm, comp3, names, y)
     decls.append(f"mm = A.cube({wmat}, col, acc, tile=(t.bm, t.bn, t.CKKg), shape=(t.CO, t.OHW, t.CKKg))")

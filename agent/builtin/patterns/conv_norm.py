@@ -117,3 +117,36 @@ def locals_() -> set[str]:
             "mean", "rt", "rstd", "ch0", "cc", "ga", "be", "sa", "sb", "o0", "on"} | \
         {f"{p}_{k}" for p in ("px", "pin", "ps", "pk") for k in range(32)}
 
+
+
+BATCHNORMS = {"BatchNorm1d", "BatchNorm2d", "BatchNorm3d"}
+
+
+def batchnorm_ok(g: OpGraph, n: Node) -> bool:
+    """An evaluation-mode BatchNorm (the referee runs the model in eval()): per channel, x * a + b."""
+    return n.op in BATCHNORMS and n.module.get("track_running_stats", True) and \
+        all(f"{n.target}.{p}" in g.params for p in ("running_mean", "running_var"))
+
+
+def batchnorm_params(g: OpGraph, n: Node) -> list[str]:
+    affine = n.module.get("affine", True) and f"{n.target}.weight" in g.params
+    return [f"{n.target}.{p}" for p in ("running_mean", "running_var") + (("weight", "bias") if affine else ())]
+
+
+def batchnorm_lines(n: Node, k: int, tile: str, params: list[str], names: dict[str, str]) -> tuple[list[str], list[str]]:
+    """(declarations, block lines) of BatchNorm k on the block's fp32 rows in `tile`: each row (an output
+    channel) scaled by weight / sqrt(running_var + eps) and shifted to bias - running_mean * that scale."""
+    decls, lines = [], []
+    for j, p in enumerate(params):
+        decls += [f"bni_{k}_{j} = A.ub({names[p]}.dtype, t.bma)", f"bnf_{k}_{j} = A.ub(A.f32, t.bma)"]
+        lines += [f"A.load(bni_{k}_{j}, {names[p]}[ch:], mn)", f'A.Cast(bnf_{k}_{j}, bni_{k}_{j}, "auto", mn)']
+    eps = float(n.module.get("eps", 1e-5))
+    lines += ["for r in A.range(0, mn):", f"    bm_ = A.get(bnf_{k}_0, r)", f"    bv_ = A.get(bnf_{k}_1, r)",
+              f"    brt = A.sqrt(bv_ + {eps!r})", "    ba = 1.0 / brt"]
+    if len(params) == 4:
+        lines += [f"    bw_ = A.get(bnf_{k}_2, r)", "    ba = ba * bw_", f"    bb_ = A.get(bnf_{k}_3, r)",
+                  "    bb = bb_ - bm_ * ba"]
+    else:
+        lines.append("    bb = 0.0 - bm_ * ba")
+    lines += [f"    A.Muls({tile}[r * ld:], {tile}[r * ld:], ba, nn)", f"    A.Adds({tile}[r * ld:], {tile}[r * ld:], bb, nn)"]
+    return decls, lines
