@@ -62,30 +62,7 @@ def emit(g: OpGraph, spec: ConvSpec, after: list[Node], extras: dict[str, str], 
     zl = max(0, -(-max(PW, 0) // 16) * 16)
 
     comp = ChainCompiler(g, count="mn * ld", prefix="wk_", broadcast=True)
-    result = "acc"
-    bn_decls: list[str] = []
-    if after:     # runs of elementwise ops, with eval-mode BatchNorms (per-row multiply-adds) between them
-        ex_tiles = {leaf: f"ex_{i}" for i, leaf in enumerate(extras)}
-        cur, seg, runs = spec.node.name, [], 0
-        for n in after + [None]:
-            if n is not None and n.op not in conv_norm.BATCHNORMS:
-                seg.append(n)
-                continue
-            if seg:
-                runs += 1
-                try:
-                    result = comp.compile(seg, {cur: result} | ex_tiles, keep={seg[-1].name})[seg[-1].name]
-                except KeyError as e:         # a run reads a value from before a BatchNorm (a residual)
-                    raise Unsupported([], f"{e} is read across a BatchNorm") from e
-                cur, seg = seg[-1].name, []
-            if n is not None:
-                k = sum(m.op in conv_norm.BATCHNORMS for m in after[:after.index(n)])
-                d, lines = conv_norm.batchnorm_lines(n, k, result, conv_norm.batchnorm_params(g, n), names)
-                bn_decls += d
-                comp.lines += lines
-                cur = n.name
-        if runs > 1 and extras:       # a run frees the tiles of its last reads: an extra must not span runs
-            raise Unsupported([], "operands shared across a BatchNorm")
+    result, bn_decls = conv_norm.compile_pre(g, comp, spec.node.name, after, extras, names)
     ntiles = 2 + 2 * len(extras) + len(comp.tiles) + (2 if comp.advanced else 0)
     if norm is not None:
         comp3, result3 = conv_norm.compile_post(g, norm)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kernelwright.agent.builtin.chain import ChainCompiler
+from kernelwright.agent.builtin.chain import ChainCompiler, Unsupported
 from kernelwright.agent.builtin.graphview import Node, OpGraph
 
 NORMS = {"GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"}
@@ -150,3 +150,30 @@ def batchnorm_lines(n: Node, k: int, tile: str, params: list[str], names: dict[s
         lines.append("    bb = 0.0 - bm_ * ba")
     lines += [f"    A.Muls({tile}[r * ld:], {tile}[r * ld:], ba, nn)", f"    A.Adds({tile}[r * ld:], {tile}[r * ld:], bb, nn)"]
     return decls, lines
+
+
+def compile_pre(g: OpGraph, comp: ChainCompiler, core: str, after: list[Node], extras: dict[str, str],
+                names: dict[str, str]) -> tuple[str, list[str]]:
+    """The ops between the GEMM and the store (or the norm phase) on the block in `acc`: runs of elementwise ops
+    through `comp`, with eval-mode BatchNorms (per-row multiply-adds) between them. Returns the tile holding the
+    result and the BatchNorms' tile declarations."""
+    result, decls, cur, seg, runs, k = "acc", [], core, [], 0, 0
+    ex_tiles = {leaf: f"ex_{i}" for i, leaf in enumerate(extras)}
+    for n in after + [None]:
+        if n is not None and n.op not in BATCHNORMS:
+            seg.append(n)
+            continue
+        if seg:
+            runs += 1
+            try:
+                result = comp.compile(seg, {cur: result} | ex_tiles, keep={seg[-1].name})[seg[-1].name]
+            except KeyError as e:         # a run reads a value from before a BatchNorm (a residual)
+                raise Unsupported([], f"{e} is read across a BatchNorm") from e
+            cur, seg = seg[-1].name, []
+        if n is not None:
+            d, lines = batchnorm_lines(n, k, result, batchnorm_params(g, n), names)
+            decls, k, cur = decls + d, k + 1, n.name
+            comp.lines += lines
+    if runs > 1 and extras:               # a run frees the tiles of its last reads: an extra must not span runs
+        raise Unsupported([], "operands shared across a BatchNorm")
+    return result, decls
