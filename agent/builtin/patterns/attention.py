@@ -40,6 +40,52 @@ def match(g: OpGraph, name: str) -> Emitted | None:
     return _emit(q.name, k.name, v.name, len(q.shape), scale, name)
 
 
+def sweeps(qv: str, kv: str, kdim: str, pv: str) -> str:
+    """The kernel lines (two loops deep) that turn a block of mn query rows into P = softmax(S) in the
+    workspace, S = sc * Q K^T by the cube unit `s1` (query rows at `qv`, key rows at `kv`, each `kdim` long, the
+    block's P at `pv`): sweep 1 keeps each row's running max (mx) and sum of exp (sm), online; sweep 2
+    recomputes each chunk and writes exp(S - max) / sum."""
+    return f'''        A.Duplicate(mx, -3.0e38, t.bma)
+        A.Duplicate(sm, 0.0, t.bma)
+        for c in A.range(0, t.kt):                # sweep 1: each row's max and sum of exp, online
+            n0 = c * t.bn
+            nn = min(t.bn, t.Lk - n0)
+            ld = A.align_up(nn, 8)
+            A.Duplicate(acc, 0.0, mn * ld)
+            A.matmul(s1, acc, {qv}, {kv}, mn, nn, {kdim})
+            A.Muls(acc, acc, sc, mn * ld)
+            for r in A.range(0, mn):
+                cm = A.reduce_max(acc[r * ld:], nn)
+                mo = A.get(mx, r)
+                mw = max(mo, cm)
+                A.Adds(acc[r * ld:], acc[r * ld:], -mw, nn)
+                A.Exp(acc[r * ld:], acc[r * ld:], nn)
+                cs = A.reduce_sum(acc[r * ld:], nn)
+                l_ = A.get(sm, r)
+                ex = A.exp(mo - mw)
+                l_ = l_ * ex + cs
+                A.set(sm, r, l_)
+                A.set(mx, r, mw)
+        for c in A.range(0, t.kt):                # sweep 2: P = exp(S - max) / sum into the workspace
+            n0 = c * t.bn
+            nn = min(t.bn, t.Lk - n0)
+            ld = A.align_up(nn, 8)
+            ls = A.align_up(nn, 16)
+            A.Duplicate(acc, 0.0, mn * ld)
+            A.matmul(s1, acc, {qv}, {kv}, mn, nn, {kdim})
+            A.Muls(acc, acc, sc, mn * ld)
+            for r in A.range(0, mn):
+                mo = A.get(mx, r)
+                inv = A.get(sm, r)
+                inv = 1.0 / inv
+                A.Adds(acc[r * ld:], acc[r * ld:], -mo, nn)
+                A.Exp(acc[r * ld:], acc[r * ld:], nn)
+                A.Muls(acc[r * ld:], acc[r * ld:], inv, nn)
+                A.Cast(pout[r * ls:], acc[r * ld:], "auto", nn)
+            A.store({pv}, pout, nn, rows=mn, src_stride=ls, dst_stride=t.Lk)
+'''
+
+
 def _emit(qn: str, kn: str, vn: str, rank: int, scale: float | None, name: str) -> Emitted:
     taken = set(LOCALS)
     q, k, v = (ident(s, taken) for s in (qn, kn, vn))
@@ -92,45 +138,7 @@ def {kernel_name(name)}({params}, {y}, t):
         b_ = i // t.mt
         m0 = i % t.mt * t.bm
         mn = min(t.bm, t.Lq - m0)
-        A.Duplicate(mx, -3.0e38, t.bma)
-        A.Duplicate(sm, 0.0, t.bma)
-        for c in A.range(0, t.kt):                # sweep 1: each row's max and sum of exp, online
-            n0 = c * t.bn
-            nn = min(t.bn, t.Lk - n0)
-            ld = A.align_up(nn, 8)
-            A.Duplicate(acc, 0.0, mn * ld)
-            A.matmul(s1, acc, {q}[(b_ * t.Lq + m0) * t.E:], {k}[(b_ * t.Lk + n0) * t.E:], mn, nn, t.E)
-            A.Muls(acc, acc, sc, mn * ld)
-            for r in A.range(0, mn):
-                cm = A.reduce_max(acc[r * ld:], nn)
-                mo = A.get(mx, r)
-                mw = max(mo, cm)
-                A.Adds(acc[r * ld:], acc[r * ld:], -mw, nn)
-                A.Exp(acc[r * ld:], acc[r * ld:], nn)
-                cs = A.reduce_sum(acc[r * ld:], nn)
-                l_ = A.get(sm, r)
-                ex = A.exp(mo - mw)
-                l_ = l_ * ex + cs
-                A.set(sm, r, l_)
-                A.set(mx, r, mw)
-        for c in A.range(0, t.kt):                # sweep 2: P = exp(S - max) / sum into the workspace
-            n0 = c * t.bn
-            nn = min(t.bn, t.Lk - n0)
-            ld = A.align_up(nn, 8)
-            ls = A.align_up(nn, 16)
-            A.Duplicate(acc, 0.0, mn * ld)
-            A.matmul(s1, acc, {q}[(b_ * t.Lq + m0) * t.E:], {k}[(b_ * t.Lk + n0) * t.E:], mn, nn, t.E)
-            A.Muls(acc, acc, sc, mn * ld)
-            for r in A.range(0, mn):
-                mo = A.get(mx, r)
-                inv = A.get(sm, r)
-                inv = 1.0 / inv
-                A.Adds(acc[r * ld:], acc[r * ld:], -mo, nn)
-                A.Exp(acc[r * ld:], acc[r * ld:], nn)
-                A.Muls(acc[r * ld:], acc[r * ld:], inv, nn)
-                A.Cast(pout[r * ls:], acc[r * ld:], "auto", nn)
-            A.store(p[(b_ * t.Lq + m0) * t.Lk + n0:], pout, nn, rows=mn, src_stride=ls, dst_stride=t.Lk)
-    A.sync_all()
+{sweeps(f"{q}[(b_ * t.Lq + m0) * t.E:]", f"{k}[(b_ * t.Lk + n0) * t.E:]", "t.E", "p[(b_ * t.Lq + m0) * t.Lk + n0:]")}    A.sync_all()
     lo2, hi2 = A.block_span(t.tiles2)
     for i in A.range(lo2, hi2):                   # O = P V, straight to GM
         b_ = i // t.per2

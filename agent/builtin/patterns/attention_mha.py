@@ -13,6 +13,7 @@ from __future__ import annotations
 from kernelwright.agent.builtin.dslgen import decorator, doc, ident, kernel_name
 from kernelwright.agent.builtin.graphview import FLOAT_DTYPES, OpGraph, ref
 from kernelwright.agent.builtin.patterns import Emitted
+from kernelwright.agent.builtin.patterns.attention import sweeps
 
 KNOWN = {"MultiheadAttention", "getitem"}
 LOCALS = {"qh", "kh", "vn", "on", "p", "acc", "pout", "mx", "sm", "cq", "ck", "cv", "co", "s1", "s2", "i", "c", "r",
@@ -148,45 +149,7 @@ def {kernel_name(name)}({params}, {y}, t):
         bh = i // t.mt
         m0 = i % t.mt * t.bm
         mn = min(t.bm, t.Lq - m0)
-        A.Duplicate(mx, -3.0e38, t.bma)
-        A.Duplicate(sm, 0.0, t.bma)
-        for c in A.range(0, t.kt):
-            n0 = c * t.bn
-            nn = min(t.bn, t.Lk - n0)
-            ld = A.align_up(nn, 8)
-            A.Duplicate(acc, 0.0, mn * ld)
-            A.matmul(s1, acc, qh[(bh * t.Lq + m0) * t.dh:], kh[(bh * t.Lk + n0) * t.dh:], mn, nn, t.dh)
-            A.Muls(acc, acc, sc, mn * ld)
-            for r in A.range(0, mn):
-                cm = A.reduce_max(acc[r * ld:], nn)
-                mo = A.get(mx, r)
-                mw = max(mo, cm)
-                A.Adds(acc[r * ld:], acc[r * ld:], -mw, nn)
-                A.Exp(acc[r * ld:], acc[r * ld:], nn)
-                cs = A.reduce_sum(acc[r * ld:], nn)
-                l_ = A.get(sm, r)
-                ex = A.exp(mo - mw)
-                l_ = l_ * ex + cs
-                A.set(sm, r, l_)
-                A.set(mx, r, mw)
-        for c in A.range(0, t.kt):
-            n0 = c * t.bn
-            nn = min(t.bn, t.Lk - n0)
-            ld = A.align_up(nn, 8)
-            ls = A.align_up(nn, 16)
-            A.Duplicate(acc, 0.0, mn * ld)
-            A.matmul(s1, acc, qh[(bh * t.Lq + m0) * t.dh:], kh[(bh * t.Lk + n0) * t.dh:], mn, nn, t.dh)
-            A.Muls(acc, acc, sc, mn * ld)
-            for r in A.range(0, mn):
-                mo = A.get(mx, r)
-                inv = A.get(sm, r)
-                inv = 1.0 / inv
-                A.Adds(acc[r * ld:], acc[r * ld:], -mo, nn)
-                A.Exp(acc[r * ld:], acc[r * ld:], nn)
-                A.Muls(acc[r * ld:], acc[r * ld:], inv, nn)
-                A.Cast(pout[r * ls:], acc[r * ld:], "auto", nn)
-            A.store(p[(bh * t.Lq + m0) * t.Lk + n0:], pout, nn, rows=mn, src_stride=ls, dst_stride=t.Lk)
-    A.sync_all()
+{sweeps("qh[(bh * t.Lq + m0) * t.dh:]", "kh[(bh * t.Lk + n0) * t.dh:]", "t.dh", "p[(bh * t.Lq + m0) * t.Lk + n0:]")}    A.sync_all()
     lo5, hi5 = A.block_span(t.B * t.H * t.qt)
     for i in A.range(lo5, hi5):                     # O[:, h] = P_h V_h
         bh = i // t.qt
