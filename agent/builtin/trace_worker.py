@@ -97,6 +97,7 @@ def trace_one(task: dict[str, Any]) -> dict[str, Any]:
         out["init"].append({"name": name, "value": _plain(v) if not isinstance(v, torch.Tensor) else {"repr": "tensor"}})
     for n, p in list(model.named_parameters()) + list(model.named_buffers()):
         out["params"].append({"name": n, "shape": list(p.shape), "dtype": str(p.dtype).replace("torch.", "")})
+    stored = {p["name"] for p in out["params"]}
     for node in gm.graph.nodes:
         entry = {"name": node.name, "op": _op_name(node, modules), "kind": node.op, "args": _plain(list(node.args)),
                  "kwargs": _plain(dict(node.kwargs)), **_meta(node)}
@@ -108,6 +109,11 @@ def trace_one(task: dict[str, Any]) -> dict[str, Any]:
             entry["target"] = str(node.target)
         elif node.op in ("get_attr", "placeholder"):
             entry["target"] = str(node.target)
+        if node.op == "get_attr":          # a constant the forward made (torch.tensor(0.5)): no parameter carries it
+            const = getattr(gm, str(node.target), None)
+            if type(const) is torch.Tensor and const.numel() == 1 and const.dtype.is_floating_point \
+                    and str(node.target) not in stored:
+                entry["value"] = float(const.item())
         out["nodes"].append(entry)
     return out
 

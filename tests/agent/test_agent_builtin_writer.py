@@ -15,7 +15,8 @@ HERE = Path(__file__).parent
 TASKS = sorted((HERE / "builtin_tasks").glob("*.py"))
 FAMILY = {"act": "elementwise", "ew": "elementwise", "red": "reduce", "norms": "norms", "norm": "norm",
           "softmax": "softmax", "loss": "loss", "opt": "optimizer", "scan": "scan", "pool": "pooling",
-          "bcast": "broadcast", "cast": "cast", "idx": "index", "mm": "matmul"}
+          "bcast": "broadcast", "cast": "cast", "idx": "index", "mm": "matmul", "conv": "convolution",
+          "attn": "attention"}
 
 
 @pytest.fixture(scope="session")
@@ -50,7 +51,7 @@ def _written_and_refereed(path, traces, sim):
 @pytest.mark.parametrize("path", TASKS, ids=[p.stem for p in TASKS])
 def test_builtin_writer_kernel_passes_the_referee(path, traces, sim):
     v = _written_and_refereed(path, traces, sim)
-    if path.stem.startswith("mm_"):                  # matrix products run on the cube unit, in every case
+    if path.stem.startswith(("mm_", "conv_", "attn_")):   # matrix products run on the cube unit, in every case
         cases = v.stage("measure").metrics["per_case"].values()
         assert len(cases) >= 2 and all(c["cube_instructions"] > 0 and c["cube_macs"] > 0 for c in cases)
 
@@ -70,16 +71,16 @@ def test_what_it_cannot_write_is_named(tmp_path, traces):
         "import torch\nclass Model(torch.nn.Module):\n    def forward(self, a, b):\n"
         "        return torch.tril(torch.matmul(a, b))\n"
         "def get_inputs():\n    return [torch.randn(4, 8), torch.randn(8, 3)]\ndef get_init_inputs():\n    return []\n")
-    (tmp_path / "conv.py").write_text(
-        "import torch\nclass Model(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
-        "        self.conv = torch.nn.Conv2d(3, 4, 3)\n    def forward(self, x):\n        return self.conv(x)\n"
+    (tmp_path / "unfold.py").write_text(
+        "import torch\nclass Model(torch.nn.Module):\n    def forward(self, x):\n"
+        "        return torch.nn.functional.unfold(x, 2)\n"
         "def get_inputs():\n    return [torch.randn(1, 3, 8, 8)]\ndef get_init_inputs():\n    return []\n")
     (tmp_path / "softmax_dim0.py").write_text(
         "import torch\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return torch.softmax(x, dim=0)\n"
         "def get_inputs():\n    return [torch.randn(4, 8)]\ndef get_init_inputs():\n    return []\n")
-    tasks = [load_task(tmp_path / f) for f in ("matmul_tril.py", "conv.py", "softmax_dim0.py")]
+    tasks = [load_task(tmp_path / f) for f in ("matmul_tril.py", "unfold.py", "softmax_dim0.py")]
     found = [recognise(tr, t.name) for t, tr in zip(tasks, trace_tasks(tasks))]
     assert found[0][0] is None and "cannot handle tril (in matmul_tril)" in found[0][1]
-    assert found[1][0] is None and "cannot handle Conv2d" in found[1][1]
+    assert found[1][0] is None and "cannot handle unfold" in found[1][1]
     assert found[2][0] is None and "knows each op of softmax_dim0 (softmax) but not this combination" in found[2][1]
     assert all("--model" in why for _, why in found)

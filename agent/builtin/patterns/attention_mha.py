@@ -1,0 +1,174 @@
+"""nn.MultiheadAttention (batch_first, packed in_proj, no mask, out[0] only) on the cube unit, a MIX kernel in
+four phases separated by barriers:
+  1. projections on the cube with their bias: Q and K per head into head-major workspaces (b, h, L, dh), whose
+     rows are contiguous for the attention GEMMs; V as (b, L, E);
+  2. per (batch, head, block of query rows): S = Q_h K_h^T / sqrt(dh) on the cube, online softmax on the vector
+     unit (attention.py's two sweeps), P into a workspace;
+  3. O = P V_h on the cube, each head's columns of O (b, L, E) in place;
+  4. the output projection O W_o^T + b_o on the cube.
+Every reduction (over E, over the keys, over the heads' concatenation) runs on the cube; the vector work is per
+element of S."""
+from __future__ import annotations
+
+from kernelwright.agent.builtin.dslgen import decorator, doc, ident, kernel_name
+from kernelwright.agent.builtin.graphview import FLOAT_DTYPES, OpGraph, ref
+from kernelwright.agent.builtin.patterns import Emitted
+from kernelwright.agent.builtin.patterns.attention import sweeps
+
+KNOWN = {"MultiheadAttention", "getitem"}
+LOCALS = {"qh", "kh", "vn", "on", "p", "acc", "pout", "mx", "sm", "cq", "ck", "cv", "co", "s1", "s2", "i", "c", "r",
+          "b_", "h_", "m0", "mn", "n0", "nn", "ld", "ls", "cm", "mo", "mw", "l_", "inv", "rt", "sc", "cs", "ex", "bh",
+          "lo1", "hi1", "lo2", "hi2", "lo3", "hi3", "lo4", "hi4", "lo5", "hi5", "lo6", "hi6", "mt_", "win", "bin",
+          "wout", "bout"}
+
+
+def _heads_attr(g: OpGraph, heads: int) -> str | None:
+    """The init argument that sets the head count (a shrunk case keeps it), if the task names one."""
+    return next((i["name"] for i in g.trace.get("init", []) if i.get("name") == "num_heads" and i.get("value") == heads),
+                None)
+
+
+def match(g: OpGraph, name: str) -> Emitted | None:
+    work = [n for n in g.compute if n.kind != "get_attr"]
+    out = g.single_output()
+    mha = [n for n in work if n.op == "MultiheadAttention"]
+    if len(mha) != 1 or out is None or out.op != "getitem" or ref(out.args[0]) != mha[0].name or out.args[1] != 0:
+        return None
+    n = mha[0]
+    if any(w.op not in ("MultiheadAttention", "getitem") for w in work) or len(n.args) != 3 or n.kwargs:
+        return None
+    m = n.module
+    if not m.get("batch_first") or m.get("bias_k") is not None or m.get("add_zero_attn") or m.get("dropout", 0.0):
+        return None
+    E, H = m.get("embed_dim"), m.get("num_heads")
+    if m.get("kdim") != E or m.get("vdim") != E or not isinstance(H, int) or E % H:
+        return None
+    xs = [g.node(ref(a)) if ref(a) else None for a in n.args]
+    if any(x is None or x.kind != "placeholder" or x.shape is None or len(x.shape) != 3 or x.dtype not in FLOAT_DTYPES
+           for x in xs):
+        return None
+    if xs[1].name != xs[2].name or len({x.dtype for x in xs}) != 1:
+        return None
+    names = [f"{n.target}.in_proj_weight", f"{n.target}.in_proj_bias", f"{n.target}.out_proj.weight",
+             f"{n.target}.out_proj.bias"]
+    if any(p not in g.params or g.params[p]["dtype"] != xs[0].dtype for p in names):
+        return None
+    return _emit(xs[0].name, xs[1].name, names, H, _heads_attr(g, H), name)
+
+
+def _emit(qn: str, kvn: str, pnames: list[str], heads: int, heads_attr: str | None, name: str) -> Emitted:
+    taken = set(LOCALS)
+    xq = ident(qn, taken)
+    xk = ident(kvn, taken) if kvn != qn else xq
+    win, bin_, wout, bout = (ident(p, taken) for p in pnames)
+    y = ident("y", taken)
+    inputs = list(dict.fromkeys([xq, xk, win, bin_, wout, bout]))
+    params = ", ".join(inputs)
+    attrs = {heads_attr: heads} if heads_attr else {}
+    hp = f", {heads_attr}" if heads_attr else ""
+    H = f"int({heads_attr})" if heads_attr else str(heads)
+    source = doc(f"{name}: nn.MultiheadAttention as projections, S = Q K^T, online softmax, O = P V and the output "
+                 "projection, the GEMMs on the cube, a MIX kernel (written by the builtin writer).") + f'''
+
+@A.tiling
+def tiling({params}, hw{hp}):
+    B = {xq}.shape[0]
+    Lq = {xq}.shape[1]
+    Lk = {xk}.shape[1]
+    E = {xq}.shape[2]
+    H = {H}
+    dh = E // H
+    bn = min(256, Lk)
+    # UB: the fp32 S block, the P block it is cast into (two slots), the row max and sum
+    bm = max(1, min(64, Lq, (hw.ub_bytes - 8192) // (4 * 4 * A.align_up(bn, 16))))
+    mt = A.ceil_div(Lq, bm)
+    pm = min(128, Lq)
+    pk = min(128, Lk)
+    en = min(256, E)
+    et = A.ceil_div(E, en)
+    return A.Tiling(block_dim=max(1, min(hw.vector_cores, B * H * mt)), B=B, Lq=Lq, Lk=Lk, E=E, H=H, dh=dh, bn=bn, bm=bm, pk=pk,
+                    bma=A.align_up(bm, 16), mt=mt, kt=A.ceil_div(Lk, bn), pm=pm, en=en, et=et,
+                    qt=A.ceil_div(Lq, pm), kvt=A.ceil_div(Lk, pk), lanes=bm * A.align_up(bn, 16),
+                    qsize=B * Lq * E, ksize=B * Lk * E, psize=B * H * Lq * Lk)
+
+
+@A.shapes
+def shapes({params}{hp}):
+    return {{"{y}": {xq}.shape}}
+
+
+{decorator(inputs, {y: xq}, attrs)}
+def {kernel_name(name)}({params}, {y}, t):
+    qh = A.workspace({xq}.dtype, t.qsize)           # Q per head: (b, h, Lq, dh)
+    kh = A.workspace({xq}.dtype, t.ksize)           # K per head: (b, h, Lk, dh)
+    vn = A.workspace({xq}.dtype, t.ksize)           # V: (b, Lk, E)
+    on = A.workspace({xq}.dtype, t.qsize)           # the heads' outputs side by side: (b, Lq, E)
+    p = A.workspace({xq}.dtype, t.psize)            # softmax(S) per (b, h)
+    acc = A.ub(A.f32, t.lanes)
+    pout = A.ub({xq}.dtype, t.lanes)
+    mx = A.ub(A.f32, t.bma)
+    sm = A.ub(A.f32, t.bma)
+    cq = A.cube({xq}, {win}, qh, tile=(t.pm, t.dh, t.E), shape=(t.Lq, t.dh, t.E), trans_b=True, bias={bin_})
+    ck = A.cube({xk}, {win}, kh, tile=(t.pk, t.dh, t.E), shape=(t.Lk, t.dh, t.E), trans_b=True, bias={bin_})
+    cv = A.cube({xk}, {win}, vn, tile=(t.pk, t.en, t.E), shape=(t.Lk, t.E, t.E), trans_b=True, bias={bin_})
+    s1 = A.cube(qh, kh, acc, tile=(t.bm, t.bn, t.dh), shape=(t.Lq, t.Lk, t.dh), trans_b=True)
+    s2 = A.cube(p, vn, on, tile=(t.pm, t.dh, t.Lk), shape=(t.Lq, t.E, t.Lk))
+    co = A.cube(on, {wout}, {y}, tile=(t.pm, t.en, t.E), shape=(t.Lq, t.E, t.E), trans_b=True, bias={bout})
+    rt = A.sqrt(float(t.dh))
+    sc = 1.0 / rt
+    lo1, hi1 = A.block_span(t.B * t.H * t.qt)
+    for i in A.range(lo1, hi1):                     # Q_h = x_q W_q,h^T + b_q,h
+        bh = i // t.qt
+        h_ = bh % t.H
+        b_ = bh // t.H
+        m0 = i % t.qt * t.pm
+        mn = min(t.pm, t.Lq - m0)
+        A.matmul(cq, qh[(bh * t.Lq + m0) * t.dh:], {xq}[(b_ * t.Lq + m0) * t.E:], {win}[h_ * t.dh * t.E:], mn, t.dh, t.E,
+                 bias={bin_}[h_ * t.dh:])
+    lo2, hi2 = A.block_span(t.B * t.H * t.kvt)
+    for i in A.range(lo2, hi2):                     # K_h = x_k W_k,h^T + b_k,h
+        bh = i // t.kvt
+        h_ = bh % t.H
+        b_ = bh // t.H
+        m0 = i % t.kvt * t.pk
+        mn = min(t.pk, t.Lk - m0)
+        A.matmul(ck, kh[(bh * t.Lk + m0) * t.dh:], {xk}[(b_ * t.Lk + m0) * t.E:], {win}[(t.E + h_ * t.dh) * t.E:], mn,
+                 t.dh, t.E, bias={bin_}[t.E + h_ * t.dh:])
+    lo3, hi3 = A.block_span(t.B * t.kvt * t.et)
+    for i in A.range(lo3, hi3):                     # V = x_v W_v^T + b_v
+        b_ = i // (t.kvt * t.et)
+        m0 = i // t.et % t.kvt * t.pk
+        n0 = i % t.et * t.en
+        mn = min(t.pk, t.Lk - m0)
+        nn = min(t.en, t.E - n0)
+        A.matmul(cv, vn[(b_ * t.Lk + m0) * t.E + n0:], {xk}[(b_ * t.Lk + m0) * t.E:], {win}[(2 * t.E + n0) * t.E:], mn,
+                 nn, t.E, bias={bin_}[2 * t.E + n0:])
+    A.sync_all()
+    lo4, hi4 = A.block_span(t.B * t.H * t.mt)
+    for i in A.range(lo4, hi4):                     # i = bh * mt + mi: P = softmax(Q_h K_h^T * sc), two sweeps
+        bh = i // t.mt
+        m0 = i % t.mt * t.bm
+        mn = min(t.bm, t.Lq - m0)
+{sweeps("qh[(bh * t.Lq + m0) * t.dh:]", "kh[(bh * t.Lk + n0) * t.dh:]", "t.dh", "p[(bh * t.Lq + m0) * t.Lk + n0:]")}    A.sync_all()
+    lo5, hi5 = A.block_span(t.B * t.H * t.qt)
+    for i in A.range(lo5, hi5):                     # O[:, h] = P_h V_h
+        bh = i // t.qt
+        h_ = bh % t.H
+        b_ = bh // t.H
+        m0 = i % t.qt * t.pm
+        mn = min(t.pm, t.Lq - m0)
+        A.matmul(s2, on[(b_ * t.Lq + m0) * t.E + h_ * t.dh:], p[(bh * t.Lq + m0) * t.Lk:], vn[b_ * t.Lk * t.E + h_ * t.dh:],
+                 mn, t.dh, t.Lk)
+    A.sync_all()
+    lo6, hi6 = A.block_span(t.B * t.qt * t.et)
+    for i in A.range(lo6, hi6):                     # y = O W_o^T + b_o
+        b_ = i // (t.qt * t.et)
+        m0 = i // t.et % t.qt * t.pm
+        n0 = i % t.et * t.en
+        mn = min(t.pm, t.Lq - m0)
+        nn = min(t.en, t.E - n0)
+        A.matmul(co, {y}[(b_ * t.Lq + m0) * t.E + n0:], on[(b_ * t.Lq + m0) * t.E:], {wout}[n0 * t.E:], mn, nn, t.E,
+                 bias={bout}[n0:])
+'''
+    return Emitted("attention", "multi-head attention: projections, QK^T, PV and the output projection on the cube, "
+                                "online softmax on the vector unit, MIX", source)

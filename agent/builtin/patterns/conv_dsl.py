@@ -1,0 +1,240 @@
+"""The DSL program of a convolution (see conv.py for the plan): the spec's constants are written into the
+program as numbers, the sizes come from the input shapes in the tiling function."""
+from __future__ import annotations
+
+from kernelwright.agent.builtin.chain import ChainCompiler
+from kernelwright.agent.builtin.dslgen import decorator, doc, ident, indent, kernel_name
+from kernelwright.agent.builtin.graphview import Node, OpGraph
+from kernelwright.agent.builtin.patterns import Emitted
+from kernelwright.agent.builtin.patterns import conv_norm
+from kernelwright.agent.builtin.patterns.conv_norm import NormStage
+from kernelwright.agent.builtin.patterns.conv_spec import ConvSpec, constant
+
+LOCALS = {"u", "wt", "col", "xin", "xz", "tab", "pos", "seg", "wrow", "wout", "acc", "yout", "bin_", "bv", "mm", "r",
+          "s", "j", "i", "kw", "th", "td", "nc", "u0", "un", "x0", "xn", "ci", "c0", "cn", "oh", "od", "kh", "kd",
+          "d_", "h_", "crow", "o0", "on", "base", "lo_", "hi_", "ni", "mi", "g", "b_", "m0", "n0", "mn", "nn", "ld",
+          "ls", "ch", "sv", "lo0", "hi0", "lo1", "hi1", "lo2", "hi2", "lo3", "hi3", "ib"} | \
+         {f"{pre}_{k}" for pre in ("ex", "in", "cv", "s", "wk") for k in range(32)} | conv_norm.locals_() | \
+         {"bm_", "bv_", "brt", "ba", "bw_", "bb_", "bb"} | {f"{p}_{k}_{j}" for p in ("bni", "bnf") for k in range(4) for j in range(4)}
+PHASE1_BYTES = 81920       # UB for the im2col tiles; the rest holds the GEMM blocks and the epilogue
+
+
+def _init_groups(g: OpGraph):
+    return next((i["value"] for i in g.trace.get("init", []) if i.get("name") == "groups"), None)
+
+
+def _flip(spec: ConvSpec, k: str, axis: int) -> str:
+    return f"({spec.kernel[axis] - 1} - {k})" if spec.transposed else k
+
+
+def emit(g: OpGraph, spec: ConvSpec, after: list[Node], extras: dict[str, str], name: str,
+         norm: NormStage | None = None) -> Emitted:
+    taken = set(LOCALS)
+    names = {spec.x.name: ident(spec.x.name, taken), spec.weight.name: ident(spec.weight.name, taken)}
+    if spec.bias is not None:
+        names[spec.bias.name] = ident(spec.bias.name, taken)
+    for leaf, kind in extras.items():
+        if kind != "const":
+            names.setdefault(leaf, ident(leaf, taken))
+    if norm is not None:
+        for leaf in [p for p in (norm.weight, norm.bias) if p] + [e for e, k in norm.post_extras.items() if k != "const"]:
+            names.setdefault(leaf, ident(leaf, taken))
+    for n in after:
+        if n.op in conv_norm.BATCHNORMS:
+            for p in conv_norm.batchnorm_params(g, n):
+                names.setdefault(p, ident(p, taken))
+    x, w = names[spec.x.name], names[spec.weight.name]
+    bias = names[spec.bias.name] if spec.bias is not None else None
+    y = ident("y", taken)
+    inputs = list(dict.fromkeys(names.values()))
+    params = ", ".join(inputs)
+    (KD, KH, KW), (SD, SH, SW) = spec.kernel, spec.step
+    (PD, PH, PW), (LD, LH, LW), (ED, EH, EW) = spec.padding, spec.dilation, spec.extra
+    UD_, UH_, UW_ = spec.stride if spec.transposed else (1, 1, 1)
+    KK, tr = KD * KH * KW, spec.transposed
+    # the groups from the shapes (a shrunk case shrinks the channels and the groups alike), or for a transposed
+    # convolution (whose weight does not tell) from the task's `groups` init argument when it has one
+    attrs = {"groups": spec.groups} if tr and spec.groups > 1 and _init_groups(g) == spec.groups else {}
+    G = f"{x}.shape[1] // {w}.shape[1]" if not tr else ("int(groups)" if attrs else str(spec.groups))
+    r = spec.rank
+    dims = ["1"] * (3 - r) + [f"{x}.shape[{2 + i}]" for i in range(r)]
+    co = f"{w}.shape[1] * G" if tr else f"{w}.shape[0]"
+    zl = max(0, -(-max(PW, 0) // 16) * 16)
+
+    comp = ChainCompiler(g, count="mn * ld", prefix="wk_", broadcast=True)
+    result, bn_decls = conv_norm.compile_pre(g, comp, spec.node.name, after, extras, names)
+    ntiles = 2 + 2 * len(extras) + len(comp.tiles) + (2 if comp.advanced else 0)
+    if norm is not None:
+        comp3, result3 = conv_norm.compile_post(g, norm)
+        ntiles3 = 3 + 2 * len(norm.post_extras) + len(comp3.tiles) + (2 if comp3.advanced else 0)
+        GN = norm.groups if norm.groups is not None else "CO"
+    else:
+        ntiles3, GN = 0, "1"
+
+    shape_lines = f'''N = {x}.shape[0]
+    C = {x}.shape[1]
+    ID = {dims[0]}
+    IH = {dims[1]}
+    IW = {dims[2]}
+    UD = (ID - 1) * {UD_} + 1
+    UH = (IH - 1) * {UH_} + 1
+    UW = (IW - 1) * {UW_} + 1
+    G = {G}
+    OD = (UD + {2 * PD + ED - LD * (KD - 1) - 1}) // {SD} + 1
+    OH = (UH + {2 * PH + EH - LH * (KH - 1) - 1}) // {SH} + 1
+    OW = (UW + {2 * PW + EW - LW * (KW - 1) - 1}) // {SW} + 1
+    CO = {co}'''
+    extra_params = "".join(f", {a}" for a in attrs)
+    out_dims = ", ".join(["N", "CO"] + ["OD", "OH", "OW"][3 - r:])
+    tiling = f'''@A.tiling
+def tiling({params}, hw{extra_params}):
+    {shape_lines}
+    OHW = OD * OH * OW
+    CKKg = C // G * {KK}
+    COg = CO // G
+    # im2col segments of bw outputs of a row: their source span (xa, twice), index tables and col rows (3 x KW x bw)
+    bw = min(OW, max(8, ({PHASE1_BYTES} - 4 * ({2 * (KW - 1) * LW} + {zl + 64})) // (4 * ({2 * SW} + {3 * KW}))))
+    bwa = A.align_up(bw, 8)
+    xa = A.align_up((bw - 1) * {SW} + {(KW - 1) * LW + 1}, 16)
+    bx = max(1, bw // {UW_})
+    KKA = A.align_up({KK}, A.elems_per_block({w}.dtype))
+    cb = min(COg, max(1, 2048 // KKA))
+    bn = min(128, OHW)
+    # UB: {ntiles} fp32 tiles of bm rows x align_up(bn, 16) lanes after the im2col tiles
+    left = hw.ub_bytes - {PHASE1_BYTES} - 4 * 2 * 2048 - 8192 - {ntiles3 * 4 * conv_norm.CHUNK}
+    bm = max(1, min(64, COg, left // ({ntiles} * 4 * A.align_up(bn, 16))))
+    mt = A.ceil_div(COg, bm)
+    tn = A.ceil_div(OHW, bn)
+    tiles = N * G * mt * tn
+    rows = N * C * {KD * KH} * OD * OH
+    GN = {GN}
+    Cg = CO // GN
+    return A.Tiling(block_dim=max(1, min(hw.vector_cores, max(tiles, rows // 4))), G=G, N=N, C=C, ID=ID, IH=IH, IW=IW,
+                    UD=UD, UH=UH, UW=UW, OD=OD, OH=OH, OW=OW, CO=CO, COg=COg, CKK=C * {KK}, CKKg=CKKg, OHW=OHW,
+                    bw=bw, bwa=bwa, xa=xa, segs=A.ceil_div(OW, bw), bu=bx * {UW_}, usegs=A.ceil_div(UW, bx * {UW_}),
+                    urows=N * C * UD * UH, KKA=KKA, cb=cb, wc=A.ceil_div(COg, cb), wtasks=C * A.ceil_div(COg, cb),
+                    wl=cb * KKA, usize=N * C * UD * UH * UW, wsize=CO * CKKg, csize=N * C * {KK} * OHW, rows=rows,
+                    bm=bm, bn=bn, bma=A.align_up(bm, 16), mt=mt, tn=tn, tiles=tiles, lanes=bm * A.align_up(bn, 16),
+                    GN=GN, Cg=Cg, CgA=A.align_up(Cg, 16), glen=Cg * OHW, zsize=N * CO * OHW, T={conv_norm.CHUNK})
+
+
+@A.shapes
+def shapes({params}{extra_params}):
+    {shape_lines}
+    return {{"{y}": ({out_dims})}}
+'''
+    src = "u" if tr else x
+    wmat = "wt" if tr else w
+    decls = []
+    if tr:
+        decls += [f"u = A.workspace({x}.dtype, t.usize)", f"wt = A.workspace({w}.dtype, t.wsize)"]
+    decls += [f"col = A.workspace({x}.dtype, t.csize)", f"xin = A.ub({x}.dtype, t.xa)",
+              f"xz = A.ub({x}.dtype, {zl} + t.xa + 16)       # [zero lanes | a source span | zeros]",
+              f"tab = A.ub(A.i32, {KW} * t.bwa)               # tab[kw * bwa + j]: where output j of a segment reads",
+              f"pos = A.ub(A.i32, {KW} * t.bwa)", f"seg = A.ub({x}.dtype, {KW} * t.bwa)"]
+    if tr:
+        decls += [f"wrow = A.ub({w}.dtype, t.wl)", f"wout = A.ub({w}.dtype, t.wl)"]
+    decls += ["acc = A.ub(A.f32, t.lanes)"] + ([f"yout = A.ub({y}.dtype, t.lanes)"] if norm is None else [])
+    if bias:
+        decls += [f"bin_ = A.ub({bias}.dtype, t.bma)", "bv = A.ub(A.f32, t.bma)"]
+    for i, (leaf, kind) in enumerate(extras.items()):
+        decls += [] if kind == "const" else [f"in_{i} = A.ub({names[leaf]}.dtype, t.lanes)"]
+        decls.append(f"ex_{i} = A.ub(A.f32, t.lanes)")
+        if kind == "chan":
+            decls.append(f"cv_{i} = A.ub(A.f32, t.bma)")
+    decls += [f"{tw} = A.ub(A.f32, t.lanes)" for tw in comp.tiles]
+    decls += bn_decls
+    if norm is not None:
+        decls += conv_norm.decls(norm, comp3, names, y)
+    decls.append(f"mm = A.cube({wmat}, col, acc, tile=(t.bm, t.bn, t.CKKg), shape=(t.CO, t.OHW, t.CKKg))")
+
+    body = []
+    if tr:
+        body += [f"A.Duplicate(xz, 0.0, {zl} + t.xa + 16)",
+                 "for j in A.range(0, t.bu):                  # zeros between the samples: lane 0 holds a zero",
+                 f"    A.set(pos, j, 16 + j // {UW_} if j % {UW_} == 0 else 0)",
+                 "lo0, hi0 = A.block_span(t.urows)",
+                 "for r in A.range(lo0, hi0):                 # r = (nc * UD + td) * UH + th: a row of the upsampled input",
+                 "    th = r % t.UH", "    td = r // t.UH % t.UD", "    nc = r // (t.UH * t.UD)",
+                 "    for s in A.range(0, t.usegs):", "        u0 = s * t.bu", "        un = min(t.bu, t.UW - u0)",
+                 f"        if td % {UD_} == 0 and th % {UH_} == 0:",
+                 f"            x0 = u0 // {UW_}", f"            xn = (un - 1) // {UW_} + 1",
+                 f"            A.load(xin, {x}[((nc * t.ID + td // {UD_}) * t.IH + th // {UH_}) * t.IW + x0:], xn)",
+                 "            A.copy(xz[16:], xin, xn)", "            A.gather(seg, xz, pos, un, 16 + xn)",
+                 "            A.store(u[r * t.UW + u0:], seg, un)", "        else:",
+                 "            A.Duplicate(seg, 0.0, un)", "            A.store(u[r * t.UW + u0:], seg, un)",
+                 "lo1, hi1 = A.block_span(t.wtasks)",
+                 f"for j in A.range(lo1, hi1):                  # weight (CI, CO/g, k) -> (CO, CI/g * k), cb rows at a time",
+                 "    ci = j // t.wc", "    c0 = j % t.wc * t.cb", "    cn = min(t.cb, t.COg - c0)",
+                 f"    A.load(wrow, {w}[(ci * t.COg + c0) * {KK}:], {KK}, rows=cn, src_stride={KK}, dst_stride=t.KKA, pad=0.0)",
+                 "    A.copy(wout, wrow, cn * t.KKA)",
+                 f"    A.store(wt[(ci // (t.C // t.G) * t.COg + c0) * t.CKKg + ci % (t.C // t.G) * {KK}:], wout, {KK}, "
+                 "rows=cn, src_stride=t.KKA, dst_stride=t.CKKg)",
+                 "A.sync_all()"]
+    body += [f"A.Duplicate(tab, 0, {KW} * t.bwa)", f"for kw in A.range(0, {KW}):", "    for j in A.range(0, t.bw):",
+             f"        A.set(tab, kw * t.bwa + j, j * {SW} + {_flip(spec, 'kw', 2)} * {LW})",
+             "lo2, hi2 = A.block_span(t.rows)",
+             "for r in A.range(lo2, hi2):                     # r = (((nc * KD + kd) * KH + kh) * OD + od) * OH + oh",
+             "    oh = r % t.OH", "    od = r // t.OH % t.OD", f"    kh = r // (t.OH * t.OD) % {KH}",
+             f"    kd = r // (t.OH * t.OD * {KH}) % {KD}", f"    nc = r // (t.OH * t.OD * {KH * KD})",
+             f"    d_ = od * {SD} + {_flip(spec, 'kd', 0)} * {LD} - {PD}",
+             f"    h_ = oh * {SH} + {_flip(spec, 'kh', 1)} * {LH} - {PH}",
+             f"    crow = (((nc * {KK} + (kd * {KH} + kh) * {KW}) * t.OD + od) * t.OH + oh) * t.OW",
+             "    for s in A.range(0, t.segs):", "        o0 = s * t.bw", "        on = min(t.bw, t.OW - o0)",
+             "        if d_ >= 0 and d_ < t.UD and h_ >= 0 and h_ < t.UH:",
+             f"            base = o0 * {SW} - {PW}", "            lo_ = max(base, 0)",
+             f"            hi_ = min(base + (on - 1) * {SW} + {(KW - 1) * LW + 1}, t.UW)",
+             f"            A.Duplicate(xz, 0.0, {zl} + t.xa)",
+             "            if hi_ > lo_:",
+             f"                A.load(xin, {src}[((nc * t.UD + d_) * t.UH + h_) * t.UW + lo_:], hi_ - lo_)",
+             f"                A.copy(xz[{zl}:], xin, hi_ - lo_)",
+             f"            A.Adds(pos, tab, {zl} + base - lo_, {KW} * t.bwa)",
+             f"            A.gather(seg, xz, pos, {KW} * t.bwa, {zl} + t.xa)     # the KW rows of col at once",
+             f"            A.store(col[crow + o0:], seg, on, rows={KW}, src_stride=t.bwa, dst_stride=t.OHW)",
+             "        else:                                   # a padding row of the source: zeros",
+             f"            A.Duplicate(seg, 0.0, {KW} * t.bwa)",
+             f"            A.store(col[crow + o0:], seg, on, rows={KW}, src_stride=t.bwa, dst_stride=t.OHW)",
+             "A.sync_all()",
+             "lo3, hi3 = A.block_span(t.tiles)",
+             "for i in A.range(lo3, hi3):                     # i = ((n * G + g) * mt + mi) * tn + ni",
+             "    ni = i % t.tn", "    mi = i // t.tn % t.mt", "    g = i // (t.tn * t.mt) % t.G",
+             "    ib = i // (t.tn * t.mt * t.G)", "    m0 = mi * t.bm", "    n0 = ni * t.bn",
+             "    mn = min(t.bm, t.COg - m0)", "    nn = min(t.bn, t.OHW - n0)",
+             "    ld = A.align_up(nn, 8)                      # fp32 rows of the block: 32-byte aligned",
+             "    ls = A.align_up(nn, 16)                     # rows of the store tile (any float dtype)",
+             "    ch = g * t.COg + m0                         # the block's first output channel",
+             "    A.Duplicate(acc, 0.0, mn * ld)",
+             f"    A.matmul(mm, acc, {wmat}[ch * t.CKKg:], col[(ib * t.CKK + g * t.CKKg) * t.OHW + n0:], mn, nn, t.CKKg)"]
+    loop = []
+    if bias:
+        loop += [f"A.load(bin_, {bias}[ch:], mn)", 'A.Cast(bv, bin_, "auto", mn)', "for r in A.range(0, mn):",
+                 "    b_ = A.get(bv, r)", "    A.Adds(acc[r * ld:], acc[r * ld:], b_, nn)"]
+    for i, (leaf, kind) in enumerate(extras.items()):
+        e = names.get(leaf)
+        if kind == "const":
+            loop.append(f"A.Duplicate(ex_{i}, {float(constant(g, leaf))!r}, mn * ld)")
+        elif kind == "full":
+            loop += [f"A.Duplicate(ex_{i}, 0.0, mn * ld)",
+                     f"A.load(in_{i}, {e}[(ib * t.CO + ch) * t.OHW + n0:], nn, rows=mn, src_stride=t.OHW, dst_stride=ls)",
+                     "for r in A.range(0, mn):", f'    A.Cast(ex_{i}[r * ld:], in_{i}[r * ls:], "auto", nn)']
+        elif kind == "chan":
+            loop += [f"A.load(in_{i}, {e}[ch:], mn)", f'A.Cast(cv_{i}, in_{i}, "auto", mn)', "for r in A.range(0, mn):",
+                     f"    s_{i} = A.get(cv_{i}, r)", f"    A.Duplicate(ex_{i}[r * ld:], s_{i}, ld)"]
+        else:
+            loop += [f"A.load(in_{i}, {e}, 1)", f'A.Cast(ex_{i}, in_{i}, "auto", 1)', f"s_{i} = A.get(ex_{i}, 0)",
+                     f"A.Duplicate(ex_{i}, s_{i}, mn * ld)"]
+    loop += comp.lines
+    if norm is None:
+        loop += ["for r in A.range(0, mn):", f'    A.Cast(yout[r * ls:], {result}[r * ld:], "auto", nn)',
+                 f"A.store({y}[(ib * t.CO + ch) * t.OHW + n0:], yout, nn, rows=mn, src_stride=ls, dst_stride=t.OHW)"]
+    else:
+        loop.append(f"A.store(z[(ib * t.CO + ch) * t.OHW + n0:], {result}, nn, rows=mn, src_stride=ld, dst_stride=t.OHW)")
+    body += ["    " + line for line in loop]
+    if norm is not None:
+        body += conv_norm.phase(norm, comp3, result3, names, y, lambda leaf: constant(g, leaf))
+    ops = ", ".join(dict.fromkeys(n.op for n in [spec.node, *after] + ([norm.node, *norm.post] if norm else [])))
+    kind = "transposed convolution" if tr else "convolution"
+    source = (doc(f"{name}: {ops}: a {spec.rank}-d {kind} (groups {spec.groups}) by im2col + GEMM on the cube unit, a MIX "
+                  "kernel (written by the builtin writer).") + "\n\n" + tiling + "\n\n" +
+              f"{decorator(inputs, {y: x}, attrs)}\ndef {kernel_name(name)}({params}, {y}, t):\n{indent(decls + body, 1)}\n")
+    return Emitted("convolution", f"{ops}: {spec.rank}-d {kind} as im2col (vector) + W @ col (cube), MIX", source)
