@@ -20,7 +20,8 @@ class Emitted:
 
 
 def patterns() -> list:
-    from kernelwright.agent.builtin.patterns import (argmax, broadcast, broadcast_chain, elementwise, index, loss,
-                                                    matmul, norm, norms,
+    from kernelwright.agent.builtin.patterns import (argmax, broadcast, broadcast_chain, compose, elementwise, index,
+                                                    loss, matmul, norm, norms,
                                                     pooling, reduce, softmax, softmax_loss)
-    return [elementwise, softmax, reduce, norms, norm, pooling, broadcast, broadcast_chain, loss, softmax_loss, argmax, matmul, index]
+    return [elementwise, softmax, reduce, norms, norm, pooling, broadcast, broadcast_chain, loss, softmax_loss, argmax, matmul, index,
+            compose]
