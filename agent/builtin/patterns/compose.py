@@ -258,7 +258,7 @@ class _Writer:
                   f'@A.kernel(inputs={{{cols}}}, outputs={{"{self.y}": "{x[first.name]}"}})\n'
                   f"def {kernel_name(self.name)}({', '.join(ins + [self.y, 't'])}):\n{indent(decls + start + kernel, 1)}\n"
                   + end)
-        return Emitted("reduction" if p.S or p.total else "broadcast", what, source)
+        return Emitted("loss" if p.total else "reduce" if p.S else "broadcast", what, source)
 
 
 def compose(g: OpGraph, name: str) -> Emitted:
