@@ -22,6 +22,6 @@ class Emitted:
 def patterns() -> list:
     from kernelwright.agent.builtin.patterns import (argmax, broadcast, broadcast_chain, compose, elementwise, index,
                                                     loss, matmul, norm, norms,
-                                                    pooling, reduce, softmax, softmax_loss)
+                                                    pooling, reduce, resize, softmax, softmax_loss)
     return [elementwise, softmax, reduce, norms, norm, pooling, broadcast, broadcast_chain, loss, softmax_loss, argmax, matmul, index,
-            compose]
+            resize, compose]
