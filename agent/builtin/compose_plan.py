@@ -43,6 +43,11 @@ class Plan:
     inputs: list[Node] = field(default_factory=list)
 
     @property
+    def glob(self) -> bool:
+        """Totals inside the graph: every pass walks all of the block's rows, then a barrier."""
+        return any(n.kwargs.get("global") for n in self.ops if n.op == "reduce")
+
+    @property
     def row_mode(self) -> bool:
         return not self.S or self.S[-1] == len(self.frame) - 1
 
@@ -221,10 +226,17 @@ def plan(g: OpGraph) -> Plan:
             if n.kwargs["axes"] == list(range(len(g.node(src).shape))):
                 # a total over every axis: only as the graph's result (possibly scaled to a mean)
                 rest = ops[i + 1:]
-                if n.kwargs["kind"] != "sum" or not (rest == [] and out_name == n.name or len(rest) == 1 and
-                                                     rest[0].op == "mul" and out_name == rest[0].name and
-                                                     ref(rest[0].args[1]) == MEAN):
-                    raise Unsupported([n.op], "a total over every axis inside the graph (a cross-block barrier)")
+                if not (rest == [] and out_name == n.name or len(rest) == 1 and rest[0].op == "mul" and
+                        out_name == rest[0].name and ref(rest[0].args[1]) == MEAN):
+                    # a total inside the graph (lamb's norms): every block's partial, a barrier, the sum
+                    if n.kwargs["kind"] != "sum" or fs != frame:
+                        raise Unsupported([n.op], "a max/min over every axis, or a total of a broadcast value, "
+                                                  "inside the graph")
+                    n.kwargs["global"] = True
+                    fshape[n.name], depth[n.name] = [1] * len(frame), depth[src] + 1
+                    continue
+                if n.kwargs["kind"] != "sum":
+                    raise Unsupported([n.op], "a max/min over every axis as the result")
                 total = "mean" if rest else "sum"
                 out_name, ops = src, ops[:i]
                 break
@@ -254,6 +266,8 @@ def plan(g: OpGraph) -> Plan:
             squeezed.add(n.name)
     if out_name not in fshape:
         raise Unsupported([], "the result is not computed from the inputs")
+    if S and any(n.kwargs.get("global") for n in ops if n.op == "reduce"):
+        raise Unsupported([], "a total inside the graph together with reductions over some axes")
     p = Plan(frame, S or [], ops, fshape, depth, out_name, total, inputs)
     last = g.node(g.outputs[0])
     if total is None:

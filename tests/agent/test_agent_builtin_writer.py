@@ -15,7 +15,7 @@ HERE = Path(__file__).parent
 TASKS = sorted((HERE / "builtin_tasks").glob("*.py"))
 FAMILY = {"act": "elementwise", "ew": "elementwise", "red": "reduce", "norms": "norms", "norm": "norm",
           "softmax": "softmax", "loss": "loss", "opt": "optimizer", "scan": "scan", "pool": "pooling",
-          "bcast": "broadcast", "cast": "cast", "idx": "index", "mm": "matmul"}
+          "bcast": "broadcast", "cast": "cast", "idx": "index", "mm": "matmul", "resize": "resize"}
 
 
 @pytest.fixture(scope="session")

@@ -21,7 +21,7 @@ class Emitted:
 
 def patterns() -> list:
     from kernelwright.agent.builtin.patterns import (argmax, broadcast, broadcast_chain, compose, elementwise, index,
-                                                    loss, matmul, norm, norms,
+                                                    index_rows, loss, matmul, norm, norms,
                                                     pooling, reduce, resize, softmax, softmax_loss)
     return [elementwise, softmax, reduce, norms, norm, pooling, broadcast, broadcast_chain, loss, softmax_loss, argmax, matmul, index,
-            resize, compose]
+            resize, index_rows, compose]

@@ -37,8 +37,9 @@ class _Writer:
         self.loop_axes = list(range(p.lanes[0])) if p.row_mode else list(range(p.S[0])) + p.S
         self.outer_axes = [a for a in self.loop_axes if a not in p.S] if not p.row_mode else self.loop_axes
         self.have: dict[str, str] = {}          # value -> tile, live across compile calls
-        self.acc_sum = None
-        self.lane_full = {}
+        self.globals: list[str] = []            # totals inside the graph, in order
+        self._want: set[str] = set()          # what the last `needed` call reads
+        self.lane_full: dict[str, bool] = {}
         for t in p.inputs:
             fs = p.fshape[t.name]
             lanes = [fs[a] for a in p.lanes]
@@ -131,14 +132,16 @@ class _Writer:
                 v = tiles[p.out]
                 body += ([f"A.Add(pacc, pacc, {v}, n)"] if p.total else
                          [f'A.Cast(yout, {v}, "auto", n)', f"A.store({self.y}[{y_full}:], yout, n)"])
-            for t in body_in:
-                self.comp.free.append(body_leaves[t.name])
             tail = []
             for n in feeds:
-                if p.row_mode:
+                if n.kwargs.get("global"):
+                    tail += self.barrier_total(n.name, accs[n.name])
+                elif p.row_mode:
                     tail += [f"s_{n.name} = A.{ACC[n.kwargs['kind']][2]}({accs[n.name]}, t.lanes)",
                              f"A.Duplicate({accs[n.name]}, s_{n.name}, t.chunk)"]
                 self.have[n.name] = accs[n.name]
+            live = set(self.have.values())            # the pass's own values are dead once it ends
+            self.comp.free = [w for w in self.comp.tiles if w not in live]
             now = [n for n in red_nodes if p.depth[n.name] == d + 1]
             seg, tiles = self.run(now, {}, {n.name for n in now}, pro_count)
             self.have.update(tiles)
@@ -151,6 +154,16 @@ class _Writer:
             passes[-1][2].extend(end) if passes else pro.extend(end)
         return self.emit(pro, passes)
 
+    def barrier_total(self, name: str, acc: str) -> list[str]:
+        """The total of `acc` over every block, broadcast back into it: each block's partial to a GM
+        workspace, a barrier, every block adds all partials."""
+        self.globals.append(name)
+        k = len(self.globals)
+        return [f"s_{name} = A.reduce_sum({acc}, t.chunk)", f"A.Duplicate(gpart{k}, s_{name}, 1)",
+                f"A.store(gsum{k}[A.block_idx() * 8:], gpart{k}, 1)", "A.sync_all()",
+                f"A.load(gall{k}, gsum{k}, 1, rows=A.block_num(), src_stride=8, dst_stride=8, pad=0.0)",
+                f"g_{name} = A.reduce_sum(gall{k}, 8 * A.block_num())", f"A.Duplicate({acc}, g_{name}, t.chunk)"]
+
     # ---- text
     def digits(self, axes: list[int], var: str, letter: str) -> list[str]:
         return [f"{letter}{a} = {var} // t.D{a} % t.F{a}" for a in axes if self.p.frame[a] > 1]
@@ -160,7 +173,14 @@ class _Writer:
         ins = [x[t.name] for t in p.inputs]
         first = next(t for t in p.inputs if t.dtype != "bool")
         kernel = []
-        if p.row_mode:
+        if p.glob:              # totals inside the graph: each pass walks every row of the block, then the barrier
+            kernel += ["r0, r1 = A.block_span(t.rows)"]
+            for head, body, tail in passes:
+                rows = self.digits(self.outer_axes, "o", "i") + pro + ["for c, n in A.tiles(0, t.L, t.chunk, stages=2):"]
+                kernel += head + ["for o in A.range(r0, r1):"] + ["    " + b for b in rows + ["    " + b for b in body]]
+                kernel += tail
+            inner = []
+        elif p.row_mode:
             kernel += ["r0, r1 = A.block_span(t.rows)", "for o in A.range(r0, r1):"]
             inner = self.digits(self.outer_axes, "o", "i") + pro
             for head, body, tail in passes:
@@ -184,6 +204,8 @@ class _Writer:
         if bools:
             decls += ["ones = A.ub(A.f32, t.chunk)", "pick = A.ub(A.f32, 8)"]
         start = ["A.Duplicate(ones, 1.0, t.chunk)"] if bools else []
+        for k in range(1, len(self.globals) + 1):
+            decls += [f"gsum{k} = A.workspace(A.f32, t.slots)", f"gpart{k} = A.ub(A.f32, 8)", f"gall{k} = A.ub(A.f32, t.slots)"]
         if p.total:
             decls += ["pacc = A.ub(A.f32, t.chunk)", "partials = A.workspace(A.f32, t.slots)", "part = A.ub(A.f32, 8)",
                       "allp = A.ub(A.f32, t.slots)"]
@@ -232,8 +254,10 @@ class _Writer:
                 if p.fshape[t.name][a] > 1:
                     j = a - self.nd + len(t.shape)
                     fields.append(f"{x[t.name]}_s{a}=A.prod({x[t.name]}.shape[{j + 1}:])")
-        if p.S:
-            fields.append(f"{MEAN}=1.0 / ({prod(p.S)})")
+        if p.S or p.glob:
+            fields.append(f"{MEAN}=1.0 / ({prod(p.S if p.S else range(self.nd))})")
+        if p.glob and not p.total:
+            fields.append("slots=8 * nb")
         if p.total:       # a mean of everything divides by the elements of what it totals
             counted = range(self.nd) if p.level(p.out) == "full" else [a for a in range(self.nd) if a not in p.S]
             fields += ["slots=8 * nb", "scale=1.0" if p.total == "sum" else f"scale=1.0 / ({prod(counted)})"]
