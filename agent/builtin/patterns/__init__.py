@@ -9,7 +9,10 @@ from dataclasses import dataclass
 COVERS = ("elementwise chains and activations, broadcasting elementwise ops, casts, optimizer steps, softmax and "
           "log-softmax over the last axis, reductions over one axis or consecutive axes, scans, norms and "
           "normalisations, pooling, losses to a scalar, argmax/argmin over the last axis, matrix products on the cube unit (matmul, bmm, linear, addmm, transposed operands) with elementwise epilogues, gather/take_along_dim/scatter/scatter_add along the "
-          "last axis, embedding and index_select of rows, masked_fill with a constant, where")
+          "last axis, embedding and index_select of rows, masked_fill with a constant, where; "
+          "index_copy/index_add of rows; argmax/argmin over any axis; interpolate (nearest, linear, bilinear, trilinear, "
+          "bicubic); and, composed op by op, any graph of broadcasting elementwise ops, reductions over one set of "
+          "consecutive axes (sum, mean, max, min, norms, cosine similarity, pairwise distance) and totals")
 
 
 @dataclass
