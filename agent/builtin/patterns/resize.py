@@ -1,9 +1,10 @@
 """F.interpolate over 1, 2 or 3 spatial axes: nearest, (bi/tri)linear and bicubic, align_corners either
 way, by size or by scale factor. It generalises the DSL's resize/bilinear example: the source
 coordinate of an output index is kept exact in integers (num / den), every axis but the last gives
-row taps (index, weight) on the scalar unit per output row, the taps of the last axis are built once per
-block into index and weight tiles; a row blends its source rows (vector Muls/Add in fp32), then gathers
-the column taps of the blended row and blends them. Not covered: antialias, a size given as a forward
+row taps (index, weight) on the scalar unit per output row position, the taps of the last axis are built
+once per block into index and weight tiles; a group of G planes (N*C) is done at once: their source rows
+are loaded G at a time (strided), blended (vector Muls/Add in fp32), the column taps of all G blended
+rows gathered in one instruction (the index table repeats per plane, shifted by its row) and blended. Not covered: antialias, a size given as a forward
 argument, area and nearest-exact modes."""
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from kernelwright.agent.builtin.patterns.common import returns, work
 KNOWN = {"interpolate", "upsample", "Upsample"}
 MODES = {"nearest": 1, "linear": 2, "bilinear": 2, "trilinear": 2, "bicubic": 4}
 CUBIC_A = -0.75
-LOCALS = {"y", "t", "r", "q", "ox", "plane", "rows", "nb", "sf", "bl", "gt", "acc", "out", "lo", "hi"}
+LOCALS = {"y", "t", "u", "g", "g0", "gn", "pos", "ox", "planes", "nb", "sf", "bl", "gt", "acc", "out", "lo", "hi", "P", "Q",
+          "Wa", "OWa", "G", "groups", "fixed", "per_plane"}
 
 
 def _taps(a: int, o: str, mode: str, corners: bool) -> tuple[list[str], list[tuple[str, str]]]:
@@ -38,11 +40,11 @@ def _taps(a: int, o: str, mode: str, corners: bool) -> tuple[list[str], list[tup
     A = CUBIC_A
     lines = [f"num{a} = {num}", f"b{a} = (num{a} + 4 * ({den})) // ({den}) - 4",
              f"f{a} = float(num{a} - b{a} * ({den})) / float({den})",
-             f"g{a} = f{a} + 1.0", f"h{a} = 1.0 - f{a}", f"k{a} = 2.0 - f{a}",
-             f"w{a}_0 = (({A} * g{a} - {5 * A}) * g{a} + {8 * A}) * g{a} - {4 * A}",
+             f"ta{a} = f{a} + 1.0", f"tb{a} = 1.0 - f{a}", f"tc{a} = 2.0 - f{a}",
+             f"w{a}_0 = (({A} * ta{a} - {5 * A}) * ta{a} + {8 * A}) * ta{a} - {4 * A}",
              f"w{a}_1 = (({A + 2} * f{a} - {A + 3}) * f{a}) * f{a} + 1.0",
-             f"w{a}_2 = (({A + 2} * h{a} - {A + 3}) * h{a}) * h{a} + 1.0",
-             f"w{a}_3 = (({A} * k{a} - {5 * A}) * k{a} + {8 * A}) * k{a} - {4 * A}"]
+             f"w{a}_2 = (({A + 2} * tb{a} - {A + 3}) * tb{a}) * tb{a} + 1.0",
+             f"w{a}_3 = (({A} * tc{a} - {5 * A}) * tc{a} + {8 * A}) * tc{a} - {4 * A}"]
     lines += [f"i{a}_{j} = min(max(b{a} + {j - 1}, 0), {I} - 1)" for j in range(4)]
     return lines, [(f"i{a}_{j}", f"w{a}_{j}") for j in range(4)]
 
@@ -74,53 +76,70 @@ def match(g: OpGraph, name: str) -> Emitted | None:
         outs = [f"int(x.shape[{2 + a}] * {float(s)!r})" for a, s in enumerate(scales)]
     last = d - 1
     k_col = MODES[mode]
+    combos_n = MODES[mode] ** last
     host = [f"I{a} = x.shape[{2 + a}]" for a in range(d)] + [f"O{a} = {outs[a]}" for a in range(d)]
-    host += [f"rows = x.shape[0] * x.shape[1]" + "".join(f" * O{a}" for a in range(last)),
-             f"assert (4 * {k_col} + 8) * O{last} + ({MODES[mode] ** last} * x.dtype.size + 12) * I{last} < "
-             "hw.ub_bytes - 4096, \"one row of the input and of the output fit the UB\"",
-             "nb = max(1, min(hw.vector_cores, rows))"]
-    fields = ["block_dim=nb", "rows=rows"] + [f"I{a}=I{a}, O{a}=O{a}" for a in range(d)]
+    host += ["planes = x.shape[0] * x.shape[1]",
+             "P = 1" + "".join(f" * O{a}" for a in range(last)) + "       # output rows of one plane",
+             "Q = 1" + "".join(f" * I{a}" for a in range(last)) + "       # input rows of one plane",
+             f"Wa = A.align_up(I{last}, 16)", f"OWa = A.align_up(O{last}, 16)",
+             f"fixed = {8 * k_col} * OWa + 4096                    # the column tap tables",
+             f"per_plane = ({combos_n} * 2 * x.dtype.size + 8) * Wa + (12 + 2 * 2 * x.dtype.size) * OWa",
+             'assert fixed + per_plane < hw.ub_bytes - 8192, "one row of a plane, in and out, fits the UB"',
+             "G = max(1, min(planes, (hw.ub_bytes - 8192 - fixed) // per_plane, 64))",
+             "groups = A.ceil_div(planes, G)",
+             "nb = max(1, min(hw.vector_cores, P * groups))"]
+    fields = ["block_dim=nb", "planes=planes", "P=P", "Q=Q", "Wa=Wa", "OWa=OWa", "G=G", "groups=groups"]
+    fields += [f"I{a}=I{a}, O{a}=O{a}" for a in range(d)]
     if corners:
         fields += [f"M{a}=(I{a} - 1 if O{a} > 1 else 0), E{a}=max(O{a} - 1, 1)" for a in range(d)]
     host.append("return A.Tiling(" + ", ".join(fields) + ")")
     W, OW = f"t.I{last}", f"t.O{last}"
     col_lines, col_taps = _taps(last, "ox", mode, corners)
     row_taps: list[list[tuple[str, str]]] = []
-    per_row = ["plane = r // t.P", "q = r % t.P"]
+    per_row = ["pos = u // t.groups", "g0 = u % t.groups * t.G", "gn = min(t.G, t.planes - g0)"]
     for a in range(last):
         inner = "".join(f" * t.O{b}" for b in range(a + 1, last))
-        per_row.append(f"o{a} = q // (1{inner}) % t.O{a}")
+        per_row.append(f"o{a} = pos // (1{inner}) % t.O{a}")
         lines, taps = _taps(a, f"o{a}", mode, corners)
         per_row += lines
         row_taps.append(taps)
-    fields_p = " * ".join(f"O{a}" for a in range(last)) or "1"
-    host[-1] = host[-1][:-1] + f", P={fields_p})"
     combos = list(itertools.product(*row_taps)) if row_taps else [()]
-    decls = [f"s{k} = A.ub(x.dtype, {W})" for k in range(len(combos))]
-    decls += ["sf = A.ub(A.f32, " + W + ")", "bl = A.ub(A.f32, " + W + ")"]
-    decls += [f"cx{j} = A.ub(A.i32, {OW})" for j in range(k_col)] + [f"cw{j} = A.ub(A.f32, {OW})" for j in range(k_col)]
-    decls += [f"gt = A.ub(A.f32, {OW})", f"acc = A.ub(A.f32, {OW})", f"out = A.ub(y.dtype, {OW})"]
-    table = [f"for ox in A.range(0, {OW}):"] + ["    " + line for line in col_lines]
+    decls = [f"s{k} = A.ub(x.dtype, t.G * t.Wa)" for k in range(len(combos))]
+    decls += ["sf = A.ub(A.f32, t.G * t.Wa)", "bl = A.ub(A.f32, t.G * t.Wa)"]
+    decls += [f"cx{j} = A.ub(A.i32, t.G * t.OWa)" for j in range(k_col)]
+    decls += [f"cw{j} = A.ub(A.f32, t.G * t.OWa)" for j in range(k_col)]
+    decls += ["gt = A.ub(A.f32, t.G * t.OWa)", "acc = A.ub(A.f32, t.G * t.OWa)", "out = A.ub(y.dtype, t.G * t.OWa)"]
+    # the column taps of plane 0, then each plane's copy shifted by its row of the blended tile
+    table = [f"A.Duplicate(cx{j}, 0, t.G * t.OWa)" for j in range(k_col)]
+    table += [f"A.Duplicate(cw{j}, 0.0, t.G * t.OWa)" for j in range(k_col)]
+    table += [f"for ox in A.range(0, {OW}):"] + ["    " + line for line in col_lines]
     table += [f"    A.set(cx{j}, ox, {i})" for j, (i, _) in enumerate(col_taps)]
     table += [f"    A.set(cw{j}, ox, {w})" for j, (_, w) in enumerate(col_taps)]
+    table += ["for g in A.range(1, t.G):"]
+    table += [f"    A.Adds(cx{j}[g * t.OWa:], cx{j}, g * t.Wa, {OW})" for j in range(k_col)]
+    table += [f"    A.copy(cw{j}[g * t.OWa:], cw{j}, {OW})" for j in range(k_col)]
     body = list(per_row)
+    span = "gn * t.Wa"
     for k, combo in enumerate(combos):
-        src = "plane"
+        src = "0"
         for a, (i, _) in enumerate(combo):
-            src = f"({src} * t.I{a} + {i})"
+            src = f"({src} * t.I{a} + {i})" if src != "0" else i
         weight = " * ".join(w for _, w in combo) or "1.0"
-        body += [f"A.load(s{k}, x[{src} * {W}:], {W})", f'A.Cast(sf, s{k}, "none", {W})' if k else
-                 f'A.Cast(bl, s{k}, "none", {W})']
+        body += [f"A.load(s{k}, x[(g0 * t.Q + {src}) * {W}:], {W}, rows=gn, src_stride=t.Q * {W}, dst_stride=t.Wa, "
+                 "pad=0.0)", f'A.Cast({"sf" if k else "bl"}, s{k}, "none", {span})']
         if k:
-            body += [f"A.Muls(sf, sf, {weight}, {W})", f"A.Add(bl, bl, sf, {W})"]
+            body += [f"A.Muls(sf, sf, {weight}, {span})", f"A.Add(bl, bl, sf, {span})"]
         elif combo:
-            body.append(f"A.Muls(bl, bl, {weight}, {W})")
+            body.append(f"A.Muls(bl, bl, {weight}, {span})")
+    cols = "gn * t.OWa"
     for j in range(k_col):
         if j == 0:
-            body += [f"A.gather(acc, bl, cx0, {OW}, {W})", f"A.Mul(acc, acc, cw0, {OW})"]
+            body += [f"A.gather(acc, bl, cx0, {cols}, {span})", f"A.Mul(acc, acc, cw0, {cols})"]
         else:
-            body += [f"A.gather(gt, bl, cx{j}, {OW}, {W})", f"A.Mul(gt, gt, cw{j}, {OW})", f"A.Add(acc, acc, gt, {OW})"]
-    body += [f'A.Cast(out, acc, "auto", {OW})', f"A.store(y[r * {OW}:], out, {OW})"]
+            body += [f"A.gather(gt, bl, cx{j}, {cols}, {span})", f"A.Mul(gt, gt, cw{j}, {cols})",
+                     f"A.Add(acc, acc, gt, {cols})"]
+    body += [f'A.Cast(out, acc, "auto", {cols})',
+             f"A.store(y[(g0 * t.P + pos) * {OW}:], out, {OW}, rows=gn, src_stride=t.OWa, dst_stride=t.P * {OW})"]
     out_shape = "(x.shape[0], x.shape[1], " + "".join(f"{outs[a]}, " for a in range(d)) + ")"
     how = f"{mode}, align_corners={corners}, " + (f"size {size}" if size is not None else f"scale factor {scale}")
     X = ident(x.name, set(LOCALS))
@@ -137,8 +156,8 @@ def shapes(x):
 @A.kernel(inputs={{"x": {FLOATS}}}, outputs={{"y": "x"}})
 def {kernel_name(name)}(x, y, t):
 {indent(decls + table, 1)}
-    lo, hi = A.block_span(t.rows)
-    for r in A.range(lo, hi):
+    lo, hi = A.block_span(t.P * t.groups)
+    for u in A.range(lo, hi):          # u = output row position * groups + group of planes
 {indent(body, 2)}
 """
     source = (doc(f"{name}: F.interpolate ({how}) of a {x.shape} tensor to {n.shape}: row taps on the scalar unit, "
