@@ -10,7 +10,7 @@ class Model(nn.Module):
 
 
 def get_inputs():
-    return [torch.randn(1, 2, 3, 4, 5)]
+    return [torch.randn(1, 2, 3, 4, 8)]
 
 
 def get_init_inputs():
