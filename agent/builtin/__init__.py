@@ -7,6 +7,7 @@ from typing import Any
 
 from kernelwright.agent.builtin.graphview import OpGraph
 from kernelwright.agent.builtin.patterns import COVERS, Emitted, patterns
+from kernelwright.agent.builtin.patterns.compose import attempt
 from kernelwright.agent.state import Plan
 from kernelwright.agent.writers import WriteRequest, WriteResult
 
@@ -27,12 +28,13 @@ def recognise(trace: dict[str, Any] | None, name: str) -> tuple[Emitted | None, 
     known = set().union(*(p.KNOWN for p in found)) | STRUCTURAL
     unknown = sorted({n.op for n in g.compute if n.op not in known})
     families = COVERS
+    composer = f" (the general composer: {attempt(g, name)[1]})"
     if unknown:
-        return None, (f"the builtin writer cannot handle {', '.join(unknown)} (in {name}); it covers {families}. "
+        return None, (f"the builtin writer cannot handle {', '.join(unknown)} (in {name}); it covers {families}{composer}. "
                       "Configure a model (--model NAME) to write this kernel")
     ops = ", ".join(dict.fromkeys(g.ops())) or "no ops"
     return None, (f"the builtin writer knows each op of {name} ({ops}) but not this combination of them, shapes or "
-                  f"dtypes; it covers {families}. Configure a model (--model NAME) to write this kernel")
+                  f"dtypes; it covers {families}{composer}. Configure a model (--model NAME) to write this kernel")
 
 
 def builtin_plan(trace: dict[str, Any] | None) -> tuple[Plan | None, str]:

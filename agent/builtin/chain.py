@@ -105,7 +105,7 @@ class ChainCompiler:
         name = fn_name(n)
         tensors = [(i, a) for i, a in enumerate(n.args) if ref(a) and self.g.node(ref(a)).shape is not None]
         tile = lambda a: self.tile_of[real(ref(a))]  # noqa: E731
-        if name in recipes.UNARY and len(tensors) == 1:
+        if name in recipes.UNARY and len(tensors) == 1 and not any(ref(v) for v in n.kwargs.values()):
             return recipes.UNARY[name](self, d, tile(tensors[0][1]), n)
         if name == "pow" and len(tensors) == 1 and tensors[0][0] == 0:
             k = n.arg(1, "exponent")
@@ -132,4 +132,49 @@ class ChainCompiler:
             s = self.scalar(other)
             if s is not None and recipes.tensor_scalar(self, name, d, tile(t), s, scalar_first=(pos == 1) != (name == "rsub")):
                 return None
+        if self.broadcast and self._tensor_operands(n, name, d, real):
+            return None
         raise Unsupported([n.op], f"{n.op}({', '.join(map(str, n.args))}) has no elementwise recipe")
+
+    def _tensor_operands(self, n: Node, name: str, d: str, real) -> bool:
+        """clamp with tensor bounds, pow with a tensor exponent, where (a 0/1 fp32 condition tile):
+        operands of any broadcast shapes, so only where every tile holds full rows (broadcast=True)."""
+        def operand(v: Any) -> tuple[str, str] | None:      # (tile or scalar, "t" | "s")
+            if ref(v) and self.g.node(ref(v)).shape is not None:
+                return self.tile_of[real(ref(v))], "t"
+            s = self.scalar(v)
+            return (s, "s") if s is not None else None
+        if name == "clamp":
+            x = operand(n.args[0])
+            bounds = [(instr, operand(n.arg(i, key))) for i, key, instr in ((1, "min", "Max"), (2, "max", "Min"))
+                      if n.arg(i, key) is not None]
+            if x is None or x[1] != "t" or any(b is None for _, b in bounds):
+                return False
+            src = x[0]
+            for instr, (b, kind) in bounds:
+                self.emit(instr if kind == "t" else instr + "s", d, src, b)
+                src = d
+            if not bounds:
+                self.emit("Muls", d, src, "1.0")
+            return True
+        if name == "pow":
+            a, k = operand(n.args[0]), operand(n.arg(1, "exponent"))
+            if a is None or k is None or a[1] != "t" or k[1] != "t":
+                return False
+            s = self.tmp()                        # a ** k = exp(k * ln a): for a > 0 (NaN below 0, as a fractional power)
+            self.emit("Ln", s, a[0])
+            self.emit("Mul", s, s, k[0])
+            self.emit("Exp", d, s)
+            return True
+        if name == "where":
+            c, a, b = (operand(v) for v in n.args[:3])
+            if c is None or a is None or b is None or c[1] != "t":
+                return False
+            s, u = self.tmp(), self.tmp()         # c * a + (1 - c) * b: exact for finite a, b
+            self.emit("Mul" if a[1] == "t" else "Muls", s, c[0], a[0])
+            self.emit("Muls", u, c[0], "-1.0")
+            self.emit("Adds", u, u, "1.0")
+            self.emit("Mul" if b[1] == "t" else "Muls", u, u, b[0])
+            self.emit("Add", d, s, u)
+            return True
+        return False

@@ -16,7 +16,7 @@ TASKS = sorted((HERE / "builtin_tasks").glob("*.py"))
 FAMILY = {"act": "elementwise", "ew": "elementwise", "red": "reduce", "norms": "norms", "norm": "norm",
           "softmax": "softmax", "loss": "loss", "opt": "optimizer", "scan": "scan", "pool": "pooling",
           "bcast": "broadcast", "cast": "cast", "idx": "index", "mm": "matmul", "conv": "convolution",
-          "attn": "attention"}
+          "attn": "attention", "resize": "resize"}
 
 
 @pytest.fixture(scope="session")
@@ -78,8 +78,15 @@ def test_what_it_cannot_write_is_named(tmp_path, traces):
     (tmp_path / "softmax_dim0.py").write_text(
         "import torch\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return torch.softmax(x, dim=0)\n"
         "def get_inputs():\n    return [torch.randn(4, 8)]\ndef get_init_inputs():\n    return []\n")
-    tasks = [load_task(tmp_path / f) for f in ("matmul_tril.py", "unfold.py", "softmax_dim0.py")]
+    (tmp_path / "two_axes.py").write_text(
+        "import torch\nclass Model(torch.nn.Module):\n    def forward(self, x):\n"
+        "        return x - x.sum(dim=0, keepdim=True) * x.amax(dim=1, keepdim=True)\n"
+        "def get_inputs():\n    return [torch.randn(4, 8)]\ndef get_init_inputs():\n    return []\n")
+    names = ("matmul_tril.py", "unfold.py", "softmax_dim0.py", "two_axes.py")
+    tasks = [load_task(tmp_path / f) for f in names]
     found = [recognise(tr, t.name) for t, tr in zip(tasks, trace_tasks(tasks))]
+    assert "(the general composer: softmax is neither elementwise nor a reduction)" in found[2][1]
+    assert found[3][0] is None and "reductions over different or non-consecutive axes ([0] and [1])" in found[3][1]
     assert found[0][0] is None and "cannot handle tril (in matmul_tril)" in found[0][1]
     assert found[1][0] is None and "cannot handle unfold" in found[1][1]
     assert found[2][0] is None and "knows each op of softmax_dim0 (softmax) but not this combination" in found[2][1]

@@ -9,9 +9,12 @@ from dataclasses import dataclass
 COVERS = ("elementwise chains and activations, broadcasting elementwise ops, casts, optimizer steps, softmax and "
           "log-softmax over the last axis, reductions over one axis or consecutive axes, scans, norms and "
           "normalisations, pooling, losses to a scalar, argmax/argmin over the last axis, matrix products on the cube unit (matmul, bmm, linear, addmm, transposed operands) with elementwise epilogues, gather/take_along_dim/scatter/scatter_add along the "
-          "last axis, embedding and index_select of rows, masked_fill with a constant, where, "
-          "convolutions and transposed convolutions (1-3d, any stride/padding/dilation/groups) by im2col + GEMM on the cube with elementwise epilogues, "
-          "scaled_dot_product_attention (cube GEMMs, online softmax)")
+          "last axis, embedding and index_select of rows, masked_fill with a constant, where; "
+          "index_copy/index_add of rows; argmax/argmin over any axis; interpolate (nearest, linear, bilinear, trilinear, "
+          "bicubic); convolutions and transposed convolutions (1-3d, any stride/padding/dilation/groups) by im2col + "
+          "GEMM on the cube with elementwise and norm epilogues; scaled_dot_product_attention and multi-head attention "
+          "(cube GEMMs, online softmax); and, composed op by op, any graph of broadcasting elementwise ops, reductions "
+          "over one set of consecutive axes (sum, mean, max, min, norms, cosine similarity, pairwise distance) and totals")
 
 
 @dataclass
@@ -22,9 +25,9 @@ class Emitted:
 
 
 def patterns() -> list:
-    from kernelwright.agent.builtin.patterns import (argmax, broadcast, broadcast_chain, elementwise, index, loss,
-                                                    matmul, norm, norms,
-                                                    pooling, reduce, softmax, softmax_loss)
-    from kernelwright.agent.builtin.patterns import attention, attention_mha, conv
-    return [elementwise, softmax, reduce, norms, norm, pooling, broadcast, broadcast_chain, loss, softmax_loss, argmax, matmul, index,
-            conv, attention, attention_mha]
+    from kernelwright.agent.builtin.patterns import (argmax, attention, attention_mha, broadcast, broadcast_chain,
+                                                    compose, conv, elementwise, index, index_rows, loss, matmul, norm,
+                                                    norms, pooling, reduce, resize, softmax, softmax_loss)
+    # compose is the general fallback: last
+    return [elementwise, softmax, reduce, norms, norm, pooling, broadcast, broadcast_chain, loss, softmax_loss, argmax,
+            matmul, index, conv, attention, attention_mha, resize, index_rows, compose]

@@ -1,0 +1,74 @@
+"""x.index_copy(0, idx, src) and x.index_add(0, idx, src): rows of src written (or added) into a copy of x
+at the rows idx names. The blocks split the columns, so every block owns its slice of every row: it
+copies x to y for its columns, then walks the indices in order (a repeated index: the last copy wins,
+additions accumulate, as torch on the CPU), each read on the scalar unit and checked against x's rows,
+and stores its slice of src's row there (atomic add for index_add). Like the DSL's embedding example."""
+from __future__ import annotations
+
+from kernelwright.agent.builtin.dslgen import FLOATS, doc, ident, kernel_name
+from kernelwright.agent.builtin.graphview import FLOAT_DTYPES, OpGraph, ref
+from kernelwright.agent.builtin.patterns import Emitted
+from kernelwright.agent.builtin.patterns.common import returns, work
+
+KNOWN = {"index_copy", "index_add"}
+
+SOURCE = '''
+@A.tiling
+def tiling({x}, {idx}, {src}, hw):
+    V = {x}.shape[0]
+    D = {x}.numel // V
+    n = {idx}.numel
+    assert {src}.numel == n * D, "one row of src per index"
+    epb = A.elems_per_block({x}.dtype)
+    nb = max(1, min(hw.vector_cores, A.ceil_div(D, epb)))
+    cols = min(A.align_up(D, epb), 8192 // {x}.dtype.size)
+    return A.Tiling(block_dim=nb, V=V, D=D, n=n, chunk=min(n, 1024), cols=cols, epb=epb)
+
+
+@A.shapes
+def shapes({x}, {idx}, {src}):
+    return {{"{y}": {x}.shape}}
+
+
+@A.kernel(inputs={{"{x}": {floats}, "{idx}": (A.i64,), "{src}": {floats}}}, outputs={{"{y}": "{x}"}})
+def {kname}({x}, {idx}, {src}, {y}, t):
+    ids = A.ub({idx}.dtype, t.chunk)
+    rin = A.ub({x}.dtype, t.cols)
+    rout = A.ub({y}.dtype, t.cols)
+    lo, hi = A.block_span(t.D, t.epb)
+    for r in A.range(0, t.V):
+        for c, w in A.tiles(lo, hi, t.cols, stages=2):
+            A.load(rin, {x}[r * t.D + c:], w)
+            A.copy(rout, rin, w)
+            A.store({y}[r * t.D + c:], rout, w)
+    for i0, m in A.tiles(0, t.n, t.chunk):
+        A.load(ids, {idx}[i0:], m)
+        for i in A.range(0, m):
+            r = A.get(ids, i, bound=t.V)
+            for c, w in A.tiles(lo, hi, t.cols, stages=2):
+                A.load(rin, {src}[(i0 + i) * t.D + c:], w)
+                A.copy(rout, rin, w)
+                A.store({y}[r * t.D + c:], rout, w{atomic})
+'''
+
+
+def match(g: OpGraph, name: str) -> Emitted | None:
+    nodes = work(g)
+    if len(nodes) != 1 or nodes[0].op not in KNOWN or g.mutated or g.scalar_inputs or not returns(g, nodes[0]):
+        return None
+    n = nodes[0]
+    x, idx, src = ref(n.args[0]), ref(n.arg(2, "index")), ref(n.arg(3, "source"))
+    if None in (x, idx, src) or n.arg(1, "dim") != 0 or n.kwargs.get("alpha", 1) != 1:
+        return None
+    xs, ids, ss = g.node(x), g.node(idx), g.node(src)
+    if xs.kind != "placeholder" or ids.kind != "placeholder" or ss.kind != "placeholder" or xs.dtype not in FLOAT_DTYPES \
+            or ss.dtype != xs.dtype or ids.dtype not in ("int64", "int32") or not xs.shape or len(ids.shape or [0, 0]) != 1:
+        return None
+    taken = {"ids", "rin", "rout", "lo", "hi", "r", "c", "w", "i0", "m", "i", "V", "D", "n", "nb", "cols", "epb"}
+    xn, idn, sn, yn = (ident(v, taken) for v in (x, idx, src, "y"))
+    add = n.op == "index_add"
+    source = doc(f"{name}: {xn}.{n.op}(0, {idn}, {sn}): a copy of {xn} with the rows {idn} names "
+                 f"{'increased by' if add else 'replaced by'} the rows of {sn}; the blocks split the columns (written by the "
+                 "builtin writer).") + SOURCE.format(x=xn, idx=idn, src=sn, y=yn, kname=kernel_name(name), floats=FLOATS,
+                                                     atomic=', atomic="add"' if add else "")
+    return Emitted("index", f"{n.op} of rows along axis 0 of a {xs.shape} tensor", source)

@@ -1,0 +1,169 @@
+"""F.interpolate over 1, 2 or 3 spatial axes: nearest, (bi/tri)linear and bicubic, align_corners either
+way, by size or by scale factor. It generalises the DSL's resize/bilinear example: the source
+coordinate of an output index is kept exact in integers (num / den), every axis but the last gives
+row taps (index, weight) on the scalar unit per output row position, the taps of the last axis are built
+once per block into index and weight tiles; a group of G planes (N*C) is done at once: their source rows
+are loaded G at a time (strided), blended (vector Muls/Add in fp32), the column taps of all G blended
+rows gathered in one instruction (the index table repeats per plane, shifted by its row) and blended. Not covered: antialias, a size given as a forward
+argument, area and nearest-exact modes."""
+from __future__ import annotations
+
+import itertools
+import re
+
+from kernelwright.agent.builtin.dslgen import FLOATS, doc, ident, indent, kernel_name
+from kernelwright.agent.builtin.graphview import FLOAT_DTYPES, OpGraph, ref
+from kernelwright.agent.builtin.patterns import Emitted
+from kernelwright.agent.builtin.patterns.common import returns, work
+
+KNOWN = {"interpolate", "upsample", "Upsample"}
+MODES = {"nearest": 1, "linear": 2, "bilinear": 2, "trilinear": 2, "bicubic": 4}
+CUBIC_A = -0.75
+LOCALS = {"y", "t", "u", "g", "g0", "gn", "pos", "ox", "planes", "nb", "sf", "bl", "gt", "acc", "out", "lo", "hi", "P", "Q",
+          "Wa", "OWa", "G", "groups", "fixed", "per_plane"}
+
+
+def _taps(a: int, o: str, mode: str, corners: bool) -> tuple[list[str], list[tuple[str, str]]]:
+    """Kernel lines computing the taps of axis `a` at output index `o`, and the (index, weight) names."""
+    I, O = f"t.I{a}", f"t.O{a}"
+    if mode == "nearest":
+        return [f"i{a}_0 = min({o} * {I} // {O}, {I} - 1)"], [(f"i{a}_0", "1.0")]
+    if corners:
+        num, den = f"{o} * t.M{a}", f"t.E{a}"
+    else:
+        num, den = f"(2 * {o} + 1) * {I} - {O}", f"2 * {O}"
+    if mode != "bicubic":
+        lines = [f"num{a} = max(0, {num})" if not corners else f"num{a} = {num}",
+                 f"i{a}_0 = num{a} // ({den})", f"i{a}_1 = min(i{a}_0 + 1, {I} - 1)",
+                 f"f{a} = float(num{a} - i{a}_0 * ({den})) / float({den})", f"w{a}_0 = 1.0 - f{a}"]
+        return lines, [(f"i{a}_0", f"w{a}_0"), (f"i{a}_1", f"f{a}")]
+    A = CUBIC_A
+    lines = [f"num{a} = {num}", f"b{a} = (num{a} + 4 * ({den})) // ({den}) - 4",
+             f"f{a} = float(num{a} - b{a} * ({den})) / float({den})",
+             f"ta{a} = f{a} + 1.0", f"tb{a} = 1.0 - f{a}", f"tc{a} = 2.0 - f{a}",
+             f"w{a}_0 = (({A} * ta{a} - {5 * A}) * ta{a} + {8 * A}) * ta{a} - {4 * A}",
+             f"w{a}_1 = (({A + 2} * f{a} - {A + 3}) * f{a}) * f{a} + 1.0",
+             f"w{a}_2 = (({A + 2} * tb{a} - {A + 3}) * tb{a}) * tb{a} + 1.0",
+             f"w{a}_3 = (({A} * tc{a} - {5 * A}) * tc{a} + {8 * A}) * tc{a} - {4 * A}"]
+    lines += [f"i{a}_{j} = min(max(b{a} + {j - 1}, 0), {I} - 1)" for j in range(4)]
+    return lines, [(f"i{a}_{j}", f"w{a}_{j}") for j in range(4)]
+
+
+def match(g: OpGraph, name: str) -> Emitted | None:
+    nodes = work(g)
+    ins = g.tensor_inputs
+    if len(nodes) != 1 or nodes[0].op not in KNOWN or len(ins) != 1 or g.scalar_inputs or g.mutated:
+        return None
+    n, x = nodes[0], ins[0]
+    if ref(n.args[0]) != x.name or x.dtype not in FLOAT_DTYPES or not returns(g, n) or n.shape is None:
+        return None
+    mode = n.kwargs.get("mode", n.module.get("mode", "nearest"))
+    corners = bool(n.kwargs.get("align_corners", n.module.get("align_corners")) or False)
+    size, scale = n.kwargs.get("size", n.module.get("size")), n.kwargs.get("scale_factor", n.module.get("scale_factor"))
+    d = len(x.shape) - 2
+    if mode not in MODES or n.kwargs.get("antialias") or n.kwargs.get("recompute_scale_factor") or not 1 <= d <= 3 \
+            or mode == "bicubic" and d != 2 or mode == "nearest" and corners:
+        return None
+    if size is not None:
+        sizes = size if isinstance(size, list) else [size] * d
+        if len(sizes) != d or not all(isinstance(s, int) for s in sizes):
+            return None
+        outs = [str(s) for s in sizes]
+    else:
+        scales = scale if isinstance(scale, list) else [scale] * d
+        if len(scales) != d or not all(isinstance(s, (int, float)) and s > 0 for s in scales):
+            return None
+        outs = [f"int(x.shape[{2 + a}] * {float(s)!r})" for a, s in enumerate(scales)]
+    last = d - 1
+    k_col = MODES[mode]
+    combos_n = MODES[mode] ** last
+    host = [f"I{a} = x.shape[{2 + a}]" for a in range(d)] + [f"O{a} = {outs[a]}" for a in range(d)]
+    host += ["planes = x.shape[0] * x.shape[1]",
+             "P = 1" + "".join(f" * O{a}" for a in range(last)) + "       # output rows of one plane",
+             "Q = 1" + "".join(f" * I{a}" for a in range(last)) + "       # input rows of one plane",
+             f"Wa = A.align_up(I{last}, A.elems_per_block(x.dtype))    # a loaded row padded to its 32-byte block",
+             f"OWa = A.align_up(O{last}, 16)",
+             "fixed = 4096",
+             "# UB bytes per plane of a group: its source rows (2 slots), sf, bl; its column taps and weights, gt, acc,",
+             "# the gather's index scratch, the output row (2 slots)",
+             f"per_plane = ({combos_n} * 2 * x.dtype.size + 8) * Wa + ({8 * k_col} + 12 + 2 * x.dtype.size) * OWa",
+             'assert fixed + per_plane < hw.ub_bytes - 8192, "one row of a plane, in and out, fits the UB"',
+             "G = max(1, min(planes, (hw.ub_bytes - 8192 - fixed) // per_plane, 64))",
+             "groups = A.ceil_div(planes, G)",
+             "nb = max(1, min(hw.vector_cores, P * groups))"]
+    fields = ["block_dim=nb", "planes=planes", "P=P", "Q=Q", "Wa=Wa", "OWa=OWa", "G=G", "groups=groups"]
+    fields += [f"I{a}=I{a}, O{a}=O{a}" for a in range(d)]
+    if corners:
+        fields += [f"M{a}=(I{a} - 1 if O{a} > 1 else 0), E{a}=max(O{a} - 1, 1)" for a in range(d)]
+    host.append("return A.Tiling(" + ", ".join(fields) + ")")
+    W, OW = f"t.I{last}", f"t.O{last}"
+    col_lines, col_taps = _taps(last, "ox", mode, corners)
+    row_taps: list[list[tuple[str, str]]] = []
+    per_row = ["pos = u // t.groups", "g0 = u % t.groups * t.G", "gn = min(t.G, t.planes - g0)"]
+    for a in range(last):
+        inner = "".join(f" * t.O{b}" for b in range(a + 1, last))
+        per_row.append(f"o{a} = pos // (1{inner}) % t.O{a}")
+        lines, taps = _taps(a, f"o{a}", mode, corners)
+        per_row += lines
+        row_taps.append(taps)
+    combos = list(itertools.product(*row_taps)) if row_taps else [()]
+    decls = [f"s{k} = A.ub(x.dtype, t.G * t.Wa)" for k in range(len(combos))]
+    decls += ["sf = A.ub(A.f32, t.G * t.Wa)", "bl = A.ub(A.f32, t.G * t.Wa)"]
+    decls += [f"cx{j} = A.ub(A.i32, t.G * t.OWa)" for j in range(k_col)]
+    decls += [f"cw{j} = A.ub(A.f32, t.G * t.OWa)" for j in range(k_col)]
+    decls += ["gt = A.ub(A.f32, t.G * t.OWa)", "acc = A.ub(A.f32, t.G * t.OWa)", "out = A.ub(y.dtype, t.G * t.OWa)"]
+    # the column taps of plane 0, then each plane's copy shifted by its row of the blended tile
+    table = [f"A.Duplicate(cx{j}, 0, t.G * t.OWa)" for j in range(k_col)]
+    table += [f"A.Duplicate(cw{j}, 0.0, t.G * t.OWa)" for j in range(k_col)]
+    table += [f"for ox in A.range(0, {OW}):"] + ["    " + line for line in col_lines]
+    table += [f"    A.set(cx{j}, ox, {i})" for j, (i, _) in enumerate(col_taps)]
+    table += [f"    A.set(cw{j}, ox, {w})" for j, (_, w) in enumerate(col_taps)]
+    table += ["for g in A.range(1, t.G):"]
+    table += [f"    A.Adds(cx{j}[g * t.OWa:], cx{j}, g * t.Wa, {OW})" for j in range(k_col)]
+    table += [f"    A.copy(cw{j}[g * t.OWa:], cw{j}, {OW})" for j in range(k_col)]
+    body = list(per_row)
+    span = "gn * t.Wa"
+    for k, combo in enumerate(combos):
+        src = "0"
+        for a, (i, _) in enumerate(combo):
+            src = f"({src} * t.I{a} + {i})" if src != "0" else i
+        weight = " * ".join(w for _, w in combo) or "1.0"
+        body += [f"A.load(s{k}, x[(g0 * t.Q + {src}) * {W}:], {W}, rows=gn, src_stride=t.Q * {W}, dst_stride=t.Wa, "
+                 "pad=0.0)", f'A.Cast({"sf" if k else "bl"}, s{k}, "none", {span})']
+        if k:
+            body += [f"A.Muls(sf, sf, {weight}, {span})", f"A.Add(bl, bl, sf, {span})"]
+        elif combo:
+            body.append(f"A.Muls(bl, bl, {weight}, {span})")
+    cols = "gn * t.OWa"
+    for j in range(k_col):
+        if j == 0:
+            body += [f"A.gather(acc, bl, cx0, {cols}, {span})", f"A.Mul(acc, acc, cw0, {cols})"]
+        else:
+            body += [f"A.gather(gt, bl, cx{j}, {cols}, {span})", f"A.Mul(gt, gt, cw{j}, {cols})",
+                     f"A.Add(acc, acc, gt, {cols})"]
+    body += [f'A.Cast(out, acc, "auto", {cols})',
+             f"A.store(y[(g0 * t.P + pos) * {OW}:], out, {OW}, rows=gn, src_stride=t.OWa, dst_stride=t.P * {OW})"]
+    out_shape = "(x.shape[0], x.shape[1], " + "".join(f"{outs[a]}, " for a in range(d)) + ")"
+    how = f"{mode}, align_corners={corners}, " + (f"size {size}" if size is not None else f"scale factor {scale}")
+    X = ident(x.name, set(LOCALS))
+    code = f"""@A.tiling
+def tiling(x, hw):
+{indent(host, 1)}
+
+
+@A.shapes
+def shapes(x):
+    return {{"y": {out_shape}}}
+
+
+@A.kernel(inputs={{"x": {FLOATS}}}, outputs={{"y": "x"}})
+def {kernel_name(name)}(x, y, t):
+{indent(decls + table, 1)}
+    lo, hi = A.block_span(t.P * t.groups)
+    for u in A.range(lo, hi):          # u = output row position * groups + group of planes
+{indent(body, 2)}
+"""
+    source = (doc(f"{name}: F.interpolate ({how}) of a {x.shape} tensor to {n.shape}: row taps on the scalar unit, "
+                  "column taps gathered from the blended row, fp32 weights (written by the builtin writer).") + "\n\n"
+              + re.sub(r"\bx\b", X, code))
+    return Emitted("resize", f"F.interpolate ({how}) from {x.shape} to {n.shape}", source)
