@@ -3,6 +3,7 @@ bind them onto the project, run the kernel, compare every output and check the i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -13,6 +14,7 @@ from kernelwright.tools.referee.bind_msopgen import bind_msopgen
 from kernelwright.tools.referee.binding import Bound, expected_outputs, match_outputs, task_values
 from kernelwright.tools.referee.compare import compare_output, compare_unchanged
 from kernelwright.tools.referee.judgeable import constant
+from kernelwright.tools.referee.model_new_case import judge_model_new
 from kernelwright.tools.referee.poison import poison, unwritten
 from kernelwright.tools.referee.speed import RanCase
 from kernelwright.tools.referee.tolerance import PRESETS, Tolerance
@@ -40,6 +42,9 @@ class Setting:
     run_timeout_s: float = 120.0
     results: list[tuple[str, RunResult]] = field(default_factory=list)
     ran: list[RanCase] = field(default_factory=list)          # passing runs, for the measure stage's speed report
+    # the answer's ModelNew and the extension functions it calls (model_new_case.py); empty: the static binding
+    model_new: dict[str, Any] = field(default_factory=dict)
+    model_src: str | None = None
 
 
 def _tensor_shapes(values) -> list[list[int]]:
@@ -211,6 +216,9 @@ def run_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShap
         return run
     run.run_shapes = _tensor_shapes(ref.args)
     run.notes += ref.notes
+    if s.model_new:
+        judge_model_new(s, case, seed, plan.mapping if run.shrunk else {}, ref, run)
+        return run
     bound, expected = bind(s, ref)
     run.notes += bound.notes
     if bound.case is None:

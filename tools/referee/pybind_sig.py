@@ -21,6 +21,8 @@ class BoundFunction:
     params: list[str]             # that function's parameter names, in order
     exec_op: str | None = None    # aclnnXxx of its EXEC_NPU_CMD, when it has one
     exec_args: list[str] = field(default_factory=list)   # the EXEC_NPU_CMD arguments after the op
+    prelude: str = ""             # the body before its EXEC_NPU_CMD (where the outputs are allocated)
+    returns: list[str] | None = None   # the names it returns (`return y;`, `return {p, q};`); None: not plain
 
 
 def _balanced(code: str, open_at: int) -> tuple[str, int] | None:
@@ -67,6 +69,16 @@ def _definition(code: str, cpp: str) -> tuple[list[str], str] | None:
     return None
 
 
+def _returned(rest: str) -> list[str] | None:
+    """The names the single `return` after the EXEC_NPU_CMD hands back, when they are plain names."""
+    rets = re.findall(r"\breturn\b([^;]*);", rest)
+    if len(rets) != 1:
+        return None
+    ret = re.sub(r"^\s*(?:std::make_tuple|std::tuple\s*<[^;]*?>|std::vector\s*<\s*at::Tensor\s*>)\s*", "", rets[0]).strip()
+    names = [x.strip() for x in ret.strip("{}() ").split(",") if x.strip()]
+    return names if names and all(re.fullmatch(r"[A-Za-z_]\w*", n) for n in names) else None
+
+
 def bound_functions(src: str) -> dict[str, BoundFunction]:
     """Every `m.def` of `src` whose C++ function is defined there, by Python name."""
     code = re.sub(r"//[^\n]*", " ", re.sub(r"/\*.*?\*/", " ", src, flags=re.S))   # comments; names are strings
@@ -83,5 +95,6 @@ def bound_functions(src: str) -> dict[str, BoundFunction]:
             if inside is not None:
                 args = split_top_level(inside[0])
                 fn.exec_op, fn.exec_args = args[0], args[1:]
+                fn.prelude, fn.returns = body[:ex.start()], _returned(body[ex.end():])
         found[name] = fn
     return found

@@ -18,6 +18,7 @@ from kernelwright.tools.buildkit import sandbox
 from kernelwright.tools.hardware import load_soc
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.referee import judgeable
+from kernelwright.tools.referee.model_new_case import model_new_functions
 from kernelwright.tools.referee.case_runner import Setting, run_trial, run_trial_with_fallback
 from kernelwright.tools.referee.speed import judge_speed
 from kernelwright.tools.referee.stages import lint_stage, measure_stage
@@ -96,6 +97,7 @@ def verify(task: Task, project: KernelProject, toolchain: Toolchain, *, toleranc
     s = Setting(project=project, build=build, toolchain=toolchain, worker=worker or ReferenceWorker(task), tolerance=tol,
                 soc=profile, fallback_budget=fallback_budget, supported_dtypes=toolchain.capabilities.dtypes,
                 task_check=tol.task_check and task.custom_check)
+    s.model_new, s.model_src = model_new_functions(project)
     try:
         shrink = toolchain.capabilities.shrink_budget
         _run_cases(v, task, s, Options(trials, seed, (budget or shrink) if shrink else None, cases, recheck,
