@@ -255,15 +255,24 @@ def run_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShap
 
 def run_trial_with_fallback(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShapes | None,
                             plan: ShrinkPlan, label: str = "trial") -> CaseRun:
-    """A trial; when it fails only at shrunk shapes and the task's own shapes fit the fallback budget, the
-    task's shapes decide (the task asks for those), and the shrunk failure is kept as a note."""
+    """A trial; when it fails only at shrunk shapes and the task's own shapes fit the fallback budget, those
+    decide: a kernel that passes there was written for the task's shapes only, which a benchmark's preset
+    reports and passes (the benchmark runs only those) and the default preset fails."""
     run = run_trial(s, case, seed, trial, shapes, plan, label)
     if run.status != "fail" or not run.shrunk or plan.elements_before > s.fallback_budget:
         return run
     full = run_trial(s, case, seed, trial, shapes, ShrinkPlan(elements_before=plan.elements_before,
                                                               elements_after=plan.elements_before, budget=plan.budget),
                      label)
-    if full.status == "pass":
-        full.notes.insert(0, f"fails at the shrunk shapes {run.run_shapes} but passes at the task's own: the kernel "
-                             f"may rely on the task's exact sizes ({run.reason[:300]})")
+    if full.status != "pass":
+        return full
+    finding = (f"written for the task's shapes only: fails at the shrunk shapes {run.run_shapes} "
+               f"({run.reason[:300]}) and passes at the task's own {full.run_shapes}")
+    if s.tolerance.task_shapes_only_passes:
+        full.notes.insert(0, f"{finding} (the {s.tolerance.name} preset judges the task's shapes)")
+        return full
+    full.status, full.reason = "fail", finding
+    full.mismatches.append(Mismatch(rule="task_shapes_only", output="case", message=finding, hints=[
+        "derive block and tile sizes from the shapes with ceil-division and handle the tail; or judge with the "
+        "benchmark's preset (--tolerance) if only the task's shapes matter"]))
     return full

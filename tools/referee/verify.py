@@ -171,6 +171,8 @@ def _summarize(v: Verdict, tolerance: str) -> None:
     run_fail = [r for r in bad_runs if r.run_status not in (None, "ok")]
     run_report.status = "fail" if run_fail else ("pass" if ran else "error")
     run_report.summary = f"{len(ran)} run(s), {len(run_fail)} ended abnormally" if ran else "no case could run"
+    shaped = [f"{r.case}: {n}" for r in ran for n in r.notes if n.startswith("written for the task's shapes only")]
+    run_report.findings += list(dict.fromkeys(shaped))[:3]   # passed by a benchmark's preset, said in the verdict
     cmp_fail = [r for r in bad_runs if r.run_status == "ok"]
     compare_report.status = "fail" if cmp_fail else ("pass" if len(ran) > len(run_fail) else "skipped")
     compare_report.summary = (f"{len(ran) - len(run_fail) - len(cmp_fail)} matched, {len(cmp_fail)} mismatched "
