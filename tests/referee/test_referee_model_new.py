@@ -62,3 +62,4 @@ def test_a_modelnew_that_raises_is_a_verdict(sim, gemm, task_worker):
     v = verify(task, _with_model(gemm, broken), sim, worker=w, api_lint=False, recheck=False, trials=1)
     assert v.status == "fail" and v.runs[0].mismatches[0].rule == "model_new"
     assert "no function 'nope'" in v.runs[0].mismatches[0].message
+
