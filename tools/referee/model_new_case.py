@@ -32,15 +32,17 @@ from kernelwright.tools.toolchain import Case, OutputSpec, RunResult
 
 def model_new_functions(project: KernelProject) -> tuple[dict[str, BoundFunction], str | None]:
     """The extension functions ModelNew can call (pybind_sig), and ModelNew's source; ({}, None) when the
-    project has no ModelNew or no pybind function with an EXEC_NPU_CMD (then the static binding judges)."""
+    project has no ModelNew or no pybind function launching its own operator (`EXEC_NPU_CMD(aclnn<OpType>,
+    ...)`): then the static binding judges the operator."""
     model = project.model_source() if project.kind == "msopgen" else None
     if not model:
         return {}, None
     found: dict[str, BoundFunction] = {}
     for text in project.binding_sources().values():
         found.update(bound_functions(text))
-    if not any(f.exec_op for f in found.values()):
-        return {}, None
+    own = f"aclnn{project.name}"
+    if not any(f.exec_op == own for f in found.values()):
+        return {}, None   # it launches none of its own operator (only CANN's builtin aclnn ops, not emulated here)
     return found, model
 
 
@@ -61,6 +63,10 @@ class CallBinder:
                 values = [_value(spec, data, f"arg.{i}") for i, spec in enumerate(call["args"])]
         except (OSError, ValueError, KeyError) as e:
             return self._stop(f"the extension call's arguments could not be read ({e})")
+        own = f"aclnn{self.s.project.name}"
+        if call["exec_op"] != own:
+            return self._stop(f"{call['fn']}() launches {call['exec_op']}, not the answer's operator ({own}): CANN's "
+                              "builtin operators are not emulated here")
         case, outs, problem = bind_call(self.s.build.op, call, values, self.s.supported_dtypes,
                                         self.functions.get(call["fn"]))
         if case is None:

@@ -83,6 +83,9 @@ BENCHMARK_NAMES: dict[str, str] = {"mkb": "MultiKernelBench", "npukb": "NPUKerne
                                    "akb": "AscendKernelBench"}
 
 
+AUTO = "auto"   # the preset name that asks for the task's benchmark's own preset (preset_for), as no name does
+
+
 def preset_for(layout: str) -> tuple[Tolerance, str]:
     """The preset a task of this layout is judged by when none is named, and a sentence saying why."""
     name = BENCHMARK_PRESETS.get(layout)

@@ -22,7 +22,7 @@ from kernelwright.tools.referee.model_new_case import model_new_functions
 from kernelwright.tools.referee.case_runner import Setting, run_trial, run_trial_with_fallback
 from kernelwright.tools.referee.speed import judge_speed
 from kernelwright.tools.referee.stages import lint_stage, measure_stage
-from kernelwright.tools.referee.tolerance import Tolerance, get_tolerance, preset_for
+from kernelwright.tools.referee.tolerance import AUTO, Tolerance, get_tolerance, preset_for
 from kernelwright.tools.referee.verdict import CaseRun, StageReport, Verdict
 from kernelwright.tools.task import Task, TaskCase
 from kernelwright.tools.tasks.reference import ReferenceWorker, RefFailure, RefShapes
@@ -66,7 +66,7 @@ def verify(task: Task, project: KernelProject, toolchain: Toolchain, *, toleranc
     for name, value in (("trials", trials), ("budget", budget)):
         if value is not None and value < 1:
             raise UserError(f"{name} {value}: must be at least 1 (otherwise no case runs and nothing is judged)")
-    if tolerance is None:          # not named: the task's benchmark judges as it would
+    if tolerance is None or tolerance == AUTO:    # not named: the task's benchmark judges as it would
         tol, why = preset_for(task.layout)
         rule = f"{tol.describe()} [chosen: {why}]"
     else:
