@@ -34,6 +34,8 @@ class Fn:
     exec_args: list[str] = field(default_factory=list)
     prelude: str = ""
     returns: list[str] | None = None
+    helpers: dict[str, list] = field(default_factory=dict)
+    constants: str = ""
 
 
 class KernelAborted(Exception):
@@ -51,7 +53,7 @@ def dispatcher(ask: Ask, tmp: Path) -> Callable[[Fn, dict[str, Any]], Any]:
     def dispatch(fn: Fn, named: dict[str, Any]) -> Any:
         if not fn.exec_op:
             raise KernelAborted(f"the pybind function bound as '{fn.name}' has no EXEC_NPU_CMD: no operator to run")
-        scope = evaluate(fn.prelude, named)
+        scope = evaluate(fn.prelude, named, fn.helpers, fn.constants)
         values = [value_of(a, scope) for a in fn.exec_args]
         store: dict[str, np.ndarray] = {}
         specs = []

@@ -82,13 +82,60 @@ class _Tensor:
     def dtype(self) -> torch.dtype:
         return self.t.dtype
 
-    def contiguous(self) -> "_Tensor":
-        return self
-
     def defined(self) -> bool:
         return True
 
+    def has_value(self) -> bool:
+        return True
+
+    def value(self) -> "_Tensor":
+        return self
+
     ndimension = dim
+
+    def __getattr__(self, name: str) -> Any:
+        """Any other tensor method (expand, reshape, unsqueeze, to, contiguous, ...) as torch has it."""
+        return _wrapped(getattr(self.t, name))
+
+    def __getitem__(self, index: Any) -> "_Tensor":
+        return _Tensor(self.t[_unwrap(index)])
+
+
+class _Empty:
+    """An absent optional argument (ModelNew passed None): `has_value()` and `defined()` are false."""
+
+    def has_value(self) -> bool:
+        return False
+
+    defined = has_value
+
+
+def _unwrap(v: Any) -> Any:
+    if isinstance(v, _Empty):
+        return None
+    if isinstance(v, _Tensor):
+        return v.t
+    if isinstance(v, _Options):
+        return v._dtype
+    if isinstance(v, (list, tuple)):
+        return type(v)(_unwrap(x) for x in v) if not isinstance(v, _Sizes) else list(v)
+    return v
+
+
+def _wrapped(attr: Any) -> Any:
+    if not callable(attr):
+        return attr
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        r = attr(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()})
+        if isinstance(r, torch.Tensor):
+            return _Tensor(r)
+        if isinstance(r, torch.Size):
+            return _Sizes(r)
+        if isinstance(r, (list, tuple)) and r and all(isinstance(x, torch.Tensor) for x in r):
+            return [_Tensor(x) for x in r]
+        return r
+    return call
 
 
 def _shape(sizes: Any) -> list[int]:
@@ -126,7 +173,9 @@ class _Namespace:
     def __getattr__(self, name: str) -> Any:
         if name in _DTYPES:
             return _DTYPES[name]
-        raise AttributeError(name)
+        if name.startswith("_") or not hasattr(torch, name):
+            raise AttributeError(name)
+        return _wrapped(getattr(torch, name))     # at::broadcast_to, at::cat, ... as torch has them
 
 
 class _CppDiv(ast.NodeTransformer):
@@ -144,19 +193,66 @@ def _div(a: Any, b: Any) -> Any:
     return a / b
 
 
+_KEYWORDS = re.compile(r"\b(in|is|lambda|from|def|pass|yield|with|as|global|del|import|raise|except|finally|elif|"
+                       r"async|await|nonlocal|None|assert|not|and|or|if|else)\b")
+
+
+def _ident(name: str) -> str:
+    """A C++ name that is a Python keyword (`int64_t in`) gets a trailing underscore."""
+    return _KEYWORDS.sub(r"\1_", name)
+
+
 def _python(expr: str) -> str:
     """A C++ expression as Python text (raises ValueError for what does not translate)."""
-    e = re.sub(r"//[^\n]*", " ", expr)
+    e = _ident(re.sub(r"//[^\n]*", " ", expr))
     e = re.sub(rf"static_cast\s*<\s*{_CASTS}\s*>", "", e)
     e = re.sub(rf"\(\s*{_CASTS}\s*\)", "", e)
     e = re.sub(r"(\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)(?:[uU]?[lL]{0,2}|[fF])\b", r"\1", e)
+    e = re.sub(r"std::vector\s*<[^<>]*>\s*(?=\{)", "", e)          # std::vector<int64_t>{a, b}: a list
     e = re.sub(r"std::vector\s*<[^<>]*>\s*", "at::vector", e)
     e = e.replace("::", ".").replace("{", "[").replace("}", "]")
     e = e.replace("&&", " and ").replace("||", " or ")
-    e = re.sub(r"!(?!=)", " not ", e).replace("true", "True").replace("false", "False")
-    if "?" in e or "->" in e:
+    e = re.sub(r"!(?!=)", " not ", e)
+    e = re.sub(r"\btrue\b", "True", re.sub(r"\bfalse\b", "False", e))
+    if "->" in e:
         raise ValueError(f"not translated: {expr.strip()[:80]}")
-    return e.strip()
+    return _ternaries(e).strip()
+
+
+def _ternaries(e: str) -> str:
+    """`c ? a : b` -> `(a if c else b)`, nested and inside brackets too (`::` is gone by now)."""
+    out, i = "", 0
+    while i < len(e):          # brackets first, from the inside out
+        if e[i] in "([":
+            close, depth = i, 0
+            for close in range(i, len(e)):
+                depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(e[close], 0)
+                if depth == 0:
+                    break
+            out += e[i] + _ternaries(e[i + 1:close]) + e[close:close + 1]
+            i = close + 1
+        else:
+            out += e[i]
+            i += 1
+    depth, q = 0, -1
+    for j, ch in enumerate(out):
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(ch, 0)
+        if ch == "?" and depth == 0:
+            q = j
+            break
+    if q < 0:
+        return out
+    depth, nested = 0, 0
+    for j in range(q + 1, len(out)):
+        ch = out[j]
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(ch, 0)
+        if depth == 0 and ch == "?":
+            nested += 1
+        elif depth == 0 and ch == ":":
+            if nested == 0:
+                return f"(({out[q + 1:j]}) if ({out[:q]}) else ({_ternaries(out[j + 1:])}))"
+            nested -= 1
+    raise ValueError(f"not translated: {e[:80]}")
 
 
 def _eval(expr: str, scope: dict[str, Any]) -> Any:
@@ -164,9 +260,11 @@ def _eval(expr: str, scope: dict[str, Any]) -> Any:
     return eval(compile(ast.fix_missing_locations(tree), "<pybind>", "eval"), {"__builtins__": {}}, scope)  # noqa: S307
 
 
-def _statements(prelude: str) -> list[str]:
-    """The top-level statements of the body text; a braced block (if/for/else) is dropped whole."""
-    out, depth, cur = [], 0, ""
+def _statements(prelude: str) -> list[Any]:
+    """The top-level statements of the body text: strings, and ("if" | "elif" | "else", condition, block) for
+    braced if/else blocks; other braced blocks (loops, try) are dropped whole."""
+    out: list[Any] = []
+    depth, cur = 0, ""
     text = re.sub(r"/\*.*?\*/", " ", re.sub(r"//[^\n]*", " ", prelude), flags=re.S)
     i = 0
     while i < len(text):
@@ -177,6 +275,11 @@ def _statements(prelude: str) -> list[str]:
                 d += {"{": 1, "}": -1}.get(text[close], 0)
                 if d == 0:
                     break
+            m = re.fullmatch(r"\s*(else\s+if|if)\s*\((.*)\)\s*", cur, re.S)
+            if m:
+                out.append(("elif" if m.group(1) != "if" else "if", m.group(2), text[i + 1:close]))
+            elif re.fullmatch(r"\s*else\s*", cur):
+                out.append(("else", "", text[i + 1:close]))
             cur, i = "", close + 1
             continue
         depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(ch, 0)
@@ -189,17 +292,67 @@ def _statements(prelude: str) -> list[str]:
     return [s for s in out if s]
 
 
+def _branch(kind: str, cond: str, taken: bool | None, scope: dict[str, Any]) -> tuple[bool, bool | None]:
+    """(run this block?, whether the if-chain has taken a branch; None: unknown, so later branches are not run)."""
+    if kind == "else" or (kind == "elif" and taken is not False):
+        return kind == "else" and taken is False, None if taken is None else True
+    try:
+        hit = bool(_eval(cond, scope))
+    except Exception:  # noqa: BLE001 - a condition we cannot follow: neither branch is run
+        return False, None
+    return hit, hit
+
+
 _DECL = re.compile(r"^(?:(?:const|constexpr|static|auto|volatile)\s+)*(?:[A-Za-z_][\w:]*(?:\s*<[^=]*>)?[\s&*]+)?"
                    r"(?=[A-Za-z_]\w*\s*(?:=|\(|\[\s*[^\]]*\]\s*=))")
 
 
-def evaluate(prelude: str, named: dict[str, Any]) -> dict[str, Any]:
+_OWN = ("at", "torch", "c10", "std", "_div", "True", "False")
+
+
+def _helper(params: list[str], body: str, outer: dict[str, Any]) -> Any:
+    """A helper function of the binding's file (`conv_out(in, k, pad, stride, dil)`) as a Python callable:
+    its statements, then its last `return` expression."""
+    rets = re.findall(r"\breturn\b([^;]*);", body)
+    if not rets:
+        return None
+    before = body[:body.rindex("return")]
+
+    def call(*args: Any) -> Any:
+        local = {**outer, **dict(zip(map(_ident, params), args))}
+        _run(before, local)
+        return _eval(rets[-1], local)
+    return call
+
+
+def evaluate(prelude: str, named: dict[str, Any], helpers: dict[str, list] | None = None,
+             constants: str = "") -> dict[str, Any]:
     """The names the prelude defines, evaluated with the call's arguments: torch tensors for tensors it
-    allocates, numbers and lists for sizes. Statements that cannot be evaluated leave their names out."""
+    allocates, numbers and lists for sizes. Statements that cannot be evaluated leave their names out.
+    `helpers` and `constants`: the binding file's own functions and file-scope constants (pybind_sig)."""
     ns = _Namespace()
     scope: dict[str, Any] = {"at": ns, "torch": ns, "c10": ns, "std": ns, "_div": _div, "True": True, "False": False}
-    scope.update({k: _Tensor(v) if isinstance(v, torch.Tensor) else v for k, v in named.items()})
+    _run(constants, scope)
+    for name, (params, body) in (helpers or {}).items():
+        fn = _helper(params, body, scope)
+        if fn is not None:
+            scope[name] = fn
+    scope.update({_ident(k): _Tensor(v) if isinstance(v, torch.Tensor) else _Empty() if v is None else v
+                  for k, v in named.items()})
+    _run(prelude, scope)
+    return {k: _unwrap(v) for k, v in scope.items()
+            if k not in _OWN and not callable(v) or isinstance(v, _Tensor)}
+
+
+def _run(prelude: str, scope: dict[str, Any]) -> None:
+    taken: bool | None = None
     for stmt in _statements(prelude):
+        if isinstance(stmt, tuple):
+            kind, cond, block = stmt
+            run, taken = _branch(kind, cond, taken if kind != "if" else False, scope)
+            if run:
+                _run(block, scope)
+            continue
         if re.match(r"^(TORCH_CHECK|TORCH_INTERNAL_ASSERT|AT_ASSERT|assert|return|if|for|while|printf|std::cout)\b", stmt):
             continue
         body = _DECL.sub("", stmt, count=1)
@@ -207,7 +360,7 @@ def evaluate(prelude: str, named: dict[str, Any]) -> dict[str, Any]:
             m = re.fullmatch(r"([A-Za-z_]\w*)\s*(?:\[\s*(.+?)\s*\])?\s*(?:=\s*(.+)|\((.*)\))", part.strip(), re.S)
             if not m:
                 continue
-            name, index, expr = m.group(1), m.group(2), m.group(3) if m.group(3) is not None else m.group(4)
+            name, index, expr = _ident(m.group(1)), m.group(2), m.group(3) if m.group(3) is not None else m.group(4)
             try:
                 value = _eval(expr, scope)
                 if index is None:
@@ -217,8 +370,6 @@ def evaluate(prelude: str, named: dict[str, Any]) -> dict[str, Any]:
             except Exception:  # noqa: BLE001 - what does not evaluate stays unknown
                 if index is None:
                     scope.pop(name, None)
-    return {k: (v.t if isinstance(v, _Tensor) else v) for k, v in scope.items()
-            if k not in ("at", "torch", "c10", "std", "_div", "True", "False")}
 
 
 UNKNOWN = object()
@@ -228,8 +379,8 @@ def value_of(expr: str, scope: dict[str, Any]) -> Any:
     """An EXEC_NPU_CMD argument's value: a name of the scope, else the expression evaluated (`UNKNOWN`
     when it cannot be: a name the prelude set in a block, a call we do not model)."""
     expr = expr.strip()
-    if expr in scope:
-        return scope[expr]
+    if _ident(expr) in scope:
+        return scope[_ident(expr)]
     if expr in ("nullptr", "NULL", "c10::nullopt", "at::Tensor()", "std::nullopt"):
         return None
     wrapped = {k: _Tensor(v) if isinstance(v, torch.Tensor) else v for k, v in scope.items()}
