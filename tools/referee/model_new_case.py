@@ -17,7 +17,7 @@ import numpy as np
 from kernelwright.tools.dtypes import KERNEL_DTYPES, name_of
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.referee.bind_lists import list_members
-from kernelwright.tools.referee.bind_msopgen import AttrValueError, _attr_value
+from kernelwright.tools.referee.bind_msopgen import AttrValueError, attr_value
 from kernelwright.tools.referee.binding import TaskValue, expected_outputs
 from kernelwright.tools.referee.compare import compare_output, compare_unchanged
 from kernelwright.tools.referee.poison import poison, unwritten
@@ -25,7 +25,7 @@ from kernelwright.tools.referee.pybind_sig import BoundFunction, bound_functions
 from kernelwright.tools.referee.speed import RanCase
 from kernelwright.tools.referee.verdict import CaseRun, Mismatch
 from kernelwright.tools.opspec import OpSpec
-from kernelwright.tools.tasks.reference import RefFailure, RefRun, RefValue, _value
+from kernelwright.tools.tasks.reference import RefFailure, RefRun, RefValue, value_from_spec
 from kernelwright.tools.tensor_lists import is_dynamic
 from kernelwright.tools.toolchain import Case, OutputSpec, RunResult
 
@@ -60,7 +60,7 @@ class CallBinder:
         self.calls += 1
         try:
             with np.load(call["data"]) as data:
-                values = [_value(spec, data, f"arg.{i}") for i, spec in enumerate(call["args"])]
+                values = [value_from_spec(spec, data, f"arg.{i}") for i, spec in enumerate(call["args"])]
         except (OSError, ValueError, KeyError) as e:
             return self._stop(f"the extension call's arguments could not be read ({e})")
         own = f"aclnn{self.s.project.name}"
@@ -152,7 +152,7 @@ def bind_call(op: OpSpec | None, call: dict[str, Any], values: list[RefValue], s
         if v.kind != "scalar":
             return None, {}, f"attribute '{a.name}' <- `{names[len(op.inputs) + j]}`, a {v.kind}, not a value"
         try:
-            case.attrs[a.name] = _attr_value(a.type, v.value)
+            case.attrs[a.name] = attr_value(a.type, v.value)
         except (AttrValueError, TypeError, ValueError):
             return None, {}, (f"attribute '{a.name}' <- `{names[len(op.inputs) + j]}` = {v.value!r}, which is not a "
                               f"value of the OpDef's attribute type {a.type}")

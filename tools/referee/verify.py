@@ -18,8 +18,8 @@ from kernelwright.tools.buildkit import sandbox
 from kernelwright.tools.hardware import load_soc
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.referee import judgeable
-from kernelwright.tools.referee.model_new_case import model_new_functions
 from kernelwright.tools.referee.case_runner import Setting, run_trial, run_trial_with_fallback
+from kernelwright.tools.referee.model_new_case import model_new_functions
 from kernelwright.tools.referee.speed import judge_speed
 from kernelwright.tools.referee.stages import lint_stage, measure_stage
 from kernelwright.tools.referee.tolerance import AUTO, Tolerance, get_tolerance, preset_for

@@ -116,16 +116,16 @@ def _values(specs: list[dict], data: Any, prefix: str) -> list[RefValue]:
     out = []
     for i, spec in enumerate(specs):
         key = f"{prefix}.{spec['name']}" if prefix == "param" else f"{prefix}.{i}"
-        out.append(_value(spec, data, key))
+        out.append(value_from_spec(spec, data, key))
     return out
 
 
-def _value(spec: dict, data: Any, key: str) -> RefValue:
+def value_from_spec(spec: dict, data: Any, key: str) -> RefValue:
     v = RefValue(**{k: spec[k] for k in ("kind", "name", "shape", "dtype", "value", "repr") if k in spec})
     if v.kind == "tensor" and data is not None and key in data:
         v.array = data[key].view(_np_dtype(v.dtype)) if v.dtype == "bfloat16" else data[key]
     if v.kind == "tensor_list":
-        v.items = [_value(item, data, f"{key}.{k}") for k, item in enumerate(spec["items"])]
+        v.items = [value_from_spec(item, data, f"{key}.{k}") for k, item in enumerate(spec["items"])]
     return v
 
 
@@ -280,7 +280,7 @@ class ReferenceWorker:
                          notes=resp.get("notes", []), seconds=resp.get("seconds", 0.0),
                          outputs_seq=resp.get("outputs_seq", False))
             for i in resp["mutated"]:
-                run.post[i] = _value(resp["args"][i], data, f"post.{i}")
+                run.post[i] = value_from_spec(resp["args"][i], data, f"post.{i}")
             if resp.get("call"):
                 call = resp["call"]
                 run.call, run.call_names, run.call_from = _values(call["args"], data, "call"), call["names"], call["from"]

@@ -28,6 +28,7 @@ import torch
 
 from kernelwright.tools.tasks import shim
 from kernelwright.tools.tasks.kernel_call import first_call, parameter_names, returned_outputs
+from kernelwright.tools.tasks.model_new_serve import serve
 from kernelwright.tools.tasks.worker_values import (TORCH_DTYPES, ShrinkSizes, cast_floats, clone, describe,
                                                     flatten_outputs, remap, same_bits)
 
@@ -218,7 +219,6 @@ class TaskRunner:
 
     def model_new(self, req: dict[str, Any], mapping: dict[int, int], ask) -> dict[str, Any]:
         """The answer's ModelNew on this case's inputs, made as `run` makes them (model_new_serve.py)."""
-        from kernelwright.tools.tasks.model_new_serve import serve
         case, seed = req["case"], int(req["seed"])
         _seed(seed)
         with ShrinkSizes(mapping) if mapping else contextlib.nullcontext():
@@ -301,6 +301,7 @@ def main() -> None:
     channel = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # the task's prints must not corrupt the protocol
     shim.install()
+
     def ask(call: dict[str, Any]) -> dict[str, Any]:    # a request to the parent in the middle of ours
         channel.write(json.dumps({"ok": True, "call": call}) + "\n")
         channel.flush()
