@@ -8,6 +8,7 @@ the EXEC_NPU_CMD arguments of the answer's pybind function, with the outputs its
 (shapes and dtypes from its `at::empty`/`empty_like`; InferShape's when those could not be read)."""
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,9 @@ from kernelwright.tools.opspec import OpSpec
 from kernelwright.tools.tasks.reference import RefFailure, RefRun, RefValue, value_from_spec
 from kernelwright.tools.tensor_lists import is_dynamic
 from kernelwright.tools.toolchain import Case, OutputSpec, RunResult
+
+
+OUTPUT_CAP_FACTOR = 4   # an output past this many fallback budgets is not run (the emulator's files cap near 256 MiB)
 
 
 def model_new_functions(project: KernelProject) -> tuple[dict[str, BoundFunction], str | None]:
@@ -54,6 +58,7 @@ class CallBinder:
         self.findings: list[Mismatch] = []
         self.failed: RunResult | None = None
         self.last: tuple[Case, RunResult] | None = None
+        self.unjudged: str | None = None      # why the emulation cannot run this call (not the answer's fault)
         self.calls = 0
 
     def __call__(self, call: dict[str, Any]) -> dict[str, Any]:
@@ -71,6 +76,12 @@ class CallBinder:
                                         self.functions.get(call["fn"]))
         if case is None:
             return self._stop(f"{call['fn']}(): {problem}")
+        big = [f"{k} {list(o.shape)}" for k, o in case.outputs.items()
+               if k not in case.inputs and math.prod(o.shape) > OUTPUT_CAP_FACTOR * self.s.fallback_budget]
+        if big:   # e.g. a binding that allocates the task's full output whatever the (shrunk) inputs are
+            return self._stop(f"{call['fn']}(): the binding allocates {', '.join(big)}, more than the emulation holds "
+                              f"({OUTPUT_CAP_FACTOR * self.s.fallback_budget} elements); a shape fixed to the task's "
+                              "own does not follow the shrunk inputs", judgeable=False)
         case.soc, case.timeout_s = self.s.soc.name, self.s.run_timeout_s
         case.label = f"{self.label} call {self.calls}"
         poison(case, [np.asarray(a) for a in case.inputs.values()])
@@ -100,8 +111,10 @@ class CallBinder:
         np.savez(path, **store)
         return {"data": str(path), "dtypes": dtypes}
 
-    def _stop(self, why: str) -> dict[str, Any]:
-        if self.failed is None and not self.findings:
+    def _stop(self, why: str, judgeable: bool = True) -> dict[str, Any]:
+        if not judgeable:
+            self.unjudged = why
+        elif self.failed is None and not self.findings:
             self.findings.append(Mismatch(rule="binding", output="call", message=why))
         return {"abort": why}
 
@@ -180,6 +193,9 @@ def judge_model_new(s: Any, case: Any, seed: int, mapping: dict[int, int], ref: 
                              functions={k: vars(f) for k, f in s.model_new.items()}, on_call=binder)
     if isinstance(got, RefFailure):
         run.status, run.reason = "error", got.render()
+        return
+    if binder.unjudged:
+        run.status, run.reason = "skipped", binder.unjudged
         return
     if binder.failed is not None:
         r = binder.failed
