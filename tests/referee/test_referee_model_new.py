@@ -63,3 +63,12 @@ def test_a_modelnew_that_raises_is_a_verdict(sim, gemm, task_worker):
     assert v.status == "fail" and v.runs[0].mismatches[0].rule == "model_new"
     assert "no function 'nope'" in v.runs[0].mismatches[0].message
 
+
+
+def test_an_output_fixed_far_past_the_emulations_budget_is_skipped_with_the_reason(sim, gemm, task_worker):
+    task, w = task_worker
+    bind = gemm.glue["bind/op.cpp"].replace("at::empty({rows, weight.size(0)}", "at::empty({rows, 1 << 23}")
+    project = gemm.model_copy(update={"glue": {**gemm.glue, "bind/op.cpp": bind}})
+    v = verify(task, project, sim, worker=w, api_lint=False, recheck=False, trials=1)
+    assert v.status == "error" and v.runs[0].status == "skipped", v.summary
+    assert "the binding allocates y [6, 8388608]" in v.runs[0].reason
