@@ -259,7 +259,16 @@ def run_trial_with_fallback(s: Setting, case: TaskCase, seed: int, trial: int, s
     decide: a kernel that passes there was written for the task's shapes only, which a benchmark's preset
     reports and passes (the benchmark runs only those) and the default preset fails."""
     run = run_trial(s, case, seed, trial, shapes, plan, label)
-    if run.status != "fail" or not run.shrunk or plan.elements_before > s.fallback_budget:
+    if run.status != "fail" or not run.shrunk:
+        return run
+    if plan.elements_before > s.fallback_budget:
+        if run.run_status == "host_error" and s.tolerance.task_shapes_only_passes:
+            # the TilingFunc refuses the shrunk shapes (a kernel specialised to the task's) and the task's own do
+            # not fit: under a benchmark's preset that is no verdict either way
+            run.status = "skipped"
+            run.reason = (f"the TilingFunc refuses the shrunk shapes {run.run_shapes} ({run.reason[:200]}) and the "
+                          f"task's own ({plan.elements_before} elements) are past the emulation's budget of "
+                          f"{s.fallback_budget}: possibly written for the task's shapes only, not judged")
         return run
     full = run_trial(s, case, seed, trial, shapes, ShrinkPlan(elements_before=plan.elements_before,
                                                               elements_after=plan.elements_before, budget=plan.budget),
