@@ -23,8 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--msopgen", action="store_true",
                    help="cann backend: build msopgen operator projects too (custom OPP package in a private directory)")
     p.add_argument("--tolerance", default=None,
-                   help="tolerance preset: default, mkb, npukb, kernelbench, akb, mere (default: the task's benchmark's "
-                        "own preset, e.g. mkb for a MultiKernelBench task; 'default' for a plain .py task)")
+                   help="tolerance preset: auto, default, mkb, npukb, kernelbench, akb, mere (auto, the default: the task's "
+                        "benchmark's own preset, e.g. mkb for a MultiKernelBench task; 'default' for a plain .py task)")
     p.add_argument("--soc", default=None, help="SoC profile, e.g. Ascend910B2 (default), Ascend910B4, Ascend910_93")
     p.add_argument("--launch", default=None, help="launch spec JSON for a kernel-launch project (kernel, block_dim, args)")
     p.add_argument("--trials", type=int, default=None, help="seeded trials per case (default: 3 for one case, else 1)")
@@ -59,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
     from kernelwright.tools.referee.verify import DEFAULT_BUDGET
     from kernelwright.tools.tasks import load_task
 
-    tolerance = get_tolerance(args.tolerance) if args.tolerance else None   # None: the task's benchmark decides
+    # None ("auto"): the task's benchmark decides
+    tolerance = None if args.tolerance in (None, "auto") else get_tolerance(args.tolerance)
     task = load_task(args.task, dtypes=args.dtype)
     project = KernelProject.from_path(args.project)
     if args.launch:

@@ -140,6 +140,8 @@ def test_a_benchmark_task_is_judged_by_its_benchmarks_preset_unless_one_is_named
     with ReferenceWorker(task) as worker:
         own = verify(task, KernelProject.from_path(task.golden), half, worker=worker, **common)
         named = verify(task, KernelProject.from_path(task.golden), half, worker=worker, tolerance="default", **common)
+        auto = verify(task, KernelProject.from_path(task.golden), half, worker=worker, tolerance="auto", **common)
+    assert auto.status == "pass" and auto.tolerance == "npukb" and auto.tolerance_rule == own.tolerance_rule
     # NPUKernelBench compares in float: a half output of a float reference is no failure there
     assert own.status == "pass" and own.tolerance == "npukb", own.summary
     assert "NPUKernelBench's own judgement" in own.tolerance_rule and "--tolerance overrides" in own.tolerance_rule

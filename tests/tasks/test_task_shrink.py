@@ -52,11 +52,14 @@ def test_a_case_within_budget_is_left_alone():
     assert plan.mapping == {} and plan.kept == "" and plan.fits
 
 
-def test_billions_of_elements_shrink_keeping_repeat_and_core_residues():
+def test_billions_of_elements_shrink_keeping_power_of_two_factors_and_core_residues():
+    # MKB sigmoid [4096, 393216]: a tiling of total / 8 blocks / 32 tiles needs the sizes' power-of-two
+    # factors; [16, 49344] (residues only) gave 3084-element tiles and an unaligned DataCopy
     plan = plan_shrink([Shape(dims=[4096, 393216], dtype="float32")], budget=1 << 18, cores=CORES)
-    assert plan.apply([4096, 393216]) == [16, 192] and plan.kept == "repeat+cores"
-    # the last dim keeps its residue modulo the 64-element fp32 repeat and the 48 cores (both 0),
-    # the leading dim modulo the 8-element block and the cores: 4096 = 16 (mod 48)
+    assert plan.apply([4096, 393216]) == [256, 768] and plan.kept == "pow2<=256+repeat+cores"
+    rows, cols = plan.apply([4096, 393216])
+    assert rows * cols % (8 * 32 * 8) == 0                      # whole 32-byte tiles again
+    assert rows % 48 == 4096 % 48 and cols % 48 == 393216 % 48   # and the core residues
 
 
 def test_equal_dims_stay_equal_across_inputs_and_tails_stay_tails():
@@ -68,11 +71,11 @@ def test_equal_dims_stay_equal_across_inputs_and_tails_stay_tails():
 
 
 def test_a_row_that_overflowed_ub_still_does_when_the_budget_allows():
-    x = Shape(dims=[64, 200000], dtype="float32")            # 800 KB rows; UB is 192 KB
+    x = Shape(dims=[8, 200000], dtype="float32")             # 800 KB rows; UB is 192 KB
     plan = plan_shrink([x], budget=1 << 20, cores=CORES)
     rows, cols = plan.apply(x.dims)
-    assert plan.kept == "repeat+cores+ub" and cols * 4 > 196608 and rows * cols <= 1 << 20
-    assert (rows, cols) == (16, 49280)   # 64 = 16 (mod 48); 200000 = 49280 (mod 192)
+    assert plan.kept.endswith("+ub") and cols * 4 > 196608 and rows * cols <= 1 << 20
+    assert (rows, cols) == (8, 49280)   # 200000 = 49280 (mod 192), and 2^6 divides both
 
 
 def test_unshrinkable_case_says_why():

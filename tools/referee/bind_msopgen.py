@@ -47,14 +47,14 @@ def _scalar_attr(kind: str, v: Any) -> Any:
     return int(v)
 
 
-def _attr_value(kind: str, v: Any) -> Any:
+def attr_value(kind: str, v: Any) -> Any:
     """The value of an attribute of msopgen type `kind` (int, float, bool, string, list_int,
     list_list_int, ...); AttrValueError when `v` is none of it. Unknown types pass `v` through."""
     kind = kind.lower().replace("_", "")
     base = kind.removeprefix("list")
     if kind.startswith("list"):
         items = list(v) if isinstance(v, (list, tuple)) else [v]
-        return [_attr_value(base, x) for x in items]
+        return [attr_value(base, x) for x in items]
     if base in ("int", "float", "bool", "str", "string"):
         return _scalar_attr(base, v)
     return v
@@ -176,7 +176,7 @@ def bind_msopgen(op: OpSpec, values: list[TaskValue], expected: list, *, mutated
             continue
         claimed.add(id(v))
         try:
-            attrs[a.name] = _attr_value(a.type, v.value.value)
+            attrs[a.name] = attr_value(a.type, v.value.value)
         except (TypeError, ValueError):   # e.g. a tuple (stride=(2, 2, 2)) for an int attribute
             bound.problem = (f"attribute '{a.name}' <- {v.label} = {v.value.value!r}, which is not a value of "
                              f"the OpDef's attribute type {a.type}")

@@ -3,6 +3,7 @@ bind them onto the project, run the kernel, compare every output and check the i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -13,6 +14,7 @@ from kernelwright.tools.referee.bind_msopgen import bind_msopgen
 from kernelwright.tools.referee.binding import Bound, expected_outputs, match_outputs, task_values
 from kernelwright.tools.referee.compare import compare_output, compare_unchanged
 from kernelwright.tools.referee.judgeable import constant
+from kernelwright.tools.referee.model_new_case import judge_model_new
 from kernelwright.tools.referee.poison import poison, unwritten
 from kernelwright.tools.referee.speed import RanCase
 from kernelwright.tools.referee.tolerance import PRESETS, Tolerance
@@ -40,6 +42,9 @@ class Setting:
     run_timeout_s: float = 120.0
     results: list[tuple[str, RunResult]] = field(default_factory=list)
     ran: list[RanCase] = field(default_factory=list)          # passing runs, for the measure stage's speed report
+    # the answer's ModelNew and the extension functions it calls (model_new_case.py); empty: the static binding
+    model_new: dict[str, Any] = field(default_factory=dict)
+    model_src: str | None = None
 
 
 def _tensor_shapes(values) -> list[list[int]]:
@@ -211,6 +216,9 @@ def run_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShap
         return run
     run.run_shapes = _tensor_shapes(ref.args)
     run.notes += ref.notes
+    if s.model_new:
+        judge_model_new(s, case, seed, plan.mapping if run.shrunk else {}, ref, run)
+        return run
     bound, expected = bind(s, ref)
     run.notes += bound.notes
     if bound.case is None:
@@ -247,15 +255,33 @@ def run_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShap
 
 def run_trial_with_fallback(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShapes | None,
                             plan: ShrinkPlan, label: str = "trial") -> CaseRun:
-    """A trial; when it fails only at shrunk shapes and the task's own shapes fit the fallback budget, the
-    task's shapes decide (the task asks for those), and the shrunk failure is kept as a note."""
+    """A trial; when it fails only at shrunk shapes and the task's own shapes fit the fallback budget, those
+    decide: a kernel that passes there was written for the task's shapes only, which a benchmark's preset
+    reports and passes (the benchmark runs only those) and the default preset fails."""
     run = run_trial(s, case, seed, trial, shapes, plan, label)
-    if run.status != "fail" or not run.shrunk or plan.elements_before > s.fallback_budget:
+    if run.status != "fail" or not run.shrunk:
+        return run
+    if plan.elements_before > s.fallback_budget:
+        if run.run_status == "host_error" and s.tolerance.task_shapes_only_passes:
+            # the TilingFunc refuses the shrunk shapes (a kernel specialised to the task's) and the task's own do
+            # not fit: under a benchmark's preset that is no verdict either way
+            run.status = "skipped"
+            run.reason = (f"the TilingFunc refuses the shrunk shapes {run.run_shapes} ({run.reason[:200]}) and the "
+                          f"task's own ({plan.elements_before} elements) are past the emulation's budget of "
+                          f"{s.fallback_budget}: possibly written for the task's shapes only, not judged")
         return run
     full = run_trial(s, case, seed, trial, shapes, ShrinkPlan(elements_before=plan.elements_before,
                                                               elements_after=plan.elements_before, budget=plan.budget),
                      label)
-    if full.status == "pass":
-        full.notes.insert(0, f"fails at the shrunk shapes {run.run_shapes} but passes at the task's own: the kernel "
-                             f"may rely on the task's exact sizes ({run.reason[:300]})")
+    if full.status != "pass":
+        return full
+    finding = (f"written for the task's shapes only: fails at the shrunk shapes {run.run_shapes} "
+               f"({run.reason[:300]}) and passes at the task's own {full.run_shapes}")
+    if s.tolerance.task_shapes_only_passes:
+        full.notes.insert(0, f"{finding} (the {s.tolerance.name} preset judges the task's shapes)")
+        return full
+    full.status, full.reason = "fail", finding
+    full.mismatches.append(Mismatch(rule="task_shapes_only", output="case", message=finding, hints=[
+        "derive block and tile sizes from the shapes with ceil-division and handle the tail; or judge with the "
+        "benchmark's preset (--tolerance) if only the task's shapes matter"]))
     return full

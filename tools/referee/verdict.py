@@ -11,7 +11,8 @@ from kernelwright.tools.toolchain import Diagnostic
 StageName = Literal["lint", "build", "run", "compare", "measure"]
 Status = Literal["pass", "fail", "skipped", "error"]
 MismatchRule = Literal["missing_output", "shape", "dtype", "nan_position", "inf_position", "tolerance",
-                       "all_zero", "constant", "input_mutated", "extra_output", "invalid_value", "unwritten"]
+                       "all_zero", "constant", "input_mutated", "extra_output", "invalid_value", "unwritten",
+                       "binding", "model_new", "task_shapes_only"]
 
 
 class Mismatch(BaseModel):

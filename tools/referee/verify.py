@@ -19,9 +19,10 @@ from kernelwright.tools.hardware import load_soc
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.referee import judgeable
 from kernelwright.tools.referee.case_runner import Setting, run_trial, run_trial_with_fallback
+from kernelwright.tools.referee.model_new_case import model_new_functions
 from kernelwright.tools.referee.speed import judge_speed
 from kernelwright.tools.referee.stages import lint_stage, measure_stage
-from kernelwright.tools.referee.tolerance import Tolerance, get_tolerance, preset_for
+from kernelwright.tools.referee.tolerance import AUTO, Tolerance, get_tolerance, preset_for
 from kernelwright.tools.referee.verdict import CaseRun, StageReport, Verdict
 from kernelwright.tools.task import Task, TaskCase
 from kernelwright.tools.tasks.reference import ReferenceWorker, RefFailure, RefShapes
@@ -65,7 +66,7 @@ def verify(task: Task, project: KernelProject, toolchain: Toolchain, *, toleranc
     for name, value in (("trials", trials), ("budget", budget)):
         if value is not None and value < 1:
             raise UserError(f"{name} {value}: must be at least 1 (otherwise no case runs and nothing is judged)")
-    if tolerance is None:          # not named: the task's benchmark judges as it would
+    if tolerance is None or tolerance == AUTO:    # not named: the task's benchmark judges as it would
         tol, why = preset_for(task.layout)
         rule = f"{tol.describe()} [chosen: {why}]"
     else:
@@ -96,6 +97,7 @@ def verify(task: Task, project: KernelProject, toolchain: Toolchain, *, toleranc
     s = Setting(project=project, build=build, toolchain=toolchain, worker=worker or ReferenceWorker(task), tolerance=tol,
                 soc=profile, fallback_budget=fallback_budget, supported_dtypes=toolchain.capabilities.dtypes,
                 task_check=tol.task_check and task.custom_check)
+    s.model_new, s.model_src = model_new_functions(project)
     try:
         shrink = toolchain.capabilities.shrink_budget
         _run_cases(v, task, s, Options(trials, seed, (budget or shrink) if shrink else None, cases, recheck,
@@ -169,6 +171,8 @@ def _summarize(v: Verdict, tolerance: str) -> None:
     run_fail = [r for r in bad_runs if r.run_status not in (None, "ok")]
     run_report.status = "fail" if run_fail else ("pass" if ran else "error")
     run_report.summary = f"{len(ran)} run(s), {len(run_fail)} ended abnormally" if ran else "no case could run"
+    shaped = [f"{r.case}: {n}" for r in ran for n in r.notes if n.startswith("written for the task's shapes only")]
+    run_report.findings += list(dict.fromkeys(shaped))[:3]   # passed by a benchmark's preset, said in the verdict
     cmp_fail = [r for r in bad_runs if r.run_status == "ok"]
     compare_report.status = "fail" if cmp_fail else ("pass" if len(ran) > len(run_fail) else "skipped")
     compare_report.summary = (f"{len(ran) - len(run_fail) - len(cmp_fail)} matched, {len(cmp_fail)} mismatched "

@@ -25,6 +25,10 @@ from kernelwright.tools.tasks import shim
 class Signature(Protocol):     # referee.pybind_sig.BoundFunction, without importing the referee here
     name: str
     params: list[str]
+    exec_op: str | None
+    exec_args: list[str]
+    prelude: str
+    returns: list[str] | None
 
 
 Dispatch = Callable[[Any, dict[str, Any]], Any]
@@ -85,7 +89,8 @@ def set_seed(seed: int) -> None:
 
 
 def run_model_new(model_src: str, *, init: list[Any], inputs: list[Any], functions: dict[str, Signature],
-                  dispatch: Dispatch, seed: int, module_names: tuple[str, ...] = ("custom_ops_lib",)) -> ModelNewRun:
+                  dispatch: Dispatch, seed: int, module_names: tuple[str, ...] = ("custom_ops_lib",),
+                  dtype: torch.dtype | None = None) -> ModelNewRun:
     """`ModelNew(*init)(*inputs)` with the seed set before construction, the extension stood in for."""
     run = ModelNewRun()
     shim.install()                      # torch_npu and friends, as the reference worker has them
@@ -102,6 +107,8 @@ def run_model_new(model_src: str, *, init: list[Any], inputs: list[Any], functio
         with torch.no_grad():
             set_seed(seed)
             model = cls(*init)
+            if dtype is not None and isinstance(model, torch.nn.Module):
+                model = model.to(dtype)      # as the reference's Model for a case of another dtype
             run.output = model(*inputs)
     except _FromDispatch as e:
         raise e.error

@@ -18,7 +18,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -82,6 +82,19 @@ class RefRun(BaseModel):
     seconds: float = 0.0
 
 
+class ModelNewResult(BaseModel):
+    """What the answer's ModelNew returned (model_new_serve.py), or why it did not."""
+
+    outputs: list[RefValue] = Field(default_factory=list)
+    outputs_seq: bool = False
+    calls: int = 0
+    problem: str | None = None          # the answer's ModelNew failed (its own code, no extension call)
+    aborted: str | None = None          # the parent stopped it (the operator failed)
+
+
+OnCall = Callable[[dict[str, Any]], dict[str, Any]]
+
+
 class RefFailure(BaseModel):
     where: str                                 # import | get_inputs | Model() | forward | timeout | memory | worker
     error: str
@@ -103,16 +116,16 @@ def _values(specs: list[dict], data: Any, prefix: str) -> list[RefValue]:
     out = []
     for i, spec in enumerate(specs):
         key = f"{prefix}.{spec['name']}" if prefix == "param" else f"{prefix}.{i}"
-        out.append(_value(spec, data, key))
+        out.append(value_from_spec(spec, data, key))
     return out
 
 
-def _value(spec: dict, data: Any, key: str) -> RefValue:
+def value_from_spec(spec: dict, data: Any, key: str) -> RefValue:
     v = RefValue(**{k: spec[k] for k in ("kind", "name", "shape", "dtype", "value", "repr") if k in spec})
     if v.kind == "tensor" and data is not None and key in data:
         v.array = data[key].view(_np_dtype(v.dtype)) if v.dtype == "bfloat16" else data[key]
     if v.kind == "tensor_list":
-        v.items = [_value(item, data, f"{key}.{k}") for k, item in enumerate(spec["items"])]
+        v.items = [value_from_spec(item, data, f"{key}.{k}") for k, item in enumerate(spec["items"])]
     return v
 
 
@@ -179,13 +192,27 @@ class ReferenceWorker:
         except (OSError, ValueError):
             return ""
 
-    def _request(self, req: dict[str, Any], timeout_s: float) -> dict[str, Any] | RefFailure:
-        assert self.proc and self.proc.stdin and self.proc.stdout
+    def _send(self, message: dict[str, Any]) -> None:
+        assert self.proc and self.proc.stdin
         try:
-            self.proc.stdin.write((json.dumps(req) + "\n").encode())
+            self.proc.stdin.write((json.dumps(message) + "\n").encode())
             self.proc.stdin.flush()
         except BrokenPipeError:
             pass
+
+    def _request(self, req: dict[str, Any], timeout_s: float,
+                 on_call: OnCall | None = None) -> dict[str, Any] | RefFailure:
+        """One request's answer; messages `{"call": ...}` before it (a ModelNew's calls into its extension)
+        are answered by `on_call`, and each restarts the clock."""
+        self._send(req)
+        while True:
+            resp = self._answer(timeout_s)
+            if isinstance(resp, RefFailure) or "call" not in resp or on_call is None:
+                return resp
+            self._send(on_call(resp["call"]))
+
+    def _answer(self, timeout_s: float) -> dict[str, Any] | RefFailure:
+        assert self.proc and self.proc.stdout
         deadline = time.monotonic() + timeout_s
         ready: list = []
         while time.monotonic() < deadline and self.proc.poll() is None:
@@ -209,13 +236,13 @@ class ReferenceWorker:
             return RefFailure(where=where, error=resp["error"], frames=resp.get("frames", []))
         return resp
 
-    def _ask(self, req: dict[str, Any]) -> dict[str, Any] | RefFailure:
+    def _ask(self, req: dict[str, Any], on_call: OnCall | None = None) -> dict[str, Any] | RefFailure:
         if self.proc is None or self.proc.poll() is not None:
             failed = self._start()
             if failed:
                 self._kill()
                 return failed
-        return self._request(req, self.timeout_s)
+        return self._request(req, self.timeout_s, on_call)
 
     # ---- requests ----
     def params(self) -> dict[str, list[str]] | RefFailure:
@@ -253,13 +280,33 @@ class ReferenceWorker:
                          notes=resp.get("notes", []), seconds=resp.get("seconds", 0.0),
                          outputs_seq=resp.get("outputs_seq", False))
             for i in resp["mutated"]:
-                run.post[i] = _value(resp["args"][i], data, f"post.{i}")
+                run.post[i] = value_from_spec(resp["args"][i], data, f"post.{i}")
             if resp.get("call"):
                 call = resp["call"]
                 run.call, run.call_names, run.call_from = _values(call["args"], data, "call"), call["names"], call["from"]
                 run.call_returns, run.call_exec = call.get("returns"), call.get("exec", [])
         out.unlink(missing_ok=True)
         return run
+
+    def model_new(self, case: TaskCase, seed: int, mapping: dict[int, int] | None, *, model_src: str,
+                  functions: dict[str, Any], on_call: OnCall) -> ModelNewResult | RefFailure:
+        """The answer's ModelNew(*init)(*inputs) on this case's inputs (as `run` makes them, same seed), each
+        call into its extension answered by `on_call` (which runs the operator): its outputs, or why it
+        stopped (`aborted`: on_call ended it; `problem`: the answer's ModelNew failed)."""
+        self._n += 1
+        out = self.tmp / f"model_new{self._n}.npz"
+        resp = self._ask({"op": "model_new", "case": case.model_dump(mode="json"), "seed": seed, "out": str(out),
+                          "mapping": {str(k): v for k, v in (mapping or {}).items()}, "model_src": model_src,
+                          "functions": functions}, on_call)
+        if isinstance(resp, RefFailure):
+            return resp
+        result = ModelNewResult(calls=resp.get("calls", 0), problem=resp.get("problem"), aborted=resp.get("aborted"),
+                                outputs_seq=resp.get("outputs_seq", False))
+        if out.is_file():
+            with np.load(out) as data:
+                result.outputs = _values(resp["outputs"], data, "out")
+            out.unlink(missing_ok=True)
+        return result
 
     def aten_ops(self, case: TaskCase, mapping: dict[int, int] | None = None) -> dict[str, Any] | RefFailure:
         """The ATen ops one forward runs at the (shrunk) shapes, in order: {"ops": [{op, overload, inputs,

@@ -4,13 +4,15 @@ NPU-sized shapes (billions of elements) would make the emulation crawl, so for t
 case's dims are mapped to smaller ones, by value, so that:
   * rank and dtype are unchanged, dims of size 1 stay 1, equal dims stay equal, different dims stay
     different (a non-square matmul stays non-square);
+  * each shrunk dim keeps its power-of-two factor (up to a cap lowered until the case fits), so the
+    divisions a tiling relies on (total / blocks / tiles) still come out whole; failing that,
   * each shrunk dim keeps its residue modulo the awkward sizes: the 256-byte vector repeat for a last
     dim (hence the 32-byte block), the 32-byte block for leading dims (so the element count keeps its
     residue), and the core count; so a tail that is not a multiple of 32 bytes, of the core count or
     of a repeat stays such a tail;
   * a last dim whose row did not fit in the Unified Buffer still does not (the kernel's inner
     tiling loop still runs).
-Constraints are relaxed step by step (the UB rule, then repeat -> block, then the cores) until the case fits
+Constraints are relaxed step by step (the power-of-two cap, then the UB rule, repeat -> block, the cores) until the case fits
 the element budget; when nothing fits, the plan says so and the referee falls back to the task's own
 shape (if it fits a larger budget) or skips the case with the reason.
 
@@ -27,7 +29,13 @@ from pydantic import BaseModel, Field
 
 from kernelwright.tools.dtypes import BY_NAME
 
-LEVELS = ("repeat+cores+ub", "repeat+cores", "block+cores", "block")
+# First each dim keeps its power-of-two factor (capped, the cap lowered until the case fits): a tiling that
+# splits the task's sizes into 8 blocks of 32 tiles relies on that, not on residues (sigmoid [4096, 393216]
+# shrunk to [16, 49344] gave 3084-element tiles and an unaligned DataCopy; [256, 512] keeps the split whole).
+# Then the residue levels, which keep tails that are not multiples of the block, repeat or core count.
+POW2_CAPS = (1 << 30, 1 << 10, 1 << 8, 1 << 6)
+LEVELS = tuple(f"pow2<={c}+repeat+cores+ub" for c in POW2_CAPS) + tuple(f"pow2<={c}+repeat+cores" for c in POW2_CAPS) + (
+    "repeat+cores+ub", "repeat+cores", "block+cores", "block")
 
 
 class Shape(BaseModel):
@@ -71,6 +79,9 @@ def _constraints(shapes: list[Shape], d: int, level: str, cores: int, ub_bytes: 
         modulus = math.lcm(modulus, unit)
         if level.endswith("+ub") and last and d * size > ub_bytes:
             floor = max(floor, ub_bytes // size + 1)
+    if level.startswith("pow2<="):
+        cap = int(level.split("+")[0].removeprefix("pow2<="))
+        modulus = math.lcm(modulus, min(d & -d, cap))      # d & -d: d's power-of-two factor
     if level != "block":
         modulus = math.lcm(modulus, cores)
     return modulus, floor

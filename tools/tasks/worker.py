@@ -28,6 +28,7 @@ import torch
 
 from kernelwright.tools.tasks import shim
 from kernelwright.tools.tasks.kernel_call import first_call, parameter_names, returned_outputs
+from kernelwright.tools.tasks.model_new_serve import serve
 from kernelwright.tools.tasks.worker_values import (TORCH_DTYPES, ShrinkSizes, cast_floats, clone, describe,
                                                     flatten_outputs, remap, same_bits)
 
@@ -216,6 +217,19 @@ class TaskRunner:
         response["seconds"] = time.monotonic() - start
         return response
 
+    def model_new(self, req: dict[str, Any], mapping: dict[int, int], ask) -> dict[str, Any]:
+        """The answer's ModelNew on this case's inputs, made as `run` makes them (model_new_serve.py)."""
+        case, seed = req["case"], int(req["seed"])
+        _seed(seed)
+        with ShrinkSizes(mapping) if mapping else contextlib.nullcontext():
+            args, init = self.make(case, mapping)
+        store: dict[str, np.ndarray] = {}
+        response = serve(req["model_src"], req["functions"], init=init, args=args, seed=seed, ask=ask,
+                         dtype=TORCH_DTYPES[case["dtype"]] if case.get("dtype") else None,
+                         tmp=Path(req["out"]).parent, store=store)
+        np.savez(req["out"], **store)
+        return response
+
     def aten_ops(self, case: dict[str, Any], mapping: dict[int, int]) -> dict[str, Any]:
         """The ATen ops of one forward at the (shrunk) shapes: traced on fake tensors (nothing computed),
         or on real ones when the reference needs data (nonzero, item, ...)."""
@@ -270,6 +284,8 @@ def handle(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
         return runner.run(req["case"], int(req["seed"]), mapping, req["out"])
     if op == "aten_ops":
         return runner.aten_ops(req["case"], mapping)
+    if op == "model_new":
+        return runner.model_new(req, mapping, state["ask"])
     if op == "check":
         return runner.check(req["case"], req["data"], req["dtypes"], bool(req["seq"]))
     raise ValueError(f"unknown request {op!r}")
@@ -285,7 +301,12 @@ def main() -> None:
     channel = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # the task's prints must not corrupt the protocol
     shim.install()
-    state: dict[str, Any] = {}
+
+    def ask(call: dict[str, Any]) -> dict[str, Any]:    # a request to the parent in the middle of ours
+        channel.write(json.dumps({"ok": True, "call": call}) + "\n")
+        channel.flush()
+        return json.loads(sys.stdin.readline() or '{"abort": "the parent closed the channel"}')
+    state: dict[str, Any] = {"ask": ask}
     with shim.DeviceToCpu():
         for line in sys.stdin:
             if not line.strip():
