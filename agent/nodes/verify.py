@@ -27,18 +27,24 @@ def brief(v: Any, version: int, file: str, family: str | None = None) -> Verdict
                         summary=v.summary, details=details, notes=work_notes(v, family) + unrun_lengths(v), file=file)
 
 
+def referee_kwargs(deps: Deps) -> dict[str, Any]:
+    """The run's referee settings (tolerance, trials, SoC and case budget): the kernel and every performance
+    candidate are judged with the same."""
+    tc = deps.config.toolchain
+    kwargs: dict[str, Any] = {"tolerance": tc.tolerance, "trials": tc.trials, "soc": tc.soc}
+    if tc.budget:
+        kwargs["budget"] = tc.budget
+    return kwargs
+
+
 def verify(state: RunState, deps: Deps) -> dict[str, Any]:
     from kernelwright.tools.referee import verify as referee
 
     task = state["task"]
     art = Artifacts(state["artifacts"])
-    tc = deps.config.toolchain
     version = state.get("attempts", {}).get("verify", 0) + 1
     progress("verify", f"building and running project v{state.get('project_version')} on {deps.toolchain.name}")
-    kwargs: dict[str, Any] = {"tolerance": tc.tolerance, "trials": tc.trials, "soc": tc.soc}
-    if tc.budget:
-        kwargs["budget"] = tc.budget
-    v = referee(task, state["project"], deps.toolchain, worker=deps.worker(task), **kwargs)
+    v = referee(task, state["project"], deps.toolchain, worker=deps.worker(task), **referee_kwargs(deps))
     path = art.write("verdicts/v%d.json" % version, v.model_dump_json(indent=1))
     plan = state.get("plan")
     b = brief(v, version, str(path.relative_to(art.root)), plan.category if plan else None)

@@ -10,19 +10,11 @@ from typing import Any
 from kernelwright.agent import dslkit
 from kernelwright.agent.deps import Deps
 from kernelwright.agent.nodes.common import progress
+from kernelwright.agent.nodes.verify import referee_kwargs
 from kernelwright.agent.perf.search import Candidate
 from kernelwright.agent.perf.speed import speed_of
 from kernelwright.agent.state import HoleWork, RunState
 from kernelwright.agent.trajectory import Artifacts
-
-
-def referee_kwargs(deps: Deps) -> dict[str, Any]:
-    """The verify node's referee settings (the same tolerance, trials, SoC and case budget)."""
-    tc = deps.config.toolchain
-    kwargs: dict[str, Any] = {"tolerance": tc.tolerance, "trials": tc.trials, "soc": tc.soc}
-    if tc.budget:
-        kwargs["budget"] = tc.budget
-    return kwargs
 
 
 def _filled(holes: list[HoleWork], done: list[HoleWork]) -> list[HoleWork] | str:
