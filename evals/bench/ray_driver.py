@@ -23,8 +23,11 @@ from kernelwright.tools.task import Task
 QUIET = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_enable_metrics_collection": "0", "RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO": "0"}
 LOCAL_OBJECT_STORE = 256 << 20         # artifacts are small; a local instance need not reserve a third of RAM
 # A lost try waits this long per loss before it is submitted again: a killed node still looks alive to
-# Ray until its health checks fail (~15 s by default), and a try sent there at once is lost again.
+# Ray until its health checks fail (~15 s by default, far longer on a loaded machine), and a try sent
+# there at once is lost again in no time. So a try lost with a named node also waits until Ray reports
+# that node dead, for at most NODE_DEATH_WAIT_S more.
 RETRY_DELAY_S = 10.0
+NODE_DEATH_WAIT_S = 120.0
 
 
 @dataclass
@@ -33,6 +36,7 @@ class Pending:
     attempt: int
     losses: list[str] = field(default_factory=list)
     due: float = 0.0                   # a lost try: when it is submitted again (time.monotonic())
+    suspect: str = ""                  # a lost try: the node it was lost with (ID prefix), until Ray says it died
 
 
 def _import_ray():
@@ -88,6 +92,12 @@ def request(opts: BenchOptions) -> dict[str, Any]:
     if opts.backend == "cann":
         ask["resources"] = {NPU: 1}
     return ask
+
+
+def _lost_node(e: Exception) -> str:
+    """The ID prefix of the node Ray names in a loss, or ""."""
+    node = re.search(r"(?:node ID|node_id)[:=]\s*([0-9a-f]{8})", str(e), re.I)
+    return node.group(1).lower() if node else ""
 
 
 def _loss(e: Exception) -> str:
@@ -173,12 +183,12 @@ class RayExecutor:
 
     def wait(self, timeout: float) -> list[TaskRecord]:
         now = time.monotonic()
-        for p in [p for p in self.delayed if p.due <= now]:
+        for p in [p for p in self.delayed if self._due(p, now)]:
             self.delayed.remove(p)
             self.submit(p.task, p.attempt, p.losses)
         refs = list(self.pending)
         if not refs:
-            time.sleep(min(timeout, max(0.0, min((p.due for p in self.delayed), default=now) - now)))
+            time.sleep(min(timeout, max(1.0, min((p.due for p in self.delayed), default=now) - now)))   # 1 s: a node to die
             return []
         ready, _ = self.ray.wait(refs, num_returns=1, timeout=timeout)
         if ready:
@@ -199,6 +209,7 @@ class RayExecutor:
         except exceptions.RayTaskError as e:        # our code on the node raised: a bug, recorded like the worker's
             return self._record(p, "error", f"the Ray task failed: {str(e)[-1500:]}")
         except exceptions.RayError as e:            # the worker or node died, memory ran out, ...
+            p.suspect = _lost_node(e)
             return self._lost(p, _loss(e))
         if "unfit" in result:
             return self._lost(p, result["unfit"])
@@ -221,6 +232,17 @@ class RayExecutor:
         history = "\n".join(f"{i + 1}. {w}" for i, w in enumerate(p.losses))
         return self._record(p, "infrastructure", f"lost {len(p.losses)} time(s) with its Ray worker or node "
                                                  f"(not a kernel verdict; a rerun tries it again):\n{history}")
+
+    def _due(self, p: Pending, now: float) -> bool:
+        """A lost try goes again once its delay is over and Ray no longer lists its node as alive."""
+        if now < p.due:
+            return False
+        if p.suspect and now < p.due + NODE_DEATH_WAIT_S:
+            alive = {n.get("NodeID", "")[:8].lower() for n in self.ray.nodes() if n.get("Alive")}
+            if p.suspect in alive:
+                return False
+        p.suspect = ""
+        return True
 
     def _record(self, p: Pending, status: str, reason: str) -> TaskRecord:
         t = p.task

@@ -12,7 +12,7 @@ import pytest
 
 from kernelwright.evals.bench.options import BenchOptions
 from kernelwright.evals.bench.progress import PlainProgress, describe
-from kernelwright.evals.bench.ray_driver import _loss, check_reachable, request
+from kernelwright.evals.bench.ray_driver import NODE_DEATH_WAIT_S, Pending, RayExecutor, _lost_node, _loss, check_reachable, request
 from kernelwright.evals.bench.ray_node import NPU, missing_paths, pack, relocate, unpack
 from kernelwright.evals.bench.records import TaskRecord, latest, read_records
 from kernelwright.evals.bench.runner import RESULTS, run_bench, select
@@ -132,6 +132,25 @@ def test_a_loss_names_the_node_when_ray_does():
                 "54c2b64b4ae1aca3eccdedab075562afe078ba2579f6806b2f3c933a. This can happen if ...")
     assert _loss(NodeDiedError(ray_2_52)).startswith("NodeDiedError on 192.0.2.2/54c2b64b: Task failed because")
     assert _loss(NodeDiedError("")) == "NodeDiedError: "
+    assert _lost_node(NodeDiedError(ray_2_52)) == "54c2b64b" and _lost_node(NodeDiedError("")) == ""
+
+
+def test_a_try_lost_with_a_node_waits_until_ray_reports_that_node_dead():
+    """Sent again while Ray still lists the dead node as alive, the try would be scheduled there and lost
+    again in no time (seen in CI under load: three losses, no verdict)."""
+    class FakeRay:
+        alive = True
+
+        def nodes(self):
+            return [{"NodeID": "54c2b64b4ae1", "Alive": self.alive}, {"NodeID": "aaaa0000bbbb", "Alive": True}]
+    executor = RayExecutor.__new__(RayExecutor)        # only the scheduling rule: no cluster
+    executor.ray = FakeRay()
+    p = Pending(task=None, attempt=0, due=100.0, suspect="54c2b64b")
+    assert not executor._due(p, 99.0)                                  # its delay is not over
+    assert not executor._due(p, 101.0)                                 # over, but the node still looks alive
+    assert executor._due(p, 100.0 + NODE_DEATH_WAIT_S + 1)              # Ray never noticed: go anyway
+    p.suspect, executor.ray.alive = "54c2b64b", False
+    assert executor._due(p, 101.0) and p.suspect == ""                 # reported dead: go
 
 
 def test_artifacts_travel_back_with_the_driver_paths(tmp_path):
