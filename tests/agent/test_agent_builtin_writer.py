@@ -18,7 +18,7 @@ HERE = Path(__file__).parent
 TASKS = sorted((HERE / "builtin_tasks").glob("*.py"))
 
 
-def _spread(tasks: list[Path], per_family: int = 4) -> list[Path]:
+def _spread(tasks: list[Path], per_family: int = 2) -> list[Path]:
     """Up to `per_family` tasks of each file prefix, spread over the family's sorted list: the suite's time budget
     (the whole list runs with KERNELWRIGHT_TEST_ALL_BUILTIN=1, and in `python -m kernelwright.evals.builtin_coverage`)."""
     if os.environ.get("KERNELWRIGHT_TEST_ALL_BUILTIN") == "1":
