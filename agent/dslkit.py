@@ -68,6 +68,24 @@ def reference_text(soc: str | None = None) -> str:
     return reference_card(load_soc(soc).npu_arch, (UFUNC_SEMANTICS,))
 
 
+def offered(soc: str | None = None) -> str:
+    """What the DSL offers, in one paragraph for the planner (which must choose between the DSL and the direct
+    AscendC route): every call the reference card documents, by name, so it follows the checker's tables."""
+    import re
+    card = reference_text(soc)
+    section = lambda title: card.split(title, 1)[1].split("\n\n", 1)[0] if title in card else ""  # noqa: E731
+    names = lambda text: sorted(set(re.findall(r"\bA\.\w+", text)), key=text.index)  # noqa: E731
+    prims = names(section("Primitives:"))
+    vector = names(section("Vector instructions"))
+    scalar = [n for n in names(section("Scalar functions")) if n != "A.f"]     # A.f: the card's placeholder
+    loops = names(section("Loops:").split("\n", 1)[0])
+    externs = re.findall(r'`numpy="([\w.<>]+)"`', card)
+    return (f"DSL loops: {', '.join(loops)}. Primitives: {', '.join(prims)}. Vector instructions: {', '.join(vector)}. Scalar functions: "
+            f"{', '.join(scalar)}. Extern holes with semantics: {', '.join(externs)}. Nothing else: an AscendC API "
+            "not listed here (e.g. CumSum, Select, Sort, Gather with byte offsets, DataCopyPad's left padding, "
+            "Load3D/img2col, masks computed per element) is not a DSL call.")
+
+
 def parse(source: str):
     from kernelwright.tools.dsl.parse_program import parse_program
     return parse_program(source, DSL_FILE)
