@@ -50,7 +50,7 @@ def signature(trace: dict[str, Any]) -> dict[str, Any]:
              if isinstance(a.get("value"), (int, float)) and not isinstance(a.get("value"), bool)]
     attrs += [(dsl_name(i["name"]), i["value"]) for i in trace.get("inputs", [])
               if i.get("shape") is None and isinstance(i.get("value"), (int, float)) and not isinstance(i["value"], bool)]
-    outs = _outputs(trace)
+    outs = trace.get("outputs") or _outputs(trace)
     names = ["y"] if len(outs) == 1 else [f"y{i}" for i in range(len(outs))]
     taken = {n for n, _ in tensors} | {n for n, _ in attrs}
     names = [f"{n}_out" if n in taken else n for n in names]
@@ -87,6 +87,29 @@ def skeleton_program(trace: dict[str, Any], op_name: str) -> str:
         f"@A.kernel(inputs={{{inputs}}}, outputs={{{outputs}}}" + (f", attrs={{{attr_decl}}})" if attrs else ")"),
         f"def {op_name}({kernel_args}):",
         "    pass", ""])
+
+
+def described(worker: Any, task: Task) -> dict[str, Any] | None:
+    """A trace-shaped record of the task's values from the reference worker (a FakeTensorMode pass), for a
+    reference torch.fx cannot trace (size()-dependent slicing in masked attention): names, shapes, dtypes."""
+    if not task.cases:
+        return None
+    names, shapes = worker.params(), worker.describe(task.cases[0])
+    if not isinstance(names, dict) or not hasattr(shapes, "args") or not shapes.outputs:
+        return None
+
+    def named(values: list[Any], labels: list[str], prefix: str) -> list[dict[str, Any]]:
+        out = []
+        for i, v in enumerate(values):
+            name = labels[i] if i < len(labels) else f"{prefix}{i}"
+            out.append({"name": name, "shape": v.shape, "dtype": v.dtype} if v.kind == "tensor"
+                       else {"name": name, "value": v.value})
+        return out
+    return {"ok": True, "inputs": named(shapes.args, names.get("forward_params", []), "arg"),
+            "init": named(shapes.init, names.get("init_params", []), "init"),
+            "params": [{"name": p.name.removeprefix("param."), "shape": p.shape, "dtype": p.dtype}
+                       for p in shapes.params if p.kind == "tensor" and p.name],
+            "outputs": [{"shape": o.shape, "dtype": o.dtype} for o in shapes.outputs if o.kind == "tensor"]}
 
 
 def skeleton(task: Task, trace: dict[str, Any] | None) -> tuple[KernelProject, str] | str:

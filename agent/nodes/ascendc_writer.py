@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kernelwright.agent.ascendc_skeleton import declared, skeleton
+from kernelwright.agent.ascendc_skeleton import declared, described, skeleton
 from kernelwright.agent.deps import Deps
 from kernelwright.agent.models.base import ModelError
 from kernelwright.agent.nodes.common import (ask, feedback_for, format_failed, model_failed, progress, reflection,
@@ -44,9 +44,12 @@ def ascendc_writer(state: RunState, deps: Deps) -> dict[str, Any]:
     fb = feedback_for(state, "ascendc_writer")
     project = state.get("project")
     update: dict[str, Any] = {}
+    trace = state.get("trace")
+    if not trace or not trace.get("ok", True):     # torch.fx failed: the reference worker describes the values
+        trace = described(deps.worker(task), task) or trace
     if not on_route(project):
         progress("ascendc_writer", "generating the kernel project's skeleton")
-        made = skeleton(task, state.get("trace"))
+        made = skeleton(task, trace)
         if isinstance(made, str):
             art.event("ascendc_writer", outcome="no_skeleton", reason=made)
             return {"halt": Halt(status="failed", reason=made)}
@@ -66,7 +69,7 @@ def ascendc_writer(state: RunState, deps: Deps) -> dict[str, Any]:
         messages = render("ascendc_writer", mode="revise" if written else "write", task=task,
                           source=reference_source(task), trace=state.get("trace"), plan=state.get("plan"),
                           chip=chip_facts(deps.config.toolchain.soc), files=project.files, kernel_file=kernel,
-                          declared=declared(state.get("trace") or {}), feedback=fb,
+                          declared=declared(trace or {}), feedback=fb,
                           verdict=verdict if verdict is not None and verdict.status == "fail" else None,
                           passages=plan_cards(deps, state.get("plan")))
         progress("ascendc_writer", "writing the AscendC kernel" if not written else "revising the AscendC kernel")

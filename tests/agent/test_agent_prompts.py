@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from kernelwright.agent import dslkit
 from kernelwright.agent.prompting import chip_facts, examples, families, render, render_text
 from kernelwright.agent.replies import FormatError, json_object, one_code_block
 from kernelwright.agent.state import Decision, Feedback, Plan
@@ -19,7 +20,7 @@ def test_every_node_prompt_renders():
     chip = chip_facts(None)
     planner = render("planner", task=TASK, source="class Model: ...", trace=TRACE, chip=chip, families=families(),
                      passages=[{"cite": "api/Relu.md", "text": "Relu(dst, src, count)"}], feedback=None,
-                     previous=None, schema=Plan.model_json_schema())
+                     previous=None, schema=Plan.model_json_schema(), offered=dslkit.offered())
     assert [m["role"] for m in planner] == ["system", "user"] and "%relu = relu(%x)" in planner[1]["content"]
     assert f"{chip['ub_bytes']} bytes" in planner[1]["content"] and "api/Relu.md" in planner[1]["content"]
     writer = render("dsl_writer", task=TASK, source="...", plan=PLAN, trace=TRACE, chip=chip, reference="",
@@ -35,7 +36,7 @@ def test_every_node_prompt_renders():
                      verdict={"status": "fail", "stage": "build", "summary": "does not build", "details": ["error: Abss"]},
                      passages=[])
     assert "Hole_absval" in lowerer[1]["content"] and "Abss(u, v, n);" in lowerer[1]["content"]
-    debugger = render("debugger", failure={"subject": "kernel", "stage": "build", "summary": "s", "details": ["d"]},
+    debugger = render("debugger", route="dsl", failure={"subject": "kernel", "stage": "build", "summary": "s", "details": ["d"]},
                       suggestion={"fault": "ascendc", "why": "w"}, plan=PLAN.model_dump(), dsl="1 | x", holes=[hole],
                       files={"op_kernel/relu.cpp": "int main;", "op_host/relu.cpp": "host"}, passages=[],
                       schema=Decision.model_json_schema())
@@ -53,6 +54,13 @@ def test_the_writer_is_shown_the_dsl_reference_generated_from_the_tables():
     for needle in ("@A.shapes", "Queue lifetime", 'numpy="gather"', 'numpy="np.<ufunc>"', "A.Tiling(block_dim="):
         assert needle in user, needle
     assert all(p.form in user for p in prims().values())
+
+
+def test_the_planner_sees_every_dsl_primitive_to_choose_its_route():
+    from kernelwright.tools.dsl.primitives import prims
+    offered = dslkit.offered()
+    assert all(f"A.{name}" in offered for name in prims()), offered
+    assert "A.Exp" in offered and 'gather' in offered and "CumSum" in offered     # CumSum: named as absent
 
 
 def test_a_missing_variable_is_an_error():
