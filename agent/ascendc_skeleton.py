@@ -138,11 +138,16 @@ def _retitled(text: str) -> str:
     return re.sub(r"\s*// line \d+$", "", text, flags=re.M)
 
 
-def declared(trace: dict[str, Any]) -> str:
-    """What the skeleton binds, in words: names by position with the reference's values and traced shapes."""
+def declared(trace: dict[str, Any], fields: bool = True) -> str:
+    """How the task's values bind, in words: the names the referee matches to the reference's forward arguments,
+    module parameters, init arguments and outputs, with the traced shapes (the skeleton's declarations; the
+    DSL writer is shown the same names, `fields=False`)."""
+    if not trace or not trace.get("inputs"):
+        return ""
     sig = signature(trace)
     lines = [f"- input `{n}` <- {rec['name']} ({rec.get('dtype')}, traced shape {rec['shape']})" for n, rec in sig["inputs"]]
-    lines += [f"- attribute `{n}` <- init/forward argument = {v!r} (tiling field `{n}`)" for n, v in sig["attrs"]]
+    lines += [f"- attribute `{n}` <- init/forward argument = {v!r}" + (f" (tiling field `{n}`)" if fields else "")
+              for n, v in sig["attrs"]]
     lines += [f"- output `{n}` ({rec.get('dtype')}, traced shape {rec.get('shape')}): allocated by the referee at the "
               "reference's shape" for n, rec in sig["outputs"]]
     return "\n".join(lines)

@@ -127,13 +127,20 @@ def check(source: str, task: Task, worker: Any, *, soc: str | None = None, toler
     if bad:
         lines = [f"case {c.case} (shapes {c.shapes}): {m}" for c in bad for m in c.mismatches]
         return DslCheck(ok=False, stage="compare", diagnostics=lines[:12] + binding_notes(bad), seconds=seconds,
-                        summary=f"{len(bad)} case(s) differ from the reference (tolerance {tolerance})")
+                        summary=f"{len(bad)} case(s) differ from the reference (tolerance {tolerance_text(tolerance)})")
     judged = [c for c in report.cases if c.status == "pass"]
     if not judged:
         why = "; ".join(n for c in report.cases for n in c.notes[-1:]) or "the task has no case"
         return DslCheck(ok=False, stage="error", summary=f"no case could be checked: {why}", seconds=seconds)
     return DslCheck(ok=True, stage="pass", seconds=seconds,
                     summary=f"{len(judged)}/{len(report.cases)} case(s) match the reference (tolerance {tolerance})")
+
+
+def tolerance_text(name: str) -> str:
+    """A preset's name with its values (the model was told "tolerance default" and could not tell how close)."""
+    from kernelwright.tools.referee.tolerance import PRESETS
+    preset = PRESETS.get(name)
+    return preset.describe() if preset is not None else name
 
 
 def binding_notes(cases: list[Any]) -> list[str]:

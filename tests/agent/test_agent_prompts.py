@@ -26,10 +26,12 @@ def test_every_node_prompt_renders():
     writer = render("dsl_writer", task=TASK, source="...", plan=PLAN, trace=TRACE, chip=chip, reference="",
                     examples=examples("elementwise"), previous="import adsl as A", verdict=None,
                     check={"ok": False, "stage": "rules", "summary": "1 rule", "diagnostics": ["error [dtype.op] at line 3"]},
-                    feedback=Feedback(to="dsl_writer", source="debugger", text="cast to f32"), passages=[])
+                    feedback=Feedback(to="dsl_writer", source="debugger", text="cast to f32"), passages=[],
+                    binding="- input `x` <- x (float32, traced shape [8, 16])")
     text = writer[1]["content"]
     assert "error [dtype.op] at line 3" in text and "cast to f32" in text and "pitfall: bf16" in text
     assert "import adsl as A" in text and "elementwise/" in text
+    assert "- input `x` <- x" in text and "`conv1.weight` -> `conv1_weight`" in text and "shrunk" in text
     hole = {"name": "absval", "function": "Hole_absval", "begin_marker": "// KW-HOLE absval BEGIN",
             "end_marker": "// KW-HOLE absval END", "brief": "u = |v|", "fill": "Abss(u, v, n);", "spec": "u = |v|"}
     lowerer = render("lowerer", mode="hole", hole=hole, dsl="...", kernel="// kernel", chip=chip, feedback=None,
