@@ -11,7 +11,7 @@ from kernelwright.agent.deps import Deps
 from kernelwright.agent.models.base import ModelError
 from kernelwright.agent.nodes.common import (ask, feedback_for, format_failed, model_failed, progress, reflection,
                                              usage_update)
-from kernelwright.agent.nodes.retrieval import retrieve
+from kernelwright.agent.nodes.retrieval import retrieve, warm
 from kernelwright.agent.prompting import chip_facts, families, render
 from kernelwright.agent.replies import FormatError, json_object
 from kernelwright.agent.state import Halt, Plan, RunState
@@ -32,6 +32,8 @@ def planner(state: RunState, deps: Deps) -> dict[str, Any]:
     update: dict[str, Any] = {}
     trace = state.get("trace")
     if trace is None:
+        if deps.model("planner") is not None:
+            warm(deps)                 # the knowledge base opens while the reference is traced
         progress("planner", "tracing the reference with torch.fx")
         from kernelwright.agent.builtin.trace import trace_task
         trace = trace_task(task)

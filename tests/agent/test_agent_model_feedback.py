@@ -99,3 +99,29 @@ def test_the_first_search_says_it_is_opening_the_knowledge_base(tmp_path):
     g.add_edge("planner", END)
     said = [chunk["message"] for chunk in g.compile().stream({}, stream_mode="custom")]
     assert said == ["building the knowledge index (first run of this KERNELWRIGHT_HOME: minutes)"]
+
+
+def test_the_knowledge_base_opens_while_the_reference_is_traced(tmp_path):
+    import threading
+    from kernelwright.agent.nodes import retrieval
+
+    class Slow(SimpleNamespace):
+        _synced = None
+
+        def is_current(self):
+            return True
+
+        def build(self):
+            opened.wait(5)
+            self._synced = ("stamp",)
+
+        def search(self, query, k=5, kinds=None, soc=None):
+            return []
+    opened = threading.Event()
+    d = SimpleNamespace(retriever=Slow(), config=SimpleNamespace(retriever=SimpleNamespace(k=3),
+                                                                 toolchain=SimpleNamespace(soc=None)))
+    retrieval.warm(d)
+    assert retrieval._WARMING[id(d.retriever)].is_alive()      # started, not waited for
+    opened.set()
+    assert retrieval.retrieve(d, "Exp") == [] and d.retriever._synced == ("stamp",)
+    assert id(d.retriever) not in retrieval._WARMING
