@@ -63,10 +63,20 @@ def _done(node: str, start: float) -> None:
         progress(node, f"knowledge base ready ({seconds:.0f} s)")
 
 
+# Sections a plan has no use for: compiler-error notes (the debugger's, through failure_cards) and the CLI's
+# commands (the players' planner for selu got FusedMulAddRelu's "Missing an operand" and `kernelwright dsl check`).
+NOT_FOR_PLANS = ("> Common misuses", "> Commands")
+
+
 def retrieve(deps: Deps, query: str, kinds: list[str] | None = None, node: str = "planner",
              k: int | None = None) -> list[dict[str, str]]:
     start = _opening(deps, node)
-    passages = deps.retriever.search(query, k=k or deps.config.retriever.k, kinds=kinds, soc=deps.config.toolchain.soc)
+    want = k or deps.config.retriever.k
+    more = len(NOT_FOR_PLANS) if node == "planner" else 0
+    passages = deps.retriever.search(query, k=want + more, kinds=kinds, soc=deps.config.toolchain.soc)
+    if node == "planner":
+        passages = [p for p in passages if not any(s in p.cite() for s in NOT_FOR_PLANS)]
+    passages = passages[:want]
     _done(node, start)
     return passage_dicts(passages)
 

@@ -125,3 +125,17 @@ def test_the_knowledge_base_opens_while_the_reference_is_traced(tmp_path):
     opened.set()
     assert retrieval.retrieve(d, "Exp") == [] and d.retriever._synced == ("stamp",)
     assert id(d.retriever) not in retrieval._WARMING
+
+
+def test_the_planner_is_not_shown_compiler_error_notes_or_cli_commands():
+    def passage(heading):
+        return SimpleNamespace(cite=lambda: f"knowledge/corpus/api/X.md:1-2 ({heading})", text=heading)
+
+    class Fixed(SimpleNamespace):
+        def search(self, query, k=5, kinds=None, soc=None):
+            return [passage(h) for h in ("FusedMulAddRelu > Common misuses > Missing an operand", "Silu",
+                                         "The kernel DSL (`adsl`) > Commands", "Exp", "Relu", "Muls")][:k]
+    d = SimpleNamespace(retriever=Fixed(), config=SimpleNamespace(retriever=SimpleNamespace(k=3),
+                                                                  toolchain=SimpleNamespace(soc=None)))
+    assert [p["text"] for p in retrieve(d, "selu")] == ["Silu", "Exp", "Relu"]
+    assert len(retrieve(d, "Abss", node="debugger")) == 3
