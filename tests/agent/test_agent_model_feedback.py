@@ -139,3 +139,12 @@ def test_the_planner_is_not_shown_compiler_error_notes_or_cli_commands():
                                                                   toolchain=SimpleNamespace(soc=None)))
     assert [p["text"] for p in retrieve(d, "selu")] == ["Silu", "Exp", "Relu"]
     assert len(retrieve(d, "Abss", node="debugger")) == 3
+
+
+def test_a_cube_requirement_is_checked_on_both_routes():
+    from kernelwright.agent.nodes.verdict_notes import unhonoured
+    vector_only, on_cube = verdict({"case0": counters(20_000, 1_280_000)}), verdict({"case0": counters(200, 12_800, ci=64)})
+    dsl, direct = PLAN.model_copy(update={"cube": True}), PLAN.model_copy(update={"cube": True, "route": "ascendc"})
+    assert "A.cube + A.matmul" in unhonoured(vector_only, dsl) and "Mmad" in unhonoured(vector_only, direct)
+    assert unhonoured(on_cube, dsl) is None and unhonoured(vector_only, PLAN) is None    # honoured / not asked
+    assert unhonoured(verdict({}), dsl) is None                                          # nothing measured: no claim
