@@ -113,7 +113,7 @@ class Router:
     def after_review(self, kind: str) -> Callable[[RunState], str]:
         def route(state: RunState) -> str:
             to = review.route(kind, state)
-            return self.go(state, writer(state) if to == "dsl_writer" and kind == "plan" else to)
+            return self.go(state, writer(state) if to == "dsl_writer" else to)
         return route
 
 

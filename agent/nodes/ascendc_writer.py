@@ -42,6 +42,8 @@ def ascendc_writer(state: RunState, deps: Deps) -> dict[str, Any]:
     task = state["task"]
     art = Artifacts(state["artifacts"])
     fb = feedback_for(state, "ascendc_writer")
+    review = feedback_for(state, "dsl_writer")      # a reviewer's rejection names the writer of either route
+    fb = fb or (review if review is not None and review.source == "review" and not review.code else None)
     project = state.get("project")
     update: dict[str, Any] = {}
     trace = state.get("trace")
