@@ -61,3 +61,17 @@ def test_reply_with_whole_files_and_edits():
         assert "no file op_host/other.cpp" in str(e)
     else:
         raise AssertionError("a new op_host source was accepted")
+
+
+def test_a_recorded_direct_route_run_replays_through_the_whole_graph(agent_config, sim):
+    """Real model replies (evals/mitl round s4: the player chose the direct route for a row scan the DSL has no
+    primitive for) against our own stand-in task of the same signature, with ragged rows."""
+    from pathlib import Path
+
+    from kernelwright.agent.api import generate
+    from kernelwright.agent.models import ReplayModel
+    here = Path(__file__).parent
+    model = ReplayModel(here / "transcripts" / "mitl_direct" / "cumprod.jsonl")
+    result = generate(here / "tasks" / "mitl_direct" / "cumprod.py", model=model, config=agent_config, toolchain=sim)
+    assert result.path == ["planner", "ascendc_writer", "verify", "finish"] and model.remaining == 0
+    assert result.status == "passed", result.reason
