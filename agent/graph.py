@@ -101,7 +101,8 @@ class Router:
     def verify(self, state: RunState) -> str:
         if state.get("failure"):
             return "debugger"
-        return "perf" if self.perf_on and state.get("perf") is None else self._review_or("accept", "finish")
+        tunable = self.perf_on and state.get("perf") is None and state.get("dsl")   # perf tunes a DSL program's knobs
+        return "perf" if tunable else self._review_or("accept", "finish")
 
     def perf(self, state: RunState) -> str:
         return self._review_or("accept", "finish")
