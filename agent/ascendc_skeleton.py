@@ -41,15 +41,18 @@ def _outputs(trace: dict[str, Any]) -> list[dict[str, Any]]:
     return found or ([out] if out.get("shape") is not None else [])
 
 
+def number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def signature(trace: dict[str, Any]) -> dict[str, Any]:
     """Inputs (forward tensors, then module parameters), numeric attributes and outputs, as the skeleton
     declares them: names, dtypes and the traced shapes."""
     tensors = [(dsl_name(i["name"]), i) for i in trace.get("inputs", []) if i.get("shape") is not None]
     tensors += [(dsl_name(p["name"]), p) for p in trace.get("params", [])]
-    attrs = [(dsl_name(a["name"]), a["value"]) for a in trace.get("init", [])
-             if isinstance(a.get("value"), (int, float)) and not isinstance(a.get("value"), bool)]
+    attrs = [(dsl_name(a["name"]), a["value"]) for a in trace.get("init", []) if number(a.get("value"))]
     attrs += [(dsl_name(i["name"]), i["value"]) for i in trace.get("inputs", [])
-              if i.get("shape") is None and isinstance(i.get("value"), (int, float)) and not isinstance(i["value"], bool)]
+              if i.get("shape") is None and number(i.get("value"))]
     outs = trace.get("outputs") or _outputs(trace)
     names = ["y"] if len(outs) == 1 else [f"y{i}" for i in range(len(outs))]
     taken = {n for n, _ in tensors} | {n for n, _ in attrs}
@@ -145,7 +148,8 @@ def declared(trace: dict[str, Any], fields: bool = True) -> str:
     if not trace or not trace.get("inputs"):
         return ""
     sig = signature(trace)
-    lines = [f"- input `{n}` <- {rec['name']} ({rec.get('dtype')}, traced shape {rec['shape']})" for n, rec in sig["inputs"]]
+    lines = [f"- input `{n}` <- {rec['name']} ({rec.get('dtype')}, traced shape {rec['shape']})"
+             for n, rec in sig["inputs"]]
     lines += [f"- attribute `{n}` <- init/forward argument = {v!r}" + (f" (tiling field `{n}`)" if fields else "")
               for n, v in sig["attrs"]]
     lines += [f"- output `{n}` ({rec.get('dtype')}, traced shape {rec.get('shape')}): allocated by the referee at the "

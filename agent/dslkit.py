@@ -4,6 +4,7 @@ below (`DslCheck`, `HoleWork`) and projects, so the DSL can change behind these 
 from __future__ import annotations
 
 import logging
+import re
 import time
 from typing import Any, Callable, Literal
 
@@ -71,17 +72,21 @@ def reference_text(soc: str | None = None) -> str:
 def offered(soc: str | None = None) -> str:
     """What the DSL offers, in one paragraph for the planner (which must choose between the DSL and the direct
     AscendC route): every call the reference card documents, by name, so it follows the checker's tables."""
-    import re
     card = reference_text(soc)
-    section = lambda title: card.split(title, 1)[1].split("\n\n", 1)[0] if title in card else ""  # noqa: E731
-    names = lambda text: sorted(set(re.findall(r"\bA\.\w+", text)), key=text.index)  # noqa: E731
+
+    def section(title: str) -> str:
+        return card.split(title, 1)[1].split("\n\n", 1)[0] if title in card else ""
+
+    def names(text: str) -> list[str]:
+        return sorted(set(re.findall(r"\bA\.\w+", text)), key=text.index)
     prims = names(section("Primitives:"))
     vector = names(section("Vector instructions"))
     scalar = [n for n in names(section("Scalar functions")) if n != "A.f"]     # A.f: the card's placeholder
     loops = names(section("Loops:").split("\n", 1)[0])
     externs = re.findall(r'`numpy="([\w.<>]+)"`', card)
-    return (f"DSL loops: {', '.join(loops)}. Primitives: {', '.join(prims)}. Vector instructions: {', '.join(vector)}. Scalar functions: "
-            f"{', '.join(scalar)}. Extern holes with semantics: {', '.join(externs)}. Nothing else: an AscendC API "
+    return (f"DSL loops: {', '.join(loops)}. Primitives: {', '.join(prims)}. Vector instructions: "
+            f"{', '.join(vector)}. Scalar functions: {', '.join(scalar)}. Extern holes with semantics: "
+            f"{', '.join(externs)}. Nothing else: an AscendC API "
             "not listed here (e.g. CumSum, Select, Sort, Gather with byte offsets, DataCopyPad's left padding, "
             "Load3D/img2col, masks computed per element) is not a DSL call.")
 

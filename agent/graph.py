@@ -143,8 +143,10 @@ def build_graph(deps: Deps, *, checkpointer: Any = None, interrupts: Iterable[st
                                 ["planner", "dsl_writer", "ascendc_writer", "lowerer", "finish"])
     reviews = [f"review_{k}" for k in sorted(chosen)]
     g.add_edge(START, "planner")
-    g.add_conditional_edges("planner", r.after("planner"), ["planner", "dsl_writer", "ascendc_writer", "finish", *reviews])
-    g.add_conditional_edges("ascendc_writer", r.after("ascendc_writer"), ["ascendc_writer", "debugger", "verify", "finish"])
+    g.add_conditional_edges("planner", r.after("planner"),
+                            ["planner", "dsl_writer", "ascendc_writer", "finish", *reviews])
+    g.add_conditional_edges("ascendc_writer", r.after("ascendc_writer"),
+                            ["ascendc_writer", "debugger", "verify", "finish"])
     g.add_conditional_edges("dsl_writer", r.after("dsl_writer"), ["dsl_writer", "debugger", "lowerer", "finish", *reviews])
     g.add_conditional_edges("lowerer", r.after("lowerer"), ["lowerer", "debugger", "verify", "finish"])
     g.add_conditional_edges("verify", r.after("verify"), ["debugger", "perf", "finish", *reviews])

@@ -33,9 +33,9 @@ def unhonoured(v: Any, plan: Any) -> str | None:
         return None
     route = "the direct AscendC route" if plan.route == "ascendc" else "the DSL route"
     how = "Mmad or the Matmul API, kernel type AIC_ONLY or MIX" if plan.route == "ascendc" else "A.cube + A.matmul"
-    return (f"requirement not honoured: the plan says the matrix products run on the cube unit, and the kernel ({route}) "
-            f"ran 0 cube instructions (work counters); put them on the cube ({how}), or revise the plan (fault 'plan') "
-            "saying why the cube cannot be used")
+    return (f"requirement not honoured: the plan says the matrix products run on the cube unit, and the kernel "
+            f"({route}) ran 0 cube instructions (work counters); put them on the cube ({how}), or revise the plan "
+            "(fault 'plan') saying why the cube cannot be used")
 
 
 def work_notes(v: Any, family: str | None) -> list[str]:
