@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from kernelwright.agent import dslkit
+from kernelwright.agent.ascendc_skeleton import declared
 from kernelwright.agent.deps import Deps
 from kernelwright.agent.models.base import ModelError
 from kernelwright.agent.nodes.common import (ask, feedback_for, format_failed, model_failed, progress, reflection,
@@ -52,7 +53,8 @@ def planner(state: RunState, deps: Deps) -> dict[str, Any]:
         messages = render("planner", task=task, source=reference_source(task), trace=trace, chip=chip_facts(
             deps.config.toolchain.soc), families=families(), passages=retrieve(deps, f"{task.name} {ops}"),
                           feedback=feedback_for(state, "planner"), previous=previous, schema=Plan.model_json_schema(),
-                          offered=dslkit.offered(deps.config.toolchain.soc))
+                          offered=dslkit.offered(deps.config.toolchain.soc),
+                          binding=declared(trace or {}, fields=False))
         try:
             reply = ask(deps, "planner", messages + reflection(state, "planner"), schema=Plan)
         except ModelError as e:

@@ -20,9 +20,11 @@ def test_every_node_prompt_renders():
     chip = chip_facts(None)
     planner = render("planner", task=TASK, source="class Model: ...", trace=TRACE, chip=chip, families=families(),
                      passages=[{"cite": "api/Relu.md", "text": "Relu(dst, src, count)"}], feedback=None,
-                     previous=None, schema=Plan.model_json_schema(), offered=dslkit.offered())
+                     previous=None, schema=Plan.model_json_schema(), offered=dslkit.offered(),
+                     binding="- input `conv_weight` <- conv.weight (float32, traced shape [8, 3, 3, 3])")
     assert [m["role"] for m in planner] == ["system", "user"] and "%relu = relu(%x)" in planner[1]["content"]
     assert f"{chip['ub_bytes']} bytes" in planner[1]["content"] and "api/Relu.md" in planner[1]["content"]
+    assert "module parameters are kernel\ninputs" in planner[1]["content"] and "`conv_weight`" in planner[1]["content"]
     writer = render("dsl_writer", task=TASK, source="...", plan=PLAN, trace=TRACE, chip=chip, reference="",
                     examples=examples("elementwise"), previous="import adsl as A", verdict=None,
                     check={"ok": False, "stage": "rules", "summary": "1 rule", "diagnostics": ["error [dtype.op] at line 3"]},
