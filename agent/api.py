@@ -150,7 +150,7 @@ def _stop_shown(snapshot: Any, art: Artifacts) -> dict[str, Any]:
     """A run stopped by an error (not Ctrl-C) resumes at the step that failed: that step's model is told what
     ended the run, so it does not send the reply that failed again."""
     last = art.summary() or {}
-    nxt = [n for n in snapshot.next if n in ("planner", "dsl_writer", "lowerer")]
+    nxt = [n for n in snapshot.next if n in ("planner", "dsl_writer", "lowerer", "ascendc_writer")]
     if last.get("status") != "interrupted" or not last.get("error") or not nxt:
         return {}
     text = (f"The last attempt at this step ended the run with an error on kernelwright's side ({last['reason'][:600]}); "

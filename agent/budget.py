@@ -5,7 +5,7 @@ from __future__ import annotations
 from kernelwright.agent.config import AgentConfig
 from kernelwright.agent.state import RunState
 
-CAPPED = ("planner", "dsl_writer", "lowerer", "debugger")
+CAPPED = ("planner", "dsl_writer", "lowerer", "debugger", "ascendc_writer")
 
 
 def overall(state: RunState, cfg: AgentConfig) -> str | None:

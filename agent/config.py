@@ -18,7 +18,7 @@ from kernelwright.errors import ConfigError
 from kernelwright.tools.contained_paths import MISSING, input_problem
 from kernelwright.tools.hardware import soc_names
 
-NODES = ("planner", "dsl_writer", "lowerer", "debugger")
+NODES = ("planner", "dsl_writer", "lowerer", "debugger", "ascendc_writer")
 INTERRUPTS = ("plan", "dsl", "accept")
 
 
@@ -98,6 +98,8 @@ class ModelsConfig(_Strict):
     lowerer: ModelConfig | None = None
     """Fills the `extern` holes of a lowered DSL program with AscendC."""
     debugger: ModelConfig | None = None
+    ascendc_writer: ModelConfig | None = None
+    """Writes the kernel project directly in AscendC when the plan takes the direct route."""
 
     def for_node(self, node: str) -> ModelConfig:
         own = getattr(self, node, None)
@@ -114,6 +116,8 @@ class StageCaps(_Strict):
     lowerer: int = Field(4, ge=1)
     debugger: int = Field(4, ge=0)
     """Repairs: each failing verdict the debugger reads is one."""
+    ascendc_writer: int = Field(5, ge=1)
+    """The direct AscendC route: the first kernel and each revision."""
 
 
 class AgentConfig(_Strict):

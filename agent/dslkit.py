@@ -4,6 +4,7 @@ below (`DslCheck`, `HoleWork`) and projects, so the DSL can change behind these 
 from __future__ import annotations
 
 import logging
+import re
 import time
 from typing import Any, Callable, Literal
 
@@ -68,6 +69,28 @@ def reference_text(soc: str | None = None) -> str:
     return reference_card(load_soc(soc).npu_arch, (UFUNC_SEMANTICS,))
 
 
+def offered(soc: str | None = None) -> str:
+    """What the DSL offers, in one paragraph for the planner (which must choose between the DSL and the direct
+    AscendC route): every call the reference card documents, by name, so it follows the checker's tables."""
+    card = reference_text(soc)
+
+    def section(title: str) -> str:
+        return card.split(title, 1)[1].split("\n\n", 1)[0] if title in card else ""
+
+    def names(text: str) -> list[str]:
+        return sorted(set(re.findall(r"\bA\.\w+", text)), key=text.index)
+    prims = names(section("Primitives:"))
+    vector = names(section("Vector instructions"))
+    scalar = [n for n in names(section("Scalar functions")) if n != "A.f"]     # A.f: the card's placeholder
+    loops = names(section("Loops:").split("\n", 1)[0])
+    externs = re.findall(r'`numpy="([\w.<>]+)"`', card)
+    return (f"DSL loops: {', '.join(loops)}. Primitives: {', '.join(prims)}. Vector instructions: "
+            f"{', '.join(vector)}. Scalar functions: {', '.join(scalar)}. Extern holes with semantics: "
+            f"{', '.join(externs)}. Nothing else: an AscendC API "
+            "not listed here (e.g. CumSum, Select, Sort, Gather with byte offsets, DataCopyPad's left padding, "
+            "Load3D/img2col, masks computed per element) is not a DSL call.")
+
+
 def parse(source: str):
     from kernelwright.tools.dsl.parse_program import parse_program
     return parse_program(source, DSL_FILE)
@@ -109,13 +132,20 @@ def check(source: str, task: Task, worker: Any, *, soc: str | None = None, toler
     if bad:
         lines = [f"case {c.case} (shapes {c.shapes}): {m}" for c in bad for m in c.mismatches]
         return DslCheck(ok=False, stage="compare", diagnostics=lines[:12] + binding_notes(bad), seconds=seconds,
-                        summary=f"{len(bad)} case(s) differ from the reference (tolerance {tolerance})")
+                        summary=f"{len(bad)} case(s) differ from the reference (tolerance {tolerance_text(tolerance)})")
     judged = [c for c in report.cases if c.status == "pass"]
     if not judged:
         why = "; ".join(n for c in report.cases for n in c.notes[-1:]) or "the task has no case"
         return DslCheck(ok=False, stage="error", summary=f"no case could be checked: {why}", seconds=seconds)
     return DslCheck(ok=True, stage="pass", seconds=seconds,
                     summary=f"{len(judged)}/{len(report.cases)} case(s) match the reference (tolerance {tolerance})")
+
+
+def tolerance_text(name: str) -> str:
+    """A preset's name with its values (the model was told "tolerance default" and could not tell how close)."""
+    from kernelwright.tools.referee.tolerance import PRESETS
+    preset = PRESETS.get(name)
+    return preset.describe() if preset is not None else name
 
 
 def binding_notes(cases: list[Any]) -> list[str]:

@@ -2,10 +2,12 @@
 caller can run it, checkpoint it, or add it to its own graph as a subgraph.
 
     START -> planner -> [review_plan] -> dsl_writer -> [review_dsl] -> lowerer -> verify -> [perf] -> [review_accept] -> finish
-                 ^                          ^   |                          ^   |        |
-                 |                          |   +-- rule/parse errors -----+   |        | fail
-                 +--------- plan -----------+------------ debugger <-----------+--------+
-                                                dsl      |      ascendc (hole or patch) -> lowerer
+                 ^  |                       ^   |                          ^   |     ^  |
+                 |  |                       |   +-- rule/parse errors -----+   |     |  | fail, or a plan
+                 +--|------ plan -----------+------------ debugger <-----------+-----|--+ requirement unmet
+                    |                           dsl      |      ascendc (hole or patch) -> lowerer
+                    +-- route ascendc --> ascendc_writer -+-- its project --------------+
+                                              ^          (direct route: ascendc faults -> ascendc_writer)
 
 A node whose reply was unusable runs again with the reply and the problem shown (format errors,
 capped). Every entry into a work node first checks the stage cap and the overall caps (steps, model
@@ -20,6 +22,7 @@ from typing import Any
 from kernelwright.agent.budget import blocked
 from kernelwright.agent.deps import Deps
 from kernelwright.agent.nodes import review
+from kernelwright.agent.nodes.ascendc_writer import ascendc_writer
 from kernelwright.agent.nodes.debugger import debugger
 from kernelwright.agent.nodes.dsl_writer import dsl_writer
 from kernelwright.agent.nodes.finish import finish
@@ -32,7 +35,7 @@ from kernelwright.errors import ConfigError
 
 WORK_NODES: dict[str, Callable[[RunState, Deps], dict[str, Any]]] = {
     "planner": planner, "dsl_writer": dsl_writer, "lowerer": lowerer, "verify": verify, "debugger": debugger,
-    "perf": perf}
+    "perf": perf, "ascendc_writer": ascendc_writer}
 
 
 def _step(name: str, fn: Callable[[RunState, Deps], dict[str, Any]], deps: Deps):
@@ -78,7 +81,13 @@ class Router:
         return f"review_{kind}" if kind in self.interrupts else node
 
     def planner(self, state: RunState) -> str:
-        return self._review_or("plan", "dsl_writer")
+        v = state.get("verdict")
+        if v is not None and v.status == "pass":    # a plan revised after a requirement the kernel did not honour
+            return self._review_or("accept", "finish")
+        return self._review_or("plan", writer(state))
+
+    def ascendc_writer(self, state: RunState) -> str:
+        return "debugger" if state.get("failure") else "verify"
 
     def dsl_writer(self, state: RunState) -> str:
         f = state.get("failure")
@@ -92,7 +101,8 @@ class Router:
     def verify(self, state: RunState) -> str:
         if state.get("failure"):
             return "debugger"
-        return "perf" if self.perf_on and state.get("perf") is None else self._review_or("accept", "finish")
+        tunable = self.perf_on and state.get("perf") is None and state.get("dsl")   # perf tunes a DSL program's knobs
+        return "perf" if tunable else self._review_or("accept", "finish")
 
     def perf(self, state: RunState) -> str:
         return self._review_or("accept", "finish")
@@ -102,7 +112,16 @@ class Router:
         return fb.to if fb else "finish"
 
     def after_review(self, kind: str) -> Callable[[RunState], str]:
-        return lambda state: self.go(state, review.route(kind, state))
+        def route(state: RunState) -> str:
+            to = review.route(kind, state)
+            return self.go(state, writer(state) if to == "dsl_writer" else to)
+        return route
+
+
+def writer(state: RunState) -> str:
+    """The plan's route: the DSL writer, or the direct AscendC writer."""
+    plan = state.get("plan")
+    return "ascendc_writer" if plan is not None and plan.route == "ascendc" else "dsl_writer"
 
 
 def build_graph(deps: Deps, *, checkpointer: Any = None, interrupts: Iterable[str] | None = None) -> Any:
@@ -121,14 +140,18 @@ def build_graph(deps: Deps, *, checkpointer: Any = None, interrupts: Iterable[st
     for kind in sorted(chosen):
         g.add_node(f"review_{kind}", _step(f"review_{kind}", review.make_review(kind), deps))
         g.add_conditional_edges(f"review_{kind}", r.after_review(kind),
-                                ["planner", "dsl_writer", "lowerer", "finish"])
+                                ["planner", "dsl_writer", "ascendc_writer", "lowerer", "finish"])
     reviews = [f"review_{k}" for k in sorted(chosen)]
     g.add_edge(START, "planner")
-    g.add_conditional_edges("planner", r.after("planner"), ["planner", "dsl_writer", "finish", *reviews])
+    g.add_conditional_edges("planner", r.after("planner"),
+                            ["planner", "dsl_writer", "ascendc_writer", "finish", *reviews])
+    g.add_conditional_edges("ascendc_writer", r.after("ascendc_writer"),
+                            ["ascendc_writer", "debugger", "verify", "finish"])
     g.add_conditional_edges("dsl_writer", r.after("dsl_writer"), ["dsl_writer", "debugger", "lowerer", "finish", *reviews])
     g.add_conditional_edges("lowerer", r.after("lowerer"), ["lowerer", "debugger", "verify", "finish"])
     g.add_conditional_edges("verify", r.after("verify"), ["debugger", "perf", "finish", *reviews])
     g.add_conditional_edges("perf", r.after("perf"), ["finish", *reviews])
-    g.add_conditional_edges("debugger", r.after("debugger"), ["planner", "dsl_writer", "lowerer", "debugger", "finish"])
+    g.add_conditional_edges("debugger", r.after("debugger"), ["planner", "dsl_writer", "lowerer", "ascendc_writer",
+                                                               "debugger", "finish"])
     g.add_edge("finish", END)
     return g.compile(checkpointer=checkpointer)

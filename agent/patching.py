@@ -96,3 +96,30 @@ def apply_edits(files: dict[str, str], text: str, default_file: str) -> dict[str
         raise PatchError(f"edit {i}: the SEARCH text occurs {count} times in {path} (it must occur exactly once)."
                          + (f" Did you mean these lines?\n{near}\n" if count == 0 and near else "") + kept, out, i - 1)
     return out
+
+
+# A whole file: a line naming it (bare, in backticks, bold, or after `#`s or `// file:`), then one fenced block.
+_WHOLE = re.compile(r"^[#*`/\s]*(?:file:\s*)?(?P<file>(?:op_kernel|op_host)/[\w.-]+)[*`:\s]*\n```[\w+]*\n(?P<body>.*?)^```",
+                    re.S | re.M)
+
+
+def whole_files(text: str) -> dict[str, str]:
+    """path -> contents of every file the reply writes out whole (blocks holding SEARCH/REPLACE edits are not)."""
+    return {m.group("file"): m.group("body") for m in _WHOLE.finditer(text) if "<<<<<<< SEARCH" not in m.group("body")}
+
+
+def apply_reply(files: dict[str, str], text: str, default_file: str, may_add: str = "op_kernel/") -> dict[str, str]:
+    """Whole files first (an existing file, or a new one under `may_add`), then any SEARCH/REPLACE edits."""
+    whole = whole_files(text)
+    out = dict(files)
+    for path, body in whole.items():
+        if path not in out and not (path.startswith(may_add) and path.endswith((".h", ".hpp"))):
+            raise PatchError(f"no file {path}; the project has {', '.join(sorted(out))} (new files: headers under "
+                             f"{may_add})", out if out != files else None, 0)
+        out[path] = body
+    if parse_edits(text):
+        return apply_edits(out, text, default_file)
+    if not whole:
+        raise PatchError("expected whole files (a line naming the file, e.g. op_kernel/<op>.cpp, then the file in one "
+                         f"fenced block) or edits in the form\n{FORMAT}")
+    return out

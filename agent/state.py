@@ -15,6 +15,7 @@ from kernelwright.tools.task import Task
 
 ExitStatus = Literal["passed", "failed", "budget_exhausted", "environment_error", "interrupted"]
 Fault = Literal["plan", "dsl", "ascendc"]
+Route = Literal["dsl", "ascendc"]
 
 
 def tally(a: dict[str, float] | None, b: dict[str, float] | None) -> dict[str, float]:
@@ -36,6 +37,11 @@ class Plan(BaseModel):
     tiling: str = Field(description="UB budget: buffers, tile sizes, double buffering")
     tail_handling: str = Field(description="how ragged ends (not 32-byte multiples) are handled")
     pitfalls: list[str] = Field(default_factory=list, description="known traps for this operator")
+    route: Route = Field("dsl", description="'dsl' (write the DSL program; the generator lowers it) or 'ascendc' "
+                                            "(write the AscendC kernel directly, for an op the DSL cannot express)")
+    route_reason: str = Field("", description="why this route: for 'ascendc', what the DSL lacks for this op")
+    cube: bool = Field(False, description="true when the kernel must run its matrix products on the cube unit "
+                                          "(checked: a passing kernel with no cube instruction is sent back)")
 
 
 class VerdictBrief(BaseModel):
@@ -54,9 +60,10 @@ class VerdictBrief(BaseModel):
 class Failure(BaseModel):
     """The newest thing that failed: routing and the debugger read it. `subject` says what failed:
     the DSL program (its check), the lowering (the generator refused a checked program), a patch (the
-    debugger's AscendC edits did not apply), or the kernel (the referee's verdict)."""
+    debugger's AscendC edits did not apply), the kernel (the referee's verdict), or a plan requirement a
+    passing kernel does not honour (the work counters show it)."""
 
-    subject: Literal["dsl", "lowering", "patch", "kernel"]
+    subject: Literal["dsl", "lowering", "patch", "kernel", "requirement"]
     stage: str
     summary: str
     details: list[str] = Field(default_factory=list)
@@ -76,7 +83,7 @@ class Feedback(BaseModel):
     """Sent to the node that owns a fault: by the debugger, a DSL check, a human reviewer, or a resume (the
     step that ended the run last time, told why)."""
 
-    to: Literal["planner", "dsl_writer", "lowerer"]
+    to: Literal["planner", "dsl_writer", "lowerer", "ascendc_writer"]
     source: Literal["debugger", "check", "review", "resume"]
     text: str
     code: str | None = None            # a ready fix (whole DSL program, or a hole's AscendC)

@@ -30,6 +30,12 @@ def holes_named(state: RunState, text: str) -> list[str]:
 def suggest(state: RunState) -> tuple[str, str]:
     """(fault, why): plan, dsl or ascendc."""
     f = state["failure"]
+    plan = state.get("plan")
+    direct = plan is not None and plan.route == "ascendc"
+    if f.subject == "requirement":
+        return ("ascendc" if direct else "dsl"), "the kernel passes but does not honour the plan's requirement"
+    if direct:
+        return "ascendc", "the kernel was written directly in AscendC (no DSL program): the fault is in its files"
     if f.subject in WHY:
         return WHY[f.subject]
     holes = [h.name for h in state.get("holes") or []]

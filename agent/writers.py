@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict
 
 from kernelwright.agent.dslkit import reference_text
 from kernelwright.agent.models.base import ChatModel, Message, Reply
+from kernelwright.agent.ascendc_skeleton import declared
 from kernelwright.agent.prompting import chip_facts, examples, render
 from kernelwright.agent.replies import FormatError, one_code_block
 from kernelwright.agent.state import DslCheck, Feedback, Plan, VerdictBrief
@@ -57,7 +58,7 @@ class LlmWriter:
         return render("dsl_writer", task=req.task, source=req.source, plan=req.plan, trace=req.trace,
                       chip=chip_facts(req.soc), reference=reference_text(req.soc), examples=examples(family, about=about),
                       previous=req.previous, check=req.check, verdict=req.verdict, feedback=req.feedback,
-                      passages=req.passages) + req.reflection
+                      passages=req.passages, binding=declared(req.trace or {}, fields=False)) + req.reflection
 
     def write(self, req: WriteRequest) -> WriteResult:
         reply = self.model.complete(self.messages(req), node="dsl_writer")

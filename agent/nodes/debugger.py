@@ -16,6 +16,7 @@ from kernelwright.agent.trajectory import Artifacts
 from kernelwright.agent.triage import suggest
 
 OWNER = {"plan": "planner", "dsl": "dsl_writer", "ascendc": "lowerer"}
+DIRECT_OWNER = {"plan": "planner", "dsl": "ascendc_writer", "ascendc": "ascendc_writer"}   # no DSL on this route
 
 
 def ready_code(reply: str, fault: str) -> str | None:
@@ -40,9 +41,11 @@ def debugger(state: RunState, deps: Deps) -> dict[str, Any]:
         art.event("debugger", outcome="no_model", fault=fault, why=why)
         return {"halt": Halt(status="failed", reason=reason)}
     project = state.get("project")
-    messages = render("debugger", failure=f, suggestion={"fault": fault, "why": why}, plan=state.get("plan"),
+    plan = state.get("plan")
+    route = plan.route if plan is not None else "dsl"
+    messages = render("debugger", failure=f, route=route, suggestion={"fault": fault, "why": why}, plan=plan,
                       dsl=numbered(state.get("dsl")), holes=state.get("holes") or [],
-                      files=project.files if project and f.subject in ("kernel", "patch") else {},
+                      files=project.files if project and f.subject in ("kernel", "patch", "requirement") else {},
                       passages=failure_cards(deps, f),
                       schema=Decision.model_json_schema())
     try:
@@ -59,7 +62,8 @@ def debugger(state: RunState, deps: Deps) -> dict[str, Any]:
     holes = state.get("holes") or []
     if decision.fault == "ascendc" and hole is None and len(holes) == 1:
         hole = holes[0].name
-    fb = Feedback(to=OWNER[decision.fault], source="debugger", text=f"{decision.explanation}\n{decision.instructions}",
+    owner = (DIRECT_OWNER if route == "ascendc" else OWNER)[decision.fault]
+    fb = Feedback(to=owner, source="debugger", text=f"{decision.explanation}\n{decision.instructions}",
                   code=ready_code(reply.content, decision.fault), hole=hole)
     art.event("debugger", outcome="decision", fault=decision.fault, suggested=fault, hole=hole,
               ready_code=fb.code is not None, explanation=decision.explanation[:500])

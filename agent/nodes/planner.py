@@ -6,11 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from kernelwright.agent import dslkit
+from kernelwright.agent.ascendc_skeleton import declared
 from kernelwright.agent.deps import Deps
 from kernelwright.agent.models.base import ModelError
 from kernelwright.agent.nodes.common import (ask, feedback_for, format_failed, model_failed, progress, reflection,
                                              usage_update)
-from kernelwright.agent.nodes.retrieval import retrieve
+from kernelwright.agent.nodes.retrieval import retrieve, warm
 from kernelwright.agent.prompting import chip_facts, families, render
 from kernelwright.agent.replies import FormatError, json_object
 from kernelwright.agent.state import Halt, Plan, RunState
@@ -31,6 +33,8 @@ def planner(state: RunState, deps: Deps) -> dict[str, Any]:
     update: dict[str, Any] = {}
     trace = state.get("trace")
     if trace is None:
+        if deps.model("planner") is not None:
+            warm(deps)                 # the knowledge base opens while the reference is traced
         progress("planner", "tracing the reference with torch.fx")
         from kernelwright.agent.builtin.trace import trace_task
         trace = trace_task(task)
@@ -48,7 +52,9 @@ def planner(state: RunState, deps: Deps) -> dict[str, Any]:
         previous = state["plan"].model_dump() if state.get("plan") else None
         messages = render("planner", task=task, source=reference_source(task), trace=trace, chip=chip_facts(
             deps.config.toolchain.soc), families=families(), passages=retrieve(deps, f"{task.name} {ops}"),
-                          feedback=feedback_for(state, "planner"), previous=previous, schema=Plan.model_json_schema())
+                          feedback=feedback_for(state, "planner"), previous=previous, schema=Plan.model_json_schema(),
+                          offered=dslkit.offered(deps.config.toolchain.soc),
+                          binding=declared(trace or {}, fields=False))
         try:
             reply = ask(deps, "planner", messages + reflection(state, "planner"), schema=Plan)
         except ModelError as e:

@@ -15,6 +15,29 @@ def _measure(v: Any) -> Any:
     return next((s for s in v.stages if s.name == "measure"), None)
 
 
+def cube_instructions(v: Any) -> int | None:
+    """Cube instructions of the first measured case (None when the verdict measured nothing)."""
+    measure = _measure(v)
+    per_case = (measure.metrics or {}).get("per_case") if measure is not None else None
+    if not per_case:
+        return None
+    return int(next(iter(per_case.values())).get("cube_instructions", 0))
+
+
+def unhonoured(v: Any, plan: Any) -> str | None:
+    """The plan's requirement a passing kernel does not honour, read from the work counters."""
+    if plan is None or not plan.cube:
+        return None
+    ci = cube_instructions(v)
+    if ci is None or ci > 0:
+        return None
+    route = "the direct AscendC route" if plan.route == "ascendc" else "the DSL route"
+    how = "Mmad or the Matmul API, kernel type AIC_ONLY or MIX" if plan.route == "ascendc" else "A.cube + A.matmul"
+    return (f"requirement not honoured: the plan says the matrix products run on the cube unit, and the kernel "
+            f"({route}) ran 0 cube instructions (work counters); put them on the cube ({how}), or revise the plan "
+            "(fault 'plan') saying why the cube cannot be used")
+
+
 def work_notes(v: Any, family: str | None) -> list[str]:
     """The first case's work counters, and what they show about efficiency."""
     measure = _measure(v)

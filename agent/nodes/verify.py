@@ -6,7 +6,7 @@ from typing import Any
 
 from kernelwright.agent.deps import Deps
 from kernelwright.agent.nodes.common import progress
-from kernelwright.agent.nodes.verdict_notes import unrun_lengths, work_notes
+from kernelwright.agent.nodes.verdict_notes import unhonoured, unrun_lengths, work_notes
 from kernelwright.agent.state import Failure, Halt, RunState, VerdictBrief
 from kernelwright.agent.trajectory import Artifacts
 
@@ -49,10 +49,15 @@ def verify(state: RunState, deps: Deps) -> dict[str, Any]:
     plan = state.get("plan")
     b = brief(v, version, str(path.relative_to(art.root)), plan.category if plan else None)
     b.project_version = state.get("project_version", 0)
+    unmet = unhonoured(v, plan) if b.status == "pass" else None
+    if unmet:                   # never silently accepted: the debugger hears it, and the run's reason names it
+        b.notes.append(unmet)
     art.event("verify", outcome=b.status, stage=b.stage, summary=b.summary, version=version)
     update: dict[str, Any] = {"verdict": b, "verdicts": [b]}
     if b.status == "error":
         update["halt"] = Halt(status="environment_error", reason=f"the referee could not judge the kernel: {v.summary}")
     elif b.status == "fail":
         update["failure"] = Failure(subject="kernel", stage=b.stage, summary=b.summary, details=b.details + b.notes)
+    elif unmet:
+        update["failure"] = Failure(subject="requirement", stage="measure", summary=unmet, details=b.notes)
     return update

@@ -19,8 +19,8 @@ from pathlib import Path
 TASKS = Path(__file__).with_name("tasks.txt")
 
 
-def suite_tasks() -> list[str]:
-    return [line.strip() for line in TASKS.read_text(encoding="utf-8").splitlines()
+def suite_tasks(path: Path = TASKS) -> list[str]:
+    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines()
             if line.strip() and not line.startswith("#")]
 
 
@@ -41,6 +41,7 @@ def alive(pid: int) -> bool:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("tasks", nargs="*")
+    ap.add_argument("--tasks-file", type=Path, default=TASKS, help="one task a line (default: tasks.txt)")
     ap.add_argument("--round", required=True)
     ap.add_argument("--players", required=True, help="comma-separated player directories, dealt in turn")
     ap.add_argument("--out-root", required=True)
@@ -55,7 +56,7 @@ def main() -> None:
     args = ap.parse_args()
     players = args.players.split(",")
     queue = [(*dealt(task, players[i % len(players)]), args.port + i)
-             for i, task in enumerate(args.tasks or suite_tasks())][args.skip:]
+             for i, task in enumerate(args.tasks or suite_tasks(args.tasks_file))][args.skip:]
     running: list[subprocess.Popen] = []
     others = [int(p) for p in args.also_running.split(",") if p]
     while queue or running:

@@ -99,3 +99,52 @@ def test_the_first_search_says_it_is_opening_the_knowledge_base(tmp_path):
     g.add_edge("planner", END)
     said = [chunk["message"] for chunk in g.compile().stream({}, stream_mode="custom")]
     assert said == ["building the knowledge index (first run of this KERNELWRIGHT_HOME: minutes)"]
+
+
+def test_the_knowledge_base_opens_while_the_reference_is_traced(tmp_path):
+    import threading
+    from kernelwright.agent.nodes import retrieval
+
+    class Slow(SimpleNamespace):
+        _synced = None
+
+        def is_current(self):
+            return True
+
+        def build(self):
+            opened.wait(5)
+            self._synced = ("stamp",)
+
+        def search(self, query, k=5, kinds=None, soc=None):
+            return []
+    opened = threading.Event()
+    d = SimpleNamespace(retriever=Slow(), config=SimpleNamespace(retriever=SimpleNamespace(k=3),
+                                                                 toolchain=SimpleNamespace(soc=None)))
+    retrieval.warm(d)
+    assert retrieval._WARMING[id(d.retriever)].is_alive()      # started, not waited for
+    opened.set()
+    assert retrieval.retrieve(d, "Exp") == [] and d.retriever._synced == ("stamp",)
+    assert id(d.retriever) not in retrieval._WARMING
+
+
+def test_the_planner_is_not_shown_compiler_error_notes_or_cli_commands():
+    def passage(heading):
+        return SimpleNamespace(cite=lambda: f"knowledge/corpus/api/X.md:1-2 ({heading})", text=heading)
+
+    class Fixed(SimpleNamespace):
+        def search(self, query, k=5, kinds=None, soc=None):
+            return [passage(h) for h in ("FusedMulAddRelu > Common misuses > Missing an operand", "Silu",
+                                         "The kernel DSL (`adsl`) > Commands", "Exp", "Relu", "Muls")][:k]
+    d = SimpleNamespace(retriever=Fixed(), config=SimpleNamespace(retriever=SimpleNamespace(k=3),
+                                                                  toolchain=SimpleNamespace(soc=None)))
+    assert [p["text"] for p in retrieve(d, "selu")] == ["Silu", "Exp", "Relu"]
+    assert len(retrieve(d, "Abss", node="debugger")) == 3
+
+
+def test_a_cube_requirement_is_checked_on_both_routes():
+    from kernelwright.agent.nodes.verdict_notes import unhonoured
+    vector_only, on_cube = verdict({"case0": counters(20_000, 1_280_000)}), verdict({"case0": counters(200, 12_800, ci=64)})
+    dsl, direct = PLAN.model_copy(update={"cube": True}), PLAN.model_copy(update={"cube": True, "route": "ascendc"})
+    assert "A.cube + A.matmul" in unhonoured(vector_only, dsl) and "Mmad" in unhonoured(vector_only, direct)
+    assert unhonoured(on_cube, dsl) is None and unhonoured(vector_only, PLAN) is None    # honoured / not asked
+    assert unhonoured(verdict({}), dsl) is None                                          # nothing measured: no claim

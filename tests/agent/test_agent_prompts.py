@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from kernelwright.agent import dslkit
 from kernelwright.agent.prompting import chip_facts, examples, families, render, render_text
 from kernelwright.agent.replies import FormatError, json_object, one_code_block
 from kernelwright.agent.state import Decision, Feedback, Plan
@@ -19,23 +20,27 @@ def test_every_node_prompt_renders():
     chip = chip_facts(None)
     planner = render("planner", task=TASK, source="class Model: ...", trace=TRACE, chip=chip, families=families(),
                      passages=[{"cite": "api/Relu.md", "text": "Relu(dst, src, count)"}], feedback=None,
-                     previous=None, schema=Plan.model_json_schema())
+                     previous=None, schema=Plan.model_json_schema(), offered=dslkit.offered(),
+                     binding="- input `conv_weight` <- conv.weight (float32, traced shape [8, 3, 3, 3])")
     assert [m["role"] for m in planner] == ["system", "user"] and "%relu = relu(%x)" in planner[1]["content"]
     assert f"{chip['ub_bytes']} bytes" in planner[1]["content"] and "api/Relu.md" in planner[1]["content"]
+    assert "module parameters are kernel\ninputs" in planner[1]["content"] and "`conv_weight`" in planner[1]["content"]
     writer = render("dsl_writer", task=TASK, source="...", plan=PLAN, trace=TRACE, chip=chip, reference="",
                     examples=examples("elementwise"), previous="import adsl as A", verdict=None,
                     check={"ok": False, "stage": "rules", "summary": "1 rule", "diagnostics": ["error [dtype.op] at line 3"]},
-                    feedback=Feedback(to="dsl_writer", source="debugger", text="cast to f32"), passages=[])
+                    feedback=Feedback(to="dsl_writer", source="debugger", text="cast to f32"), passages=[],
+                    binding="- input `x` <- x (float32, traced shape [8, 16])")
     text = writer[1]["content"]
     assert "error [dtype.op] at line 3" in text and "cast to f32" in text and "pitfall: bf16" in text
     assert "import adsl as A" in text and "elementwise/" in text
+    assert "- input `x` <- x" in text and "`conv1.weight` -> `conv1_weight`" in text and "shrunk" in text
     hole = {"name": "absval", "function": "Hole_absval", "begin_marker": "// KW-HOLE absval BEGIN",
             "end_marker": "// KW-HOLE absval END", "brief": "u = |v|", "fill": "Abss(u, v, n);", "spec": "u = |v|"}
     lowerer = render("lowerer", mode="hole", hole=hole, dsl="...", kernel="// kernel", chip=chip, feedback=None,
                      verdict={"status": "fail", "stage": "build", "summary": "does not build", "details": ["error: Abss"]},
                      passages=[])
     assert "Hole_absval" in lowerer[1]["content"] and "Abss(u, v, n);" in lowerer[1]["content"]
-    debugger = render("debugger", failure={"subject": "kernel", "stage": "build", "summary": "s", "details": ["d"]},
+    debugger = render("debugger", route="dsl", failure={"subject": "kernel", "stage": "build", "summary": "s", "details": ["d"]},
                       suggestion={"fault": "ascendc", "why": "w"}, plan=PLAN.model_dump(), dsl="1 | x", holes=[hole],
                       files={"op_kernel/relu.cpp": "int main;", "op_host/relu.cpp": "host"}, passages=[],
                       schema=Decision.model_json_schema())
@@ -53,6 +58,13 @@ def test_the_writer_is_shown_the_dsl_reference_generated_from_the_tables():
     for needle in ("@A.shapes", "Queue lifetime", 'numpy="gather"', 'numpy="np.<ufunc>"', "A.Tiling(block_dim="):
         assert needle in user, needle
     assert all(p.form in user for p in prims().values())
+
+
+def test_the_planner_sees_every_dsl_primitive_to_choose_its_route():
+    from kernelwright.tools.dsl.primitives import prims
+    offered = dslkit.offered()
+    assert all(f"A.{name}" in offered for name in prims()), offered
+    assert "A.Exp" in offered and 'gather' in offered and "CumSum" in offered     # CumSum: named as absent
 
 
 def test_a_missing_variable_is_an_error():
