@@ -23,9 +23,11 @@ from kernelwright.tools.tasks.worker import TaskRunner
 OPERATORS = {operator.add: "add", operator.sub: "sub", operator.mul: "mul", operator.truediv: "div",
              operator.neg: "neg", operator.pow: "pow", operator.getitem: "getitem", operator.floordiv: "floordiv",
              operator.abs: "abs", operator.gt: "gt", operator.lt: "lt", operator.ge: "ge", operator.le: "le",
-             operator.eq: "eq", operator.matmul: "matmul"}
+             operator.eq: "eq", operator.matmul: "matmul", operator.and_: "logical_and", operator.or_: "logical_or",
+             operator.xor: "logical_xor", operator.invert: "logical_not"}
 ALIASES = {"truediv": "div", "true_divide": "div", "multiply": "mul", "subtract": "sub", "absolute": "abs",
-           "clip": "clamp", "negative": "neg", "special_erf": "erf", "rsub": "rsub", "divide": "div"}
+           "clip": "clamp", "negative": "neg", "special_erf": "erf", "rsub": "rsub", "divide": "div",
+           "bitwise_and": "logical_and", "bitwise_or": "logical_or", "bitwise_not": "logical_not"}
 
 
 def _plain(v: Any) -> Any:
@@ -83,8 +85,10 @@ def trace_one(task: dict[str, Any]) -> dict[str, Any]:
         model = runner._model(case, init)
     gm = torch.fx.symbolic_trace(model)
     modules = dict(gm.named_modules())
-    tensors = [a for a in args if isinstance(a, torch.Tensor)]
-    ShapeProp(gm, fake_mode=fake).propagate(*args) if len(tensors) == len(args) else None
+    try:                     # numbers among the forward arguments (A * s) flow through as they are
+        ShapeProp(gm, fake_mode=fake).propagate(*args)
+    except Exception:  # noqa: BLE001 - a graph fake tensors cannot run keeps its nodes, without shapes
+        pass
     names = runner.forward_params
     out: dict[str, Any] = {"ok": True, "task": task["name"], "inputs": [], "init": [], "params": [], "nodes": []}
     for i, a in enumerate(args):
@@ -102,7 +106,7 @@ def trace_one(task: dict[str, Any]) -> dict[str, Any]:
         entry = {"name": node.name, "op": _op_name(node, modules), "kind": node.op, "args": _plain(list(node.args)),
                  "kwargs": _plain(dict(node.kwargs)), **_meta(node)}
         if node.op in ("call_method", "call_function") and _raw_name(node).endswith("_") \
-                and not _raw_name(node).startswith("_"):
+                and not _raw_name(node).startswith("_") and node.target not in OPERATORS:   # a & b is operator.and_
             entry["inplace"] = True       # x.mul_(...): later uses of x read this node's value
         if node.op == "call_module":
             entry["module"] = _module_attrs(modules[node.target])
