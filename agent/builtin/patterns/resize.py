@@ -49,12 +49,25 @@ def _taps(a: int, o: str, mode: str, corners: bool) -> tuple[list[str], list[tup
     return lines, [(f"i{a}_{j}", f"w{a}_{j}") for j in range(4)]
 
 
+def _size_argument(g: OpGraph, n, d: int) -> str | None:
+    """The name of the forward argument giving the output size (F.interpolate(x, size=target_size)), or None."""
+    size = n.kwargs.get("size", n.args[1] if len(n.args) > 1 else None)
+    arg = g.node(ref(size)) if ref(size) else None
+    if arg is None or arg.kind != "placeholder" or arg.shape is not None or n.shape is None or len(n.shape) != d + 2 \
+            or not arg.name.isidentifier() or arg.name in LOCALS | {"x", "A", "hw", "t"} or re.fullmatch(r"[A-Z]\d?|[a-z]\d", arg.name):
+        return None
+    return arg.name
+
+
 def match(g: OpGraph, name: str) -> Emitted | None:
     nodes = work(g)
     ins = g.tensor_inputs
-    if len(nodes) != 1 or nodes[0].op not in KNOWN or len(ins) != 1 or g.scalar_inputs or g.mutated:
+    if len(nodes) != 1 or nodes[0].op not in KNOWN or len(ins) != 1 or g.mutated:
         return None
     n, x = nodes[0], ins[0]
+    attr = _size_argument(g, n, len(x.shape) - 2)
+    if g.scalar_inputs and (attr is None or len(g.scalar_inputs) != 1):
+        return None
     if ref(n.args[0]) != x.name or x.dtype not in FLOAT_DTYPES or not returns(g, n) or n.shape is None:
         return None
     mode = n.kwargs.get("mode", n.module.get("mode", "nearest"))
@@ -64,7 +77,9 @@ def match(g: OpGraph, name: str) -> Emitted | None:
     if mode not in MODES or n.kwargs.get("antialias") or n.kwargs.get("recompute_scale_factor") or not 1 <= d <= 3 \
             or mode == "bicubic" and d != 2 or mode == "nearest" and corners:
         return None
-    if size is not None:
+    if attr is not None:           # the size is a forward argument: a list attribute, read at run time
+        outs = [f"{attr}[{a}]" for a in range(d)]
+    elif size is not None:
         sizes = size if isinstance(size, list) else [size] * d
         if len(sizes) != d or not all(isinstance(s, int) for s in sizes):
             return None
@@ -144,19 +159,21 @@ def match(g: OpGraph, name: str) -> Emitted | None:
     body += [f'A.Cast(out, acc, "auto", {cols})',
              f"A.store(y[(g0 * t.P + pos) * {OW}:], out, {OW}, rows=gn, src_stride=t.OWa, dst_stride=t.P * {OW})"]
     out_shape = "(x.shape[0], x.shape[1], " + "".join(f"{outs[a]}, " for a in range(d)) + ")"
-    how = f"{mode}, align_corners={corners}, " + (f"size {size}" if size is not None else f"scale factor {scale}")
+    how = f"{mode}, align_corners={corners}, " + (f"size from the argument {attr}" if attr else f"size {size}" if size is not None else f"scale factor {scale}")
     X = ident(x.name, set(LOCALS))
+    extra = f", {attr}" if attr else ""
+    attrs = f', attrs={{"{attr}": {[int(v) for v in n.shape[2:]]}}}' if attr else ""
     code = f"""@A.tiling
-def tiling(x, hw):
+def tiling(x, hw{extra}):
 {indent(host, 1)}
 
 
 @A.shapes
-def shapes(x):
+def shapes(x{extra}):
     return {{"y": {out_shape}}}
 
 
-@A.kernel(inputs={{"x": {FLOATS}}}, outputs={{"y": "x"}})
+@A.kernel(inputs={{"x": {FLOATS}}}, outputs={{"y": "x"}}{attrs})
 def {kernel_name(name)}(x, y, t):
 {indent(decls + table, 1)}
     lo, hi = A.block_span(t.P * t.groups)
