@@ -12,6 +12,7 @@ Every value is an fp32 tile whose lanes line up with the chunk being computed.""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from kernelwright.agent.builtin.chain import ChainCompiler, Unsupported
 from kernelwright.agent.builtin.compose_plan import ACC, KNOWN as PLAN_KNOWN, MEAN, Plan, plan
@@ -97,7 +98,7 @@ class _Writer:
         self._want = want
         return out[::-1]
 
-    def write(self) -> Emitted:
+    def write(self) -> Parts:
         p, g = self.p, self.g
         pro_count = "t.chunk" if p.row_mode else "n"
         reds = [n for n in p.ops if n.op == "reduce" and n.name in p.depth]
@@ -176,7 +177,7 @@ class _Writer:
     def digits(self, axes: list[int], var: str, letter: str) -> list[str]:
         return [f"{letter}{a} = {var} // t.D{a} % t.F{a}" for a in axes if self.p.frame[a] > 1]
 
-    def emit(self, pro: list[str], passes: list) -> Emitted:
+    def emit(self, pro: list[str], passes: list) -> Parts:
         p, x = self.p, self.x
         ins = [x[t.name] for t in p.inputs]
         first = next((t for t in p.inputs if (t.dtype == "bool") == self.bool_out), p.inputs[0])
@@ -271,7 +272,6 @@ class _Writer:
         if p.total:       # a mean of everything divides by the elements of what it totals
             counted = range(self.nd) if p.level(p.out) == "full" else [a for a in range(self.nd) if a not in p.S]
             fields += ["slots=8 * nb", "scale=1.0" if p.total == "sum" else f"scale=1.0 / ({prod(counted)})"]
-        host.append("return A.Tiling(" + ", ".join(fields) + ")")
         out_node = self.g.node(self.g.outputs[0])
         if p.total:
             shape = "()"
@@ -286,18 +286,53 @@ class _Writer:
         mode = "rows" if p.row_mode else "columns"
         what = (f"{ops} composed over a {p.frame} frame, reducing axes {p.S}" if p.S else f"{ops} over a {p.frame} frame")
         what += f", {p.total} of everything" if p.total else ""
-        source = (doc(f"{self.name}: {what}; {mode} mode, {len(passes)} pass(es), fp32 math (written by the builtin "
-                      "writer's composer).") + "\n\n"
-                  f"@A.tiling\ndef tiling({', '.join(ins + ['hw'] + attrs)}):\n{indent(host, 1)}\n\n\n"
-                  f"@A.shapes\ndef shapes({', '.join(ins + attrs)}):\n{indent(frame_lines, 1)}\n    return {{\"{self.y}\": {shape}}}\n\n\n"
-                  f'@A.kernel(inputs={{{cols}}}, outputs={{"{self.y}": "{x[first.name]}"}}{attr_text})\n'
-                  f"def {kernel_name(self.name)}({', '.join(ins + [self.y, 't'])}):\n{indent(decls + start + kernel, 1)}\n"
-                  + end)
-        return Emitted("loss" if p.total else "reduce" if p.S else "broadcast", what, source)
+        return Parts(ins, {t.name: x[t.name] for t in p.inputs}, attrs, self.y, x[first.name], shape, frame_lines, host, fields, decls, start + kernel, end, cols,
+                     attr_text, what, f"{mode} mode, {len(passes)} pass(es)", "loss" if p.total else "reduce" if p.S else "broadcast")
+
+
+@dataclass
+class Parts:
+    """A composed program in pieces (see agent/builtin/compose_tail.py for embedding them in another kernel).
+    Kernel-body lines are at body level (no indent); `end` is text already indented one level (the final
+    cross-block total, or "")."""
+    inputs: list[str]          # kernel input identifiers, in order
+    names: dict[str, str]      # traced input name -> its identifier
+    attrs: list[str]           # forward numbers: attributes, read as t.<name>
+    y: str                     # the output's identifier
+    like: str                  # the input whose dtype the output takes
+    shape: str                 # the output shape (an expression over F0, F1, ...)
+    frame: list[str]           # host lines F<a> = <input>.shape[...]
+    host: list[str]            # tiling lines (frame, shape checks, sizes), before the return
+    fields: list[str]          # A.Tiling(...) fields, "name=expr" (block_dim=nb first)
+    decls: list[str]           # tile and workspace declarations
+    body: list[str]            # start + the loop nest
+    end: str
+    cols: str                  # the inputs={...} dtype text
+    attr_text: str
+    what: str                  # what it computes, in words
+    how: str                   # its loop nest, in words
+    family: str
+
+
+def program(parts: Parts, name: str) -> Emitted:
+    """The DSL program text of composed parts."""
+    q = parts
+    host = q.host + ["return A.Tiling(" + ", ".join(q.fields) + ")"]
+    source = (doc(f"{name}: {q.what}; {q.how}, fp32 math (written by the builtin writer's composer).") + "\n\n"
+              f"@A.tiling\ndef tiling({', '.join(q.inputs + ['hw'] + q.attrs)}):\n{indent(host, 1)}\n\n\n"
+              f"@A.shapes\ndef shapes({', '.join(q.inputs + q.attrs)}):\n{indent(q.frame, 1)}\n    return {{\"{q.y}\": {q.shape}}}\n\n\n"
+              f'@A.kernel(inputs={{{q.cols}}}, outputs={{"{q.y}": "{q.like}"}}{q.attr_text})\n'
+              f"def {kernel_name(name)}({', '.join(q.inputs + [q.y, 't'])}):\n{indent(q.decls + q.body, 1)}\n" + q.end)
+    return Emitted(q.family, q.what, source)
 
 
 def compose(g: OpGraph, name: str) -> Emitted:
     """The composed program, or Unsupported with the reason."""
+    return program(compose_parts(g, name), name)
+
+
+def compose_parts(g: OpGraph, name: str) -> Parts:
+    """The composed program in pieces, or Unsupported with the reason."""
     p = plan(g)
     clash = [s.name for s in g.scalar_inputs if s.name in FIELDS or s.name in LOCALS or s.name.startswith(("F", "D"))
              or not s.name.isidentifier()]
