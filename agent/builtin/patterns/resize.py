@@ -4,8 +4,8 @@ coordinate of an output index is kept exact in integers (num / den), every axis 
 row taps (index, weight) on the scalar unit per output row position, the taps of the last axis are built
 once per block into index and weight tiles; a group of G planes (N*C) is done at once: their source rows
 are loaded G at a time (strided), blended (vector Muls/Add in fp32), the column taps of all G blended
-rows gathered in one instruction (the index table repeats per plane, shifted by its row) and blended. Not covered: antialias, a size given as a forward
-argument, area and nearest-exact modes."""
+rows gathered in one instruction (the index table repeats per plane, shifted by its row) and blended. Antialiased bilinear: torch's widened triangle
+filter, k taps per axis. Not covered: antialias for other modes, area and nearest-exact modes."""
 from __future__ import annotations
 
 import itertools
@@ -23,9 +23,28 @@ LOCALS = {"y", "t", "u", "g", "g0", "gn", "pos", "ox", "planes", "nb", "sf", "bl
           "Wa", "OWa", "G", "groups", "fixed", "per_plane"}
 
 
-def _taps(a: int, o: str, mode: str, corners: bool) -> tuple[list[str], list[tuple[str, str]]]:
+def _aa_taps(a: int, o: str, k: int) -> tuple[list[str], list[tuple[str, str]]]:
+    """Antialiased linear taps (torch's _upsample_bilinear2d_aa): a triangle filter stretched by the scale
+    max(I, O) / O around the centre I * (o + 0.5) / O, its `k` taps from lo (clipped to the input) normalised
+    to sum 1; lo and hi exact in integers (t.S = max(I, O))."""
+    I, O, S = f"t.I{a}", f"t.O{a}", f"t.S{a}"
+    lines = [f"lo{a} = max({I} * (2 * {o} + 1) - 2 * {S} + {O}, 0) // (2 * {O})",
+             f"hi{a} = min(({I} * (2 * {o} + 1) + 2 * {S} + {O}) // (2 * {O}), {I})",
+             f"cen{a} = float({I} * (2 * {o} + 1)) / float(2 * {O})", f"inv{a} = float({O}) / float({S})"]
+    for j in range(k):
+        lines += [f"d{a}_{j} = float(lo{a} + {j}) + 0.5 - cen{a}",
+                  f"v{a}_{j} = max(1.0 - max(d{a}_{j}, 0.0 - d{a}_{j}) * inv{a}, 0.0) if lo{a} + {j} < hi{a} else 0.0",
+                  f"i{a}_{j} = min(lo{a} + {j}, {I} - 1)"]
+    lines.append(f"tot{a} = " + " + ".join(f"v{a}_{j}" for j in range(k)))
+    lines += [f"w{a}_{j} = v{a}_{j} / tot{a}" for j in range(k)]
+    return lines, [(f"i{a}_{j}", f"w{a}_{j}") for j in range(k)]
+
+
+def _taps(a: int, o: str, mode: str, corners: bool, k: int = 0) -> tuple[list[str], list[tuple[str, str]]]:
     """Kernel lines computing the taps of axis `a` at output index `o`, and the (index, weight) names."""
     I, O = f"t.I{a}", f"t.O{a}"
+    if mode == "aa":
+        return _aa_taps(a, o, k)
     if mode == "nearest":
         return [f"i{a}_0 = min({o} * {I} // {O}, {I} - 1)"], [(f"i{a}_0", "1.0")]
     if corners:
@@ -74,9 +93,14 @@ def match(g: OpGraph, name: str) -> Emitted | None:
     corners = bool(n.kwargs.get("align_corners", n.module.get("align_corners")) or False)
     size, scale = n.kwargs.get("size", n.module.get("size")), n.kwargs.get("scale_factor", n.module.get("scale_factor"))
     d = len(x.shape) - 2
-    if mode not in MODES or n.kwargs.get("antialias") or n.kwargs.get("recompute_scale_factor") or not 1 <= d <= 3 \
+    if mode not in MODES or n.kwargs.get("recompute_scale_factor") or not 1 <= d <= 3 \
             or mode == "bicubic" and d != 2 or mode == "nearest" and corners:
         return None
+    k = MODES[mode]
+    if n.kwargs.get("antialias"):         # a linear filter widened by the downscale: k taps per axis, from the traced sizes
+        if mode != "bilinear" or corners:
+            return None
+        mode, k = "aa", max(2 * -(-max(i, o) // o) + 1 for i, o in zip(x.shape[2:], n.shape[2:]))
     if attr is not None:           # the size is a forward argument: a list attribute, read at run time
         outs = [f"{attr}[{a}]" for a in range(d)]
     elif size is not None:
@@ -90,8 +114,8 @@ def match(g: OpGraph, name: str) -> Emitted | None:
             return None
         outs = [f"int(x.shape[{2 + a}] * {float(s)!r})" for a, s in enumerate(scales)]
     last = d - 1
-    k_col = MODES[mode]
-    combos_n = MODES[mode] ** last
+    k_col = k
+    combos_n = k ** last
     host = [f"I{a} = x.shape[{2 + a}]" for a in range(d)] + [f"O{a} = {outs[a]}" for a in range(d)]
     host += ["planes = x.shape[0] * x.shape[1]",
              "P = 1" + "".join(f" * O{a}" for a in range(last)) + "       # output rows of one plane",
@@ -110,15 +134,19 @@ def match(g: OpGraph, name: str) -> Emitted | None:
     fields += [f"I{a}=I{a}, O{a}=O{a}" for a in range(d)]
     if corners:
         fields += [f"M{a}=(I{a} - 1 if O{a} > 1 else 0), E{a}=max(O{a} - 1, 1)" for a in range(d)]
+    if mode == "aa":
+        host += [f'assert 2 * A.ceil_div(max(I{a}, O{a}), O{a}) + 1 <= {k}, "the filter spans at most {k} taps (as traced)"'
+                 for a in range(d)]
+        fields += [f"S{a}=max(I{a}, O{a})" for a in range(d)]
     host.append("return A.Tiling(" + ", ".join(fields) + ")")
     W, OW = f"t.I{last}", f"t.O{last}"
-    col_lines, col_taps = _taps(last, "ox", mode, corners)
+    col_lines, col_taps = _taps(last, "ox", mode, corners, k)
     row_taps: list[list[tuple[str, str]]] = []
     per_row = ["pos = u // t.groups", "g0 = u % t.groups * t.G", "gn = min(t.G, t.planes - g0)"]
     for a in range(last):
         inner = "".join(f" * t.O{b}" for b in range(a + 1, last))
         per_row.append(f"o{a} = pos // (1{inner}) % t.O{a}")
-        lines, taps = _taps(a, f"o{a}", mode, corners)
+        lines, taps = _taps(a, f"o{a}", mode, corners, k)
         per_row += lines
         row_taps.append(taps)
     combos = list(itertools.product(*row_taps)) if row_taps else [()]
@@ -159,7 +187,7 @@ def match(g: OpGraph, name: str) -> Emitted | None:
     body += [f'A.Cast(out, acc, "auto", {cols})',
              f"A.store(y[(g0 * t.P + pos) * {OW}:], out, {OW}, rows=gn, src_stride=t.OWa, dst_stride=t.P * {OW})"]
     out_shape = "(x.shape[0], x.shape[1], " + "".join(f"{outs[a]}, " for a in range(d)) + ")"
-    how = f"{mode}, align_corners={corners}, " + (f"size from the argument {attr}" if attr else f"size {size}" if size is not None else f"scale factor {scale}")
+    how = f"{'bilinear, antialias' if mode == 'aa' else mode}, align_corners={corners}, " + (f"size from the argument {attr}" if attr else f"size {size}" if size is not None else f"scale factor {scale}")
     X = ident(x.name, set(LOCALS))
     extra = f", {attr}" if attr else ""
     attrs = f', attrs={{"{attr}": {[int(v) for v in n.shape[2:]]}}}' if attr else ""
