@@ -164,6 +164,15 @@ def match(g: OpGraph, name: str) -> Emitted | None:
     table += ["for g in A.range(1, t.G):"]
     table += [f"    A.Adds(cx{j}[g * t.OWa:], cx{j}, g * t.Wa, {OW})" for j in range(k_col)]
     table += [f"    A.copy(cw{j}[g * t.OWa:], cw{j}, {OW})" for j in range(k_col)]
+    rows_once = mode == "nearest" and last > 0 and all(o >= i for i, o in zip(x.shape[2:-1], n.shape[2:-1]))
+    if rows_once:                 # nearest upsampling: each source row once, stored to every output row it fills
+        per_row, combos = ["pos = u // t.groups", "g0 = u % t.groups * t.G", "gn = min(t.G, t.planes - g0)"], [()]
+        for a in range(last):
+            inner = "".join(f" * t.I{b}" for b in range(a + 1, last))
+            per_row += [f"q{a} = pos // (1{inner}) % t.I{a}", f"lo{a} = (q{a} * t.O{a} + t.I{a} - 1) // t.I{a}",
+                        f"hi{a} = ((q{a} + 1) * t.O{a} + t.I{a} - 1) // t.I{a}"]
+        host[-1:-1] = [f'assert O{a} >= I{a}, "nearest upsampling along the row axes (as traced)"' for a in range(last)]
+        host = [h.replace("min(hw.vector_cores, P * groups)", "min(hw.vector_cores, Q * groups)") for h in host]
     body = list(per_row)
     span = "gn * t.Wa"
     for k, combo in enumerate(combos):
@@ -171,6 +180,7 @@ def match(g: OpGraph, name: str) -> Emitted | None:
         for a, (i, _) in enumerate(combo):
             src = f"({src} * t.I{a} + {i})" if src != "0" else i
         weight = " * ".join(w for _, w in combo) or "1.0"
+        src = "pos" if rows_once else src
         body += [f"A.load(s{k}, x[(g0 * t.Q + {src}) * {W}:], {W}, rows=gn, src_stride=t.Q * {W}, dst_stride=t.Wa, "
                  "pad=0.0)", f'A.Cast({"sf" if k else "bl"}, s{k}, "none", {span})']
         if k:
@@ -180,12 +190,18 @@ def match(g: OpGraph, name: str) -> Emitted | None:
     cols = "gn * t.OWa"
     for j in range(k_col):
         if j == 0:
-            body += [f"A.gather(acc, bl, cx0, {cols}, {span})", f"A.Mul(acc, acc, cw0, {cols})"]
+            body += [f"A.gather(acc, bl, cx0, {cols}, {span})"] + ([] if mode == "nearest" else [f"A.Mul(acc, acc, cw0, {cols})"])
         else:
             body += [f"A.gather(gt, bl, cx{j}, {cols}, {span})", f"A.Mul(gt, gt, cw{j}, {cols})",
                      f"A.Add(acc, acc, gt, {cols})"]
-    body += [f'A.Cast(out, acc, "auto", {cols})',
-             f"A.store(y[(g0 * t.P + pos) * {OW}:], out, {OW}, rows=gn, src_stride=t.OWa, dst_stride=t.P * {OW})"]
+    cast = f'A.Cast(out, acc, "auto", {cols})'
+    if rows_once:                 # the output tile lives in the loop of its store: cast there
+        loops = [f"{'    ' * a}for o{a} in A.range(lo{a}, hi{a}):" for a in range(last)]
+        at = "o0" + "".join(f" * t.O{a} + o{a}" for a in range(1, last))
+        body += loops + ["    " * last + cast, "    " * last + f"A.store(y[(g0 * t.P + {at}) * {OW}:], out, {OW}, rows=gn, src_stride=t.OWa, "
+                                           f"dst_stride=t.P * {OW})"]
+    else:
+        body += [cast, f"A.store(y[(g0 * t.P + pos) * {OW}:], out, {OW}, rows=gn, src_stride=t.OWa, dst_stride=t.P * {OW})"]
     out_shape = "(x.shape[0], x.shape[1], " + "".join(f"{outs[a]}, " for a in range(d)) + ")"
     how = f"{'bilinear, antialias' if mode == 'aa' else mode}, align_corners={corners}, " + (f"size from the argument {attr}" if attr else f"size {size}" if size is not None else f"scale factor {scale}")
     X = ident(x.name, set(LOCALS))
@@ -204,8 +220,8 @@ def shapes(x{extra}):
 @A.kernel(inputs={{"x": {FLOATS}}}, outputs={{"y": "x"}}{attrs})
 def {kernel_name(name)}(x, y, t):
 {indent(decls + table, 1)}
-    lo, hi = A.block_span(t.P * t.groups)
-    for u in A.range(lo, hi):          # u = output row position * groups + group of planes
+    lo, hi = A.block_span(t.{'Q' if rows_once else 'P'} * t.groups)
+    for u in A.range(lo, hi):          # u = {'source' if rows_once else 'output'} row position * groups + group of planes
 {indent(body, 2)}
 """
     source = (doc(f"{name}: F.interpolate ({how}) of a {x.shape} tensor to {n.shape}: row taps on the scalar unit, "
