@@ -286,8 +286,9 @@ class _Writer:
         mode = "rows" if p.row_mode else "columns"
         what = (f"{ops} composed over a {p.frame} frame, reducing axes {p.S}" if p.S else f"{ops} over a {p.frame} frame")
         what += f", {p.total} of everything" if p.total else ""
-        return Parts(ins, {t.name: x[t.name] for t in p.inputs}, attrs, self.y, x[first.name], shape, frame_lines, host, fields, decls, start + kernel, end, cols,
-                     attr_text, what, f"{mode} mode, {len(passes)} pass(es)", "loss" if p.total else "reduce" if p.S else "broadcast")
+        family = "loss" if p.total else "reduce" if p.S else "broadcast"
+        return Parts(ins, {t.name: x[t.name] for t in p.inputs}, attrs, self.y, x[first.name], shape, frame_lines, host,
+                     fields, decls, start + kernel, end, cols, attr_text, what, f"{mode} mode, {len(passes)} pass(es)", family)
 
 
 @dataclass
@@ -320,7 +321,8 @@ def program(parts: Parts, name: str) -> Emitted:
     host = q.host + ["return A.Tiling(" + ", ".join(q.fields) + ")"]
     source = (doc(f"{name}: {q.what}; {q.how}, fp32 math (written by the builtin writer's composer).") + "\n\n"
               f"@A.tiling\ndef tiling({', '.join(q.inputs + ['hw'] + q.attrs)}):\n{indent(host, 1)}\n\n\n"
-              f"@A.shapes\ndef shapes({', '.join(q.inputs + q.attrs)}):\n{indent(q.frame, 1)}\n    return {{\"{q.y}\": {q.shape}}}\n\n\n"
+              f"@A.shapes\ndef shapes({', '.join(q.inputs + q.attrs)}):\n{indent(q.frame, 1)}\n"
+              f"    return {{\"{q.y}\": {q.shape}}}\n\n\n"
               f'@A.kernel(inputs={{{q.cols}}}, outputs={{"{q.y}": "{q.like}"}}{q.attr_text})\n'
               f"def {kernel_name(name)}({', '.join(q.inputs + [q.y, 't'])}):\n{indent(q.decls + q.body, 1)}\n" + q.end)
     return Emitted(q.family, q.what, source)

@@ -50,6 +50,7 @@ def {kname}({x}, {idx}, {src}, {y}, t):
                 A.copy(rout, rin, w)
                 A.store({y}[r * t.D + c:], rout, w{atomic}){inplace}
 '''
+INPLACE = "\n                A.store({x}[r * t.D + c:], rout, w)       # x[idx] = value: x too"
 
 
 def len_(g: OpGraph, name: str | None) -> int:
@@ -65,7 +66,8 @@ def match(g: OpGraph, name: str) -> Emitted | None:
     n = nodes[0]
     if n.op == "setitem":              # x[idx] = value with a 1-D index tensor: index_copy of rows (x is the result)
         x, idx, src = (ref(a) for a in n.args[:3])
-        if None in (x, idx, src) or g.mutated != {x: n.name} or g.node(src).shape != [len_(g, idx)] + (g.node(x).shape or [])[1:]:
+        if None in (x, idx, src) or g.mutated != {x: n.name} \
+                or g.node(src).shape != [len_(g, idx)] + (g.node(x).shape or [])[1:]:
             return None
     else:
         x, idx, src = ref(n.args[0]), ref(n.arg(2, "index")), ref(n.arg(3, "source"))
@@ -83,6 +85,5 @@ def match(g: OpGraph, name: str) -> Emitted | None:
                  f"{'increased by' if add else 'replaced by'} the rows of {sn}; the blocks split the columns (written by the "
                  "builtin writer).") + SOURCE.format(x=xn, idx=idn, src=sn, y=yn, kname=kernel_name(name), floats=FLOATS,
                                                      atomic=', atomic="add"' if add else "",
-                                                     inplace=f"\n                A.store({xn}[r * t.D + c:], rout, w)       # x[idx] = value: x too"
-                                                     if n.op == "setitem" else "")
+                                                     inplace=INPLACE.format(x=xn) if n.op == "setitem" else "")
     return Emitted("index", f"{n.op} of rows along axis 0 of a {xs.shape} tensor", source)

@@ -203,7 +203,8 @@ def match(g: OpGraph, name: str) -> Emitted | None:
     else:
         body += [cast, f"A.store(y[(g0 * t.P + pos) * {OW}:], out, {OW}, rows=gn, src_stride=t.OWa, dst_stride=t.P * {OW})"]
     out_shape = "(x.shape[0], x.shape[1], " + "".join(f"{outs[a]}, " for a in range(d)) + ")"
-    how = f"{'bilinear, antialias' if mode == 'aa' else mode}, align_corners={corners}, " + (f"size from the argument {attr}" if attr else f"size {size}" if size is not None else f"scale factor {scale}")
+    given = f"size from the argument {attr}" if attr else f"size {size}" if size is not None else f"scale factor {scale}"
+    how = f"{'bilinear, antialias' if mode == 'aa' else mode}, align_corners={corners}, {given}"
     X = ident(x.name, set(LOCALS))
     extra = f", {attr}" if attr else ""
     attrs = f', attrs={{"{attr}": {[int(v) for v in n.shape[2:]]}}}' if attr else ""
