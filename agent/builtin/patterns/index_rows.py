@@ -37,7 +37,7 @@ def shapes({x}, {idx}, {src}):
 def {kname}({x}, {idx}, {src}, {y}, t):
     ids = A.ub({idx}.dtype, t.chunk)
     rin = A.ub({x}.dtype, t.cols)
-    rout = A.ub({y}.dtype, t.cols)
+    rout = A.ub({y}.dtype, t.cols){inplace_decl}
     lo, hi = A.block_span(t.D, t.epb)
     for r in A.range(0, t.V):
         for c, w in A.tiles(lo, hi, t.cols, stages=2):
@@ -53,7 +53,7 @@ def {kname}({x}, {idx}, {src}, {y}, t):
                 A.copy(rout, rin, w)
                 A.store({y}[r * t.D + c:], rout, w{atomic}){inplace}
 '''
-INPLACE = "\n                A.store({x}[r * t.D + c:], rout, w)       # x[idx] = value: x too"
+INPLACE = "\n                A.copy(rx, rin, w)\n                A.store({x}[r * t.D + c:], rx, w)       # x[idx] = value: x too"
 
 
 def len_(g: OpGraph, name: str | None) -> int:
@@ -80,7 +80,7 @@ def match(g: OpGraph, name: str) -> Emitted | None:
     if xs.kind != "placeholder" or ids.kind != "placeholder" or ss.kind != "placeholder" or xs.dtype not in FLOAT_DTYPES \
             or ss.dtype != xs.dtype or ids.dtype not in ("int64", "int32") or not xs.shape or len(ids.shape or [0, 0]) != 1:
         return None
-    taken = {"ids", "rin", "rout", "lo", "hi", "r", "c", "w", "i0", "m", "i", "V", "D", "n", "nb", "cols", "epb"}
+    taken = {"ids", "rin", "rout", "rx", "lo", "hi", "r", "c", "w", "i0", "m", "i", "V", "D", "n", "nb", "cols", "epb"}
     xn, idn, sn, yn = (ident(v, taken) for v in (x, idx, src, "y"))
     add = n.op == "index_add"
     call = f"{xn}[{idn}] = {sn}" if n.op == "setitem" else f"{xn}.{n.op}(0, {idn}, {sn})"
@@ -88,5 +88,7 @@ def match(g: OpGraph, name: str) -> Emitted | None:
                  f"{'increased by' if add else 'replaced by'} the rows of {sn}; the blocks split the columns (written by the "
                  "builtin writer).") + SOURCE.format(x=xn, idx=idn, src=sn, y=yn, kname=kernel_name(name), floats=FLOATS,
                                                      atomic=', atomic="add"' if add else "",
-                                                     inplace=INPLACE.format(x=xn) if n.op == "setitem" else "")
+                                                     inplace=INPLACE.format(x=xn) if n.op == "setitem" else "",
+                                                     inplace_decl="\n    rx = A.ub({}.dtype, t.cols)".format(xn)
+                                                     if n.op == "setitem" else "")
     return Emitted("index", f"{n.op} of rows along axis 0 of a {xs.shape} tensor", source)
