@@ -31,6 +31,8 @@ def is_elementwise(g: OpGraph, node: Node) -> bool:
     name = fn_name(node)
     if name in recipes.IDENTITY:
         return node.kind != "get_attr"
+    if name in recipes.LOGIC:          # 0/1 arithmetic: right for bool operands only
+        return all(g.node(ref(a)).dtype == "bool" for a in node.args if ref(a) and g.node(ref(a)).shape is not None)
     return name in recipes.KNOWN and node.kind != "get_attr"
 
 

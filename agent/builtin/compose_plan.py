@@ -202,7 +202,7 @@ def plan(g: OpGraph) -> Plan:
     b = Builder(g)
     g.by_name[MEAN] = Node(MEAN, "placeholder", "placeholder", [], {})
     ops = expand(g, b)
-    frame = list(max((t for t in inputs if t.dtype != "bool"), key=lambda t: t.numel).shape)
+    frame = list(max([t for t in inputs if t.dtype != "bool"] or inputs, key=lambda t: t.numel).shape)
     fshape: dict[str, list[int]] = {}
     squeezed: set[str] = set()
     depth: dict[str, int] = {}
@@ -259,7 +259,7 @@ def plan(g: OpGraph) -> Plan:
             raise Unsupported([n.op], f"{n.op} mixes a reduced value without keepdim with a full one")
         fs = [max(c) for c in zip(*fss)]
         if any(ref(a) and g.node(ref(a)).kind == "placeholder" and g.node(ref(a)).shape is not None
-               and g.node(ref(a)).dtype == "bool" for a in n.args) and n.op != "where":
+               and g.node(ref(a)).dtype == "bool" for a in n.args) and n.op not in {"where", "mul"} | recipes.LOGIC:
             raise Unsupported([n.op], f"{n.op} of a bool tensor")
         fshape[n.name], depth[n.name] = fs, max(depth[s] for s in srcs)
         if any(sq) or all(s in squeezed or all(x == 1 for x in fshape[s]) for s in srcs) and any(s in squeezed for s in srcs):

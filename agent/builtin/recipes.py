@@ -133,13 +133,15 @@ UNARY: dict[str, Callable[[Out, str, str, Any], None]] = {
     "mish": mish,
     "softsign": with_tmp(lambda o, d, a, s: (o.emit("Abs", s, a), o.emit("Adds", s, s, "1.0"), o.emit("Div", d, a, s))),
     "tanhshrink": with_tmp(lambda o, d, a, s: (o.emit("Tanh", s, a), o.emit("Sub", d, a, s))),
+    "logical_not": lambda o, d, a, n: (o.emit("Muls", d, a, "-1.0"), o.emit("Adds", d, d, "1.0")),   # on 0/1 tiles
     "logsigmoid": with_tmp(lambda o, d, a, s: (o.emit("Muls", s, a, "-1.0"), softplus_into(o, d, s),
                                                o.emit("Muls", d, d, "-1.0"))),
 }
 
 # two tiles of the same shape
 BINARY = {"add": "Add", "sub": "Sub", "mul": "Mul", "div": "Div", "maximum": "Max", "minimum": "Min", "max": "Max",
-          "min": "Min", "fmax": "Max", "fmin": "Min"}
+          "min": "Min", "fmax": "Max", "fmin": "Min", "logical_and": "Mul", "logical_or": "Max"}
+LOGIC = {"logical_and", "logical_or", "logical_not"}      # on bool values held as 0/1 fp32 tiles (the plan checks)
 
 
 def scaled_binary(o: Out, instr: str, d: str, a: str, b: str, alpha: float) -> None:

@@ -23,9 +23,11 @@ from kernelwright.tools.tasks.worker import TaskRunner
 OPERATORS = {operator.add: "add", operator.sub: "sub", operator.mul: "mul", operator.truediv: "div",
              operator.neg: "neg", operator.pow: "pow", operator.getitem: "getitem", operator.floordiv: "floordiv",
              operator.abs: "abs", operator.gt: "gt", operator.lt: "lt", operator.ge: "ge", operator.le: "le",
-             operator.eq: "eq", operator.matmul: "matmul"}
+             operator.eq: "eq", operator.matmul: "matmul", operator.and_: "logical_and", operator.or_: "logical_or",
+             operator.xor: "logical_xor", operator.invert: "logical_not", operator.setitem: "setitem"}
 ALIASES = {"truediv": "div", "true_divide": "div", "multiply": "mul", "subtract": "sub", "absolute": "abs",
-           "clip": "clamp", "negative": "neg", "special_erf": "erf", "rsub": "rsub", "divide": "div"}
+           "clip": "clamp", "negative": "neg", "special_erf": "erf", "rsub": "rsub", "divide": "div",
+           "bitwise_and": "logical_and", "bitwise_or": "logical_or", "bitwise_not": "logical_not"}
 
 
 def _plain(v: Any) -> Any:
@@ -73,6 +75,11 @@ def _meta(node: torch.fx.Node) -> dict[str, Any]:
     return {"shape": list(tm.shape), "dtype": str(tm.dtype).replace("torch.", "")}
 
 
+def _setitem(self: torch.fx.Proxy, key: Any, value: Any) -> Any:
+    """x[idx] = value while tracing: an operator.setitem node (fx proxies have no item assignment)."""
+    return self.tracer.create_proxy("call_function", operator.setitem, (self, key, value), {})
+
+
 def trace_one(task: dict[str, Any]) -> dict[str, Any]:
     from torch._subclasses.fake_tensor import FakeTensorMode
     runner = TaskRunner(task)
@@ -81,10 +88,14 @@ def trace_one(task: dict[str, Any]) -> dict[str, Any]:
     with fake:
         args, init = runner.make(case, {})
         model = runner._model(case, init)
+    if not hasattr(torch.fx.Proxy, "__setitem__"):
+        torch.fx.Proxy.__setitem__ = _setitem  # type: ignore[attr-defined]
     gm = torch.fx.symbolic_trace(model)
     modules = dict(gm.named_modules())
-    tensors = [a for a in args if isinstance(a, torch.Tensor)]
-    ShapeProp(gm, fake_mode=fake).propagate(*args) if len(tensors) == len(args) else None
+    try:                     # numbers among the forward arguments (A * s) flow through as they are
+        ShapeProp(gm, fake_mode=fake).propagate(*args)
+    except Exception:  # noqa: BLE001 - a graph fake tensors cannot run keeps its nodes, without shapes
+        pass
     names = runner.forward_params
     out: dict[str, Any] = {"ok": True, "task": task["name"], "inputs": [], "init": [], "params": [], "nodes": []}
     for i, a in enumerate(args):
@@ -101,8 +112,10 @@ def trace_one(task: dict[str, Any]) -> dict[str, Any]:
     for node in gm.graph.nodes:
         entry = {"name": node.name, "op": _op_name(node, modules), "kind": node.op, "args": _plain(list(node.args)),
                  "kwargs": _plain(dict(node.kwargs)), **_meta(node)}
+        if node.target is operator.setitem and isinstance(node.args[0], torch.fx.Node):
+            entry.update(_meta(node.args[0]), inplace=True)     # x[idx] = v overwrites x (and returns None)
         if node.op in ("call_method", "call_function") and _raw_name(node).endswith("_") \
-                and not _raw_name(node).startswith("_"):
+                and not _raw_name(node).startswith("_") and node.target not in OPERATORS:   # a & b is operator.and_
             entry["inplace"] = True       # x.mul_(...): later uses of x read this node's value
         if node.op == "call_module":
             entry["module"] = _module_attrs(modules[node.target])

@@ -12,6 +12,7 @@ Every value is an fp32 tile whose lanes line up with the chunk being computed.""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from kernelwright.agent.builtin.chain import ChainCompiler, Unsupported
 from kernelwright.agent.builtin.compose_plan import ACC, KNOWN as PLAN_KNOWN, MEAN, Plan, plan
@@ -22,6 +23,7 @@ from kernelwright.agent.builtin.patterns import Emitted
 from kernelwright.agent.builtin.patterns.common import cross_block_total
 
 KNOWN = recipes.KNOWN | PLAN_KNOWN
+FIELDS = {"block_dim", "chunk", "rows", "L", "lanes", "outer", "R", "I", "pieces", "slots", "scale", "hw", "A", "t"}
 LOCALS = {MEAN, "o", "c", "n", "r", "u", "r0", "r1", "u0", "u1", "ones", "pick", "pacc", "part", "allp", "partials", "yout",
           "mine", "total", "nb", "chunk", "per_elem"}
 
@@ -32,6 +34,8 @@ class _Writer:
         self.taken = set(LOCALS)
         self.x = {t.name: ident(t.name, self.taken) for t in p.inputs}
         self.y = ident("y", self.taken)
+        self.scalars = {s.name: s.name for s in g.scalar_inputs}         # forward numbers: attributes, as t.<name>
+        self.bool_out = g.node(g.outputs[0]).dtype == "bool"
         self.comp = ChainCompiler(g, broadcast=True)
         nd = len(p.frame)
         self.loop_axes = list(range(p.lanes[0])) if p.row_mode else list(range(p.S[0])) + p.S
@@ -94,7 +98,7 @@ class _Writer:
         self._want = want
         return out[::-1]
 
-    def write(self) -> Emitted:
+    def write(self) -> Parts:
         p, g = self.p, self.g
         pro_count = "t.chunk" if p.row_mode else "n"
         reds = [n for n in p.ops if n.op == "reduce" and n.name in p.depth]
@@ -130,8 +134,7 @@ class _Writer:
                      for n in feeds]
             if d == D:
                 v = tiles[p.out]
-                body += ([f"A.Add(pacc, pacc, {v}, n)"] if p.total else
-                         [f'A.Cast(yout, {v}, "auto", n)', f"A.store({self.y}[{y_full}:], yout, n)"])
+                body += ([f"A.Add(pacc, pacc, {v}, n)"] if p.total else self.store(v, y_full, "n"))
             tail = []
             for n in feeds:
                 if n.kwargs.get("global"):
@@ -149,10 +152,16 @@ class _Writer:
         if not final_full:
             v = self.have[p.out]
             cnt = "1" if p.row_mode else "n"
-            end = [f"A.Add(pacc, pacc, {v}, {cnt})"] if p.total else \
-                [f'A.Cast(yout, {v}, "auto", {cnt})', f"A.store({self.y}[{y_store}:], yout, {cnt})"]
+            end = [f"A.Add(pacc, pacc, {v}, {cnt})"] if p.total else self.store(v, y_store, cnt)
             passes[-1][2].extend(end) if passes else pro.extend(end)
         return self.emit(pro, passes)
+
+    def store(self, v: str, at: str, count: str) -> list[str]:
+        """fp32 tile `v` into y[at:]; a bool result (0/1 values) goes through fp16, the cast to bool's bytes."""
+        if self.bool_out:
+            return [f'A.Cast(yhalf, {v}, "auto", {count})', f'A.Cast(yout, yhalf, "none", {count})',
+                    f"A.store({self.y}[{at}:], yout, {count})"]
+        return [f'A.Cast(yout, {v}, "auto", {count})', f"A.store({self.y}[{at}:], yout, {count})"]
 
     def barrier_total(self, name: str, acc: str) -> list[str]:
         """The total of `acc` over every block, broadcast back into it: each block's partial to a GM
@@ -168,10 +177,11 @@ class _Writer:
     def digits(self, axes: list[int], var: str, letter: str) -> list[str]:
         return [f"{letter}{a} = {var} // t.D{a} % t.F{a}" for a in axes if self.p.frame[a] > 1]
 
-    def emit(self, pro: list[str], passes: list) -> Emitted:
+    def emit(self, pro: list[str], passes: list) -> Parts:
         p, x = self.p, self.x
         ins = [x[t.name] for t in p.inputs]
-        first = next(t for t in p.inputs if t.dtype != "bool")
+        first = next((t for t in p.inputs if (t.dtype == "bool") == self.bool_out), p.inputs[0])
+        attrs = [self.scalars[s.name] for s in self.g.scalar_inputs]
         kernel = []
         if p.glob:              # totals inside the graph: each pass walks every row of the block, then the barrier
             kernel += ["r0, r1 = A.block_span(t.rows)"]
@@ -199,6 +209,7 @@ class _Writer:
             decls.append(f"{nm}_in = A.ub({nm}.dtype, t.chunk)" if self.lane_full[t.name] else
                          f"{nm}_one = A.ub({nm}.dtype, A.elems_per_block({nm}.dtype))")
         decls += [f"yout = A.ub({self.y}.dtype, {'16' if p.total else 't.chunk'})"]
+        decls += ["yhalf = A.ub(A.f16, t.chunk)"] if self.bool_out else []
         decls += [f"{w} = A.ub(A.f32, t.chunk)" for w in self.comp.tiles]
         bools = any(t.dtype == "bool" for t in p.inputs)
         if bools:
@@ -227,10 +238,10 @@ class _Writer:
                 want = f"F{a}" if p.fshape[t.name][a] > 1 else "1"
                 checks.append(f'assert {x[t.name]}.shape[{j}] == {want}, "{x[t.name]}: axis {j} broadcasts as traced"')
         io = [f"2 * {x[t.name]}.dtype.size" for t in p.inputs if self.lane_full[t.name]] + [f"2 * {ins[0]}.dtype.size"]
-        ntiles = len(self.comp.tiles) + (1 if bools else 0) + (1 if p.total else 0)
+        ntiles = len(self.comp.tiles) + (1 if bools else 0) + (1 if p.total else 0) + (1 if self.bool_out else 0)
         prod = lambda axes: " * ".join(f"F{a}" for a in axes) or "1"  # noqa: E731
         host = frame_lines + checks
-        fields = ["block_dim=nb", "chunk=chunk"]
+        fields = ["block_dim=nb", "chunk=chunk"] + [f"{a}={a}" for a in attrs]
         if p.row_mode:
             host += [f"rows = {prod(self.outer_axes)}", f"L = {prod(p.lanes)}", "units = rows"]
             fields += ["rows=rows", "L=L", "lanes=min(chunk, L)"]
@@ -261,7 +272,6 @@ class _Writer:
         if p.total:       # a mean of everything divides by the elements of what it totals
             counted = range(self.nd) if p.level(p.out) == "full" else [a for a in range(self.nd) if a not in p.S]
             fields += ["slots=8 * nb", "scale=1.0" if p.total == "sum" else f"scale=1.0 / ({prod(counted)})"]
-        host.append("return A.Tiling(" + ", ".join(fields) + ")")
         out_node = self.g.node(self.g.outputs[0])
         if p.total:
             shape = "()"
@@ -270,26 +280,66 @@ class _Writer:
         else:
             keep = len(out_node.shape) == self.nd
             shape = "(" + "".join(f"{'1' if a in p.S else f'F{a}'}, " for a in range(self.nd) if keep or a not in p.S) + ")"
+        attr_text = ", attrs={" + ", ".join(f'"{a}": 1.0' for a in attrs) + "}" if attrs else ""
         cols = ", ".join(f'"{x[t.name]}": {"(A.bool,)" if t.dtype == "bool" else FLOATS}' for t in p.inputs)
         ops = ", ".join(dict.fromkeys(n.op for n in self.g.compute))
         mode = "rows" if p.row_mode else "columns"
         what = (f"{ops} composed over a {p.frame} frame, reducing axes {p.S}" if p.S else f"{ops} over a {p.frame} frame")
         what += f", {p.total} of everything" if p.total else ""
-        source = (doc(f"{self.name}: {what}; {mode} mode, {len(passes)} pass(es), fp32 math (written by the builtin "
-                      "writer's composer).") + "\n\n"
-                  f"@A.tiling\ndef tiling({', '.join(ins + ['hw'])}):\n{indent(host, 1)}\n\n\n"
-                  f"@A.shapes\ndef shapes({', '.join(ins)}):\n{indent(frame_lines, 1)}\n    return {{\"{self.y}\": {shape}}}\n\n\n"
-                  f'@A.kernel(inputs={{{cols}}}, outputs={{"{self.y}": "{x[first.name]}"}})\n'
-                  f"def {kernel_name(self.name)}({', '.join(ins + [self.y, 't'])}):\n{indent(decls + start + kernel, 1)}\n"
-                  + end)
-        return Emitted("loss" if p.total else "reduce" if p.S else "broadcast", what, source)
+        family = "loss" if p.total else "reduce" if p.S else "broadcast"
+        return Parts(ins, {t.name: x[t.name] for t in p.inputs}, attrs, self.y, x[first.name], shape, frame_lines, host,
+                     fields, decls, start + kernel, end, cols, attr_text, what, f"{mode} mode, {len(passes)} pass(es)", family)
+
+
+@dataclass
+class Parts:
+    """A composed program in pieces (see agent/builtin/compose_tail.py for embedding them in another kernel).
+    Kernel-body lines are at body level (no indent); `end` is text already indented one level (the final
+    cross-block total, or "")."""
+    inputs: list[str]          # kernel input identifiers, in order
+    names: dict[str, str]      # traced input name -> its identifier
+    attrs: list[str]           # forward numbers: attributes, read as t.<name>
+    y: str                     # the output's identifier
+    like: str                  # the input whose dtype the output takes
+    shape: str                 # the output shape (an expression over F0, F1, ...)
+    frame: list[str]           # host lines F<a> = <input>.shape[...]
+    host: list[str]            # tiling lines (frame, shape checks, sizes), before the return
+    fields: list[str]          # A.Tiling(...) fields, "name=expr" (block_dim=nb first)
+    decls: list[str]           # tile and workspace declarations
+    body: list[str]            # start + the loop nest
+    end: str
+    cols: str                  # the inputs={...} dtype text
+    attr_text: str
+    what: str                  # what it computes, in words
+    how: str                   # its loop nest, in words
+    family: str
+
+
+def program(parts: Parts, name: str) -> Emitted:
+    """The DSL program text of composed parts."""
+    q = parts
+    host = q.host + ["return A.Tiling(" + ", ".join(q.fields) + ")"]
+    source = (doc(f"{name}: {q.what}; {q.how}, fp32 math (written by the builtin writer's composer).") + "\n\n"
+              f"@A.tiling\ndef tiling({', '.join(q.inputs + ['hw'] + q.attrs)}):\n{indent(host, 1)}\n\n\n"
+              f"@A.shapes\ndef shapes({', '.join(q.inputs + q.attrs)}):\n{indent(q.frame, 1)}\n"
+              f"    return {{\"{q.y}\": {q.shape}}}\n\n\n"
+              f'@A.kernel(inputs={{{q.cols}}}, outputs={{"{q.y}": "{q.like}"}}{q.attr_text})\n'
+              f"def {kernel_name(name)}({', '.join(q.inputs + [q.y, 't'])}):\n{indent(q.decls + q.body, 1)}\n" + q.end)
+    return Emitted(q.family, q.what, source)
 
 
 def compose(g: OpGraph, name: str) -> Emitted:
     """The composed program, or Unsupported with the reason."""
+    return program(compose_parts(g, name), name)
+
+
+def compose_parts(g: OpGraph, name: str) -> Parts:
+    """The composed program in pieces, or Unsupported with the reason."""
     p = plan(g)
-    if g.scalar_inputs:
-        raise Unsupported([], "scalar forward arguments")
+    clash = [s.name for s in g.scalar_inputs if s.name in FIELDS or s.name in LOCALS or s.name.startswith(("F", "D"))
+             or not s.name.isidentifier()]
+    if clash:
+        raise Unsupported([], f"a forward number named like one of the program's own names ({', '.join(clash)})")
     if len(p.frame) == 0 or math.prod(p.frame) == 0:
         raise Unsupported([], "an empty or 0-d frame")
     return _Writer(g, p, name).write()

@@ -67,6 +67,8 @@ def cast(a: np.ndarray, src: DType, dst: DType, mode: str) -> np.ndarray:
         if dst.name == "f16" and mode in ("floor", "ceil", "trunc", "round"):
             return _directed_f16(_f(a), mode)
         return x.astype(np.float32).astype(dst.np) if src.is_float else x.astype(dst.np)
+    if dst.name == "bool":           # the u8 cast's byte, read as a torch bool: nonzero is true
+        return np.clip(_round(_f(a).astype(np.float64), "rint"), 0, 255) != 0
     info = np.iinfo(dst.np)
     x = _round(_f(a).astype(np.float64), "rint" if mode == "none" else mode) if src.is_float else a.astype(np.int64)
     return np.clip(x, info.min, info.max).astype(dst.np)

@@ -1,0 +1,17 @@
+"""cumsum of x * mask (a bool mask) over the last axis: a prologue before the scan."""
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x, mask):
+        return torch.cumsum(x * mask, dim=1)
+
+
+def get_inputs():
+    x = torch.randn(13, 301)
+    return [x, torch.randint(0, 2, x.shape).bool()]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,65 @@
+"""The composer on an intermediate (agent/builtin/compose_tail.py): the tail after a GEMM composes exactly as
+the same math written as its own task over that value, and a tail the composer cannot write says why."""
+import pytest
+
+from kernelwright.agent.builtin.chain import Unsupported
+from kernelwright.agent.builtin.compose_tail import compose_tail
+from kernelwright.agent.builtin.graphview import OpGraph
+from kernelwright.agent.builtin.patterns.compose import compose_parts, program
+from kernelwright.tools.tasks import load_task
+
+HEAD = "import torch\nclass Model(torch.nn.Module):\n"
+FUSED = HEAD + """    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(16, 24)
+    def forward(self, x, r):
+        h = self.fc(x)
+        return torch.relu(h - h.mean(dim=1, keepdim=True)) * r
+def get_inputs():
+    return [torch.randn(8, 16), torch.randn(8, 24)]
+def get_init_inputs():
+    return []
+"""
+ALONE = HEAD + """    def forward(self, fc, r):
+        return torch.relu(fc - fc.mean(dim=1, keepdim=True)) * r
+def get_inputs():
+    return [torch.randn(8, 24), torch.randn(8, 24)]
+def get_init_inputs():
+    return []
+"""
+SOFTMAX = HEAD + """    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(16, 24)
+    def forward(self, x):
+        return torch.softmax(self.fc(x), dim=0)
+def get_inputs():
+    return [torch.randn(8, 16)]
+def get_init_inputs():
+    return []
+"""
+
+
+@pytest.fixture(scope="module")
+def graphs(tmp_path_factory):
+    from kernelwright.agent.builtin.trace import trace_tasks
+    d = tmp_path_factory.mktemp("tail")
+    tasks = []
+    for name, text in (("fused", FUSED), ("alone", ALONE), ("softmax_tail", SOFTMAX)):
+        (d / f"{name}.py").write_text(text)
+        tasks.append(load_task(d / f"{name}.py"))
+    return {t.name: OpGraph(tr) for t, tr in zip(tasks, trace_tasks(tasks))}
+
+
+def test_the_tail_after_a_gemm_composes_as_its_own_task(graphs):
+    parts = compose_tail(graphs["fused"], "fc", "tail")
+    assert parts.names["fc"] in parts.inputs and parts.names["r"] in parts.inputs
+    assert any(f"{parts.names['fc']}[" in line for line in parts.body)
+    alone = compose_parts(OpGraph(graphs["alone"].trace), "tail")
+    assert program(parts, "tail").source == program(alone, "tail").source
+
+
+def test_a_tail_the_composer_cannot_write_says_why(graphs):
+    with pytest.raises(Unsupported, match="softmax is neither elementwise nor a reduction"):
+        compose_tail(graphs["softmax_tail"], "fc", "tail")
+    with pytest.raises(Unsupported, match="no tensor value"):
+        compose_tail(graphs["fused"], "nope", "tail")
