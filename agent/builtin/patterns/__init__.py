@@ -28,6 +28,7 @@ def patterns() -> list:
     from kernelwright.agent.builtin.patterns import (argmax, attention, attention_mha, broadcast, broadcast_chain,
                                                     compose, conv, elementwise, index, index_rows, loss, matmul, norm,
                                                     norms, pooling, reduce, resize, softmax, softmax_loss)
+    from kernelwright.agent.builtin.patterns import cube_tail
     # compose is the general fallback: last
     return [elementwise, softmax, reduce, norms, norm, pooling, broadcast, broadcast_chain, loss, softmax_loss, argmax,
-            matmul, index, conv, attention, attention_mha, resize, index_rows, compose]
+            matmul, index, conv, attention, attention_mha, resize, index_rows, cube_tail, compose]

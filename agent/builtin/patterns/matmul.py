@@ -155,7 +155,8 @@ def _epilogue(g: OpGraph, core: Node, p: Product) -> list[Node] | None:
     return after
 
 
-def match(g: OpGraph, name: str) -> Emitted | None:
+def match(g: OpGraph, name: str, mix: bool = False) -> Emitted | None:
+    """`mix`: a MIX kernel even without an epilogue (C through the UB: a stage of patterns/cube_tail)."""
     cores = [n for n in g.compute if n.op in PRODUCTS]
     out = g.single_output()
     if len(cores) != 1 or out is None or g.mutated or g.scalar_inputs:
@@ -170,12 +171,12 @@ def match(g: OpGraph, name: str) -> Emitted | None:
     if core.dtype not in FLOAT_DTYPES or p.a.node.dtype != p.b.node.dtype:
         return None
     try:
-        return _emit(g, core, p, after, name)
+        return _emit(g, core, p, after, name, mix)
     except Unsupported:
         return None
 
 
-def _emit(g: OpGraph, core: Node, p: Product, after: list[Node], name: str) -> Emitted:
+def _emit(g: OpGraph, core: Node, p: Product, after: list[Node], name: str, mix: bool = False) -> Emitted:
     taken = set(LOCALS)
     names = {p.a.node.name: ident(p.a.node.name, taken)}
     names.setdefault(p.b.node.name, ident(p.b.node.name, taken))
@@ -194,10 +195,10 @@ def _emit(g: OpGraph, core: Node, p: Product, after: list[Node], name: str) -> E
         shape_fields = (f"K = {a}.shape[{0 if p.a.trans else len(sa) - 1}]\n    M = {a}.numel // K\n"
                         f"    N = {b}.shape[{0 if p.b.trans else 1}]\n    batch = 1")
         out_shape = "(" + "".join(f"{a}.shape[{i}], " for i in range(len(sa) - 1)) + "N)" if not p.a.trans else "(M, N)"
-    mix = bool(after)
+    mix = bool(after) or mix
     comp = ChainCompiler(g, count="mn * ld", prefix="wk_", broadcast=True)
     result = "acc"
-    if mix:
+    if after:
         leaves = {core.name: "acc"} | {leaf: f"ex_{i}" for i, leaf in enumerate(p.extras)}
         tiles = comp.compile(after, leaves, keep={after[-1].name})
         result = tiles[after[-1].name]

@@ -1,0 +1,98 @@
+"""A GEMM or a convolution followed by what its own recogniser (matmul, conv) cannot fuse into the block
+epilogue: norms over rows or groups, softmax, logsumexp, reductions, pooling, and the elementwise ops between
+them (MultiKernelBench's `fuse` chains). One MIX kernel in stages separated by barriers: the cube stage is the
+recogniser's program for the longest prefix it takes (its result to a GM workspace), then the tail's segments
+as the general composer writes them (patterns/tail.py), joined by patterns/stitch.py. The cube work is the
+recogniser's (MMAD, vector work per element of C); each tail segment reads its input once or twice per pass."""
+from __future__ import annotations
+
+import ast
+
+from kernelwright.agent.builtin.chain import Unsupported
+from kernelwright.agent.builtin.graphview import OpGraph, ref
+from kernelwright.agent.builtin.patterns import Emitted, conv, matmul
+from kernelwright.agent.builtin.patterns.conv_spec import FUNCTIONS as CONV_FUNCTIONS, MODULES as CONV_MODULES
+from kernelwright.agent.builtin.patterns.stitch import Stage, Stitcher, View
+from kernelwright.agent.builtin.patterns.tail import KNOWN as TAIL_KNOWN, Segments, Val
+
+KNOWN = TAIL_KNOWN | matmul.KNOWN | conv.KNOWN
+
+
+def _prefix(trace: dict, last: str) -> dict:
+    """The task's graph up to node `last`, which it returns."""
+    nodes = []
+    for n in trace["nodes"]:
+        if n["kind"] == "output":
+            break
+        nodes.append(n)
+        if n["name"] == last:
+            break
+    out = {"name": "output", "op": "output", "kind": "output", "args": [{"node": last}], "kwargs": {}}
+    return dict(trace, nodes=[dict(n) for n in nodes] + [out])
+
+
+def _mentions(v, names: set[str]) -> bool:
+    if isinstance(v, list):
+        return any(_mentions(x, names) for x in v)
+    if isinstance(v, dict) and "node" not in v:
+        return any(_mentions(x, names) for x in v.values())
+    return ref(v) in names
+
+
+def _head(g: OpGraph, core, tail: list, name: str):
+    """(the cube stage's program, how many tail nodes it took): the longest prefix matmul or conv writes
+    whose values the rest does not read (only its result)."""
+    is_conv = core.op in CONV_MODULES or core.op in CONV_FUNCTIONS
+    for j in range(len(tail), -1, -1):
+        last = tail[j - 1].name if j else core.name
+        inside = {core.name} | {n.name for n in tail[:j]}
+        if any(_mentions(list(n.args) + list(n.kwargs.values()), inside - {last}) for n in tail[j:]):
+            continue
+        pg = OpGraph(_prefix(g.trace, last))
+        em = conv.match(pg, name) if is_conv else matmul.match(pg, name, mix=True)
+        if em is not None:
+            return em, j
+    return None, 0
+
+
+def _kernel_params(source: str) -> list[str]:
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef) and node.decorator_list and isinstance(node.decorator_list[0], ast.Call):
+            return [a.arg for a in node.args.args]
+    return []
+
+
+def compose(g: OpGraph, name: str) -> Emitted:
+    cores = [n for n in g.compute if n.op in matmul.PRODUCTS or n.op in CONV_MODULES or n.op in CONV_FUNCTIONS]
+    out = g.single_output()
+    if len(cores) != 1 or out is None or g.mutated or g.scalar_inputs:
+        raise Unsupported([], "one GEMM or convolution, one result, no in-place updates")
+    core = cores[0]
+    nodes = [n for n in g.compute if n.kind != "get_attr" and not (n.op == "getattr" and n.shape is None)]
+    tail = nodes[nodes.index(core) + 1:]
+    head, took = _head(g, core, tail, name)
+    if head is None:
+        raise Unsupported([core.op], f"the {core.op} itself (its recogniser refuses it)")
+    rest = tail[took:]
+    if not rest:
+        raise Unsupported([], "nothing after the cube stage")
+    params = _kernel_params(head.source)
+    ins = params[:-2]
+    st = Stitcher(ins, "y" if "y" not in ins else "y_out")
+    dims = st.add(Stage(head.source, [View(p, [], whole=True) for p in ins]))
+    last = tail[took - 1] if took else core
+    seg = Segments(g, st, Val("ws_0", dims, list(last.shape)), last.name, name)
+    for n in rest:
+        seg.step(n)
+    seg.close(final=True)
+    ops = ", ".join(dict.fromkeys(n.op for n in [core, *tail]))
+    summary = (f"{ops}: {core.op} on the cube unit ({head.family} stage), then {len(st.stages) - 1} composed "
+               f"stage(s) through GM workspaces, one MIX kernel")
+    return Emitted(head.family, summary, st.source(name, f"{name}: {summary} (written by the builtin writer)."))
+
+
+def match(g: OpGraph, name: str) -> Emitted | None:
+    try:
+        return compose(OpGraph(g.trace), name)
+    except Unsupported:
+        return None
