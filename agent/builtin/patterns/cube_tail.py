@@ -9,11 +9,12 @@ from __future__ import annotations
 import ast
 
 from kernelwright.agent.builtin.chain import Unsupported
+from kernelwright.agent.builtin.dslgen import ident
 from kernelwright.agent.builtin.graphview import OpGraph, ref
 from kernelwright.agent.builtin.patterns import Emitted, conv, matmul
 from kernelwright.agent.builtin.patterns.conv_spec import FUNCTIONS as CONV_FUNCTIONS, MODULES as CONV_MODULES
 from kernelwright.agent.builtin.patterns.stitch import Stage, Stitcher, View
-from kernelwright.agent.builtin.patterns.tail import KNOWN as TAIL_KNOWN, Segments, Val
+from kernelwright.agent.builtin.patterns.tail import KNOWN as TAIL_KNOWN, Segments, Val, regroup
 
 KNOWN = TAIL_KNOWN | matmul.KNOWN | conv.KNOWN
 
@@ -78,10 +79,13 @@ def compose(g: OpGraph, name: str) -> Emitted:
         raise Unsupported([], "nothing after the cube stage")
     params = _kernel_params(head.source)
     ins = params[:-2]
-    st = Stitcher(ins, "y" if "y" not in ins else "y_out")
+    taken = {ident(t, set()) for t in [p.name for p in g.placeholders] + list(g.params)} | set(ins)
+    st = Stitcher(ins, ident("y", taken))
     dims = st.add(Stage(head.source, [View(p, [], whole=True) for p in ins]))
     last = tail[took - 1] if took else core
-    seg = Segments(g, st, Val("ws_0", dims, list(last.shape)), last.name, name)
+    # (the stage's shapes function gives the product's shape; reshapes it took as epilogue ops view it)
+    start = Val("ws_0", regroup(list(core.shape), dims, list(last.shape)), list(last.shape))
+    seg = Segments(g, st, start, last.name, name)
     for n in rest:
         seg.step(n)
     seg.close(final=True)

@@ -80,6 +80,7 @@ class Segments:
         self.at = {core_name: start}        # fx name -> a value stored in GM
         self.alias: dict[str, str] = {}
         self.tuples: set[str] = set()       # max/min over a dim: (values, indices)
+        self.leaf_views: dict[str, tuple] = {}   # a reshaped parameter -> (its name, dims, shape)
         self._fresh()
 
     # ---- the open segment
@@ -116,11 +117,15 @@ class Segments:
         if name is None:
             return v
         name = self.alias.get(name, name)
+        while name in self.g.by_name and self.g.node(name).op in PASS and self.g.node(name).kind != "call_module":
+            name = ref(self.g.node(name).args[0])             # x.clone().detach() of an input, before the cube op
+        if name in self.leaf_views:
+            return {"node": self.leaf(*self.leaf_views[name])}
         if name in self.local:
             return {"node": self.local[name]}
         if name in self.at:                                   # a value an earlier segment stored
             val = self.at[name]
-            self.local[name] = self._input(f"w{len(self.ins)}", val.shape, val.view())
+            self.local[name] = self._input(f"pv_{len(self.ins)}", val.shape, val.view())
             return {"node": self.local[name]}
         return {"node": self.leaf(name)}
 
@@ -136,7 +141,7 @@ class Segments:
         own = [f"{gm}.shape[{j}]" for j in range(len(meta["shape"]))]
         key = f"{name}@{dims}"
         if key not in self.local:
-            self.local[key] = self._input(f"l{len(self.ins)}", shape or meta["shape"], View(gm, dims or own, None, False))
+            self.local[key] = self._input(f"lf_{len(self.ins)}", shape or meta["shape"], View(gm, dims or own, None, False))
         return self.local[key]
 
     def per_channel(self, target: str, rank: int) -> dict:
@@ -174,16 +179,22 @@ class Segments:
         if op in PASS or op in RESHAPE and srcn is not None and srcn.shape == n.shape:
             self.alias[n.name] = src
             return
-        if n.op == "getitem":
-            if src in self.tuples and n.args[1] == 0:
+        if n.op == "getitem" or n.op == "getattr" and n.args[1:] == ["values"]:
+            if src in self.tuples and n.args[1] in (0, "values"):
                 self.alias[n.name] = src
                 return
             raise Unsupported([n.op], "an item of a tuple other than a reduction's values")
+        if op in RESHAPE and srcn is not None and srcn.kind in ("placeholder", "get_attr"):
+            target = srcn.target if srcn.kind == "get_attr" else src
+            gm = ident(target, set())
+            own = [f"{gm}.shape[{j}]" for j in range(len(srcn.shape))]
+            self.leaf_views[n.name] = (src, regroup(srcn.shape, own, list(n.shape)), list(n.shape))
+            return None
         if op in RESHAPE:
             return self.reshape(n, src)
-        if op in ("GroupNorm", "group_norm") or op in POOLS:
+        if op == "GroupNorm" or op in POOLS:
             self.isolate(src, n)
-            return self.group_norm(n) if op in ("GroupNorm", "group_norm") else self.pool(n)
+            return self.group_norm(n) if op == "GroupNorm" else self.pool(n)
         saved = (list(self.nodes), list(self.ins), dict(self.local), self.cur)
         self.lower(n)
         if self.fits():
@@ -318,13 +329,15 @@ class Segments:
         out = self.normalise({"node": "zin"}, shape, list(range(2, len(shape))), float(n.module.get("eps", 1e-5)))
         for p, how in (("weight", "mul"), ("bias", "add")):
             target = f"{n.target}.{p}"
-            if n.module.get("affine", True) and target in self.g.params:
+            if n.module.get("affine", True) and target in self.g.params and len(v.shape) == 2:
                 gm = ident(target, set())
                 leaf = self.leaf(target, [str(G), f"({gm}.shape[0]) // {G}"] + ["1"] * (len(shape) - 3),
                                  [G, v.shape[1] // G] + [1] * (len(shape) - 3))
                 out = self.node(how, [{"node": out}, {"node": leaf}], shape)
         self.local[n.name], self.cur = out, n.name
         self.close(seen=(v.dims, list(n.shape)))         # the same memory, seen (N, C, ...) again
+        if len(v.shape) > 2:          # the affine per channel, in the next segment (within the lanes of this one)
+            self.local[n.name] = self.affine(n, "zin", list(n.shape), len(n.shape))
 
     def pool(self, n: Node) -> None:
         """Each pooled axis in a segment of its own: the axis seen as (windows, taps) with the windows
