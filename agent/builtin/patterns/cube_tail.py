@@ -63,11 +63,36 @@ def _kernel_params(source: str) -> list[str]:
     return []
 
 
+def _is_core(n) -> bool:
+    return n.op in matmul.PRODUCTS or n.op in CONV_MODULES or n.op in CONV_FUNCTIONS
+
+
+def later_cube(seg: Segments, n) -> Stage | None:
+    """A second GEMM or convolution (an nn.Linear / nn.Conv module) over the tail's value: its recogniser's
+    program with that value as its input (read from the workspace)."""
+    if not _is_core(n) or n.kind != "call_module" or len(n.args) != 1 or not ref(n.args[0]):
+        return None
+    src = seg.g.node(seg.alias.get(ref(n.args[0]), ref(n.args[0])))
+    if src.shape is None:
+        return None
+    ph = {"name": "x", "op": "placeholder", "kind": "placeholder", "args": [], "kwargs": {}, "shape": list(src.shape),
+          "dtype": "float32"}
+    node = {"name": n.name, "op": n.op, "kind": n.kind, "args": [{"node": "x"}], "kwargs": {}, "shape": list(n.shape),
+            "dtype": "float32", "module": n.module, "target": n.target}
+    out = {"name": "output", "op": "output", "kind": "output", "args": [{"node": n.name}], "kwargs": {}}
+    pg = OpGraph(dict(seg.g.trace, nodes=[ph, node, out]))
+    em = matmul.match(pg, seg.name, mix=True) if n.op in matmul.PRODUCTS else conv.match(pg, seg.name)
+    if em is None:
+        return None
+    ins = _kernel_params(em.source)[:-2]
+    return Stage(em.source, [None if p == "x" else View(p, [], whole=True) for p in ins])
+
+
 def compose(g: OpGraph, name: str) -> Emitted:
-    cores = [n for n in g.compute if n.op in matmul.PRODUCTS or n.op in CONV_MODULES or n.op in CONV_FUNCTIONS]
+    cores = [n for n in g.compute if _is_core(n)]
     out = g.single_output()
-    if len(cores) != 1 or out is None or g.mutated or g.scalar_inputs:
-        raise Unsupported([], "one GEMM or convolution, one result, no in-place updates")
+    if not cores or out is None or g.mutated or g.scalar_inputs:
+        raise Unsupported([], "a GEMM or convolution, one result, no in-place updates")
     core = cores[0]
     nodes = [n for n in g.compute if n.kind != "get_attr" and not (n.op == "getattr" and n.shape is None)]
     tail = nodes[nodes.index(core) + 1:]
@@ -85,7 +110,7 @@ def compose(g: OpGraph, name: str) -> Emitted:
     last = tail[took - 1] if took else core
     # (the stage's shapes function gives the product's shape; reshapes it took as epilogue ops view it)
     start = Val("ws_0", regroup(list(core.shape), dims, list(last.shape)), list(last.shape))
-    seg = Segments(g, st, start, last.name, name)
+    seg = Segments(g, st, start, last.name, name, later_cube)
     for n in rest:
         seg.step(n)
     seg.close(final=True)

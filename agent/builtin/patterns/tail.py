@@ -74,8 +74,9 @@ def regroup(shape_in: list[int], dims: list[str], shape_out: list[int]) -> list[
 class Segments:
     """Builds the segments of a tail and adds each, as a composer program, to the stitcher."""
 
-    def __init__(self, g: OpGraph, st: Stitcher, start: Val, core_name: str, name: str):
+    def __init__(self, g: OpGraph, st: Stitcher, start: Val, core_name: str, name: str, cube=None):
         self.g, self.st, self.name = g, st, name
+        self.cube = cube                    # cube(segments, node) -> Stage | None: a later GEMM/convolution
         self.val = start                    # the value in GM the open segment reads
         self.at = {core_name: start}        # fx name -> a value stored in GM
         self.alias: dict[str, str] = {}
@@ -192,6 +193,9 @@ class Segments:
             return None
         if op in RESHAPE:
             return self.reshape(n, src)
+        if self.cube is not None and (stage := self.cube(self, n)) is not None:
+            self.isolate(src, n)
+            return self.staged(stage, n)
         if op == "GroupNorm" or op in POOLS:
             self.isolate(src, n)
             return self.group_norm(n) if op == "GroupNorm" else self.pool(n)
@@ -314,6 +318,13 @@ class Segments:
             self.close()
         if self.val.strides is not None:
             raise Unsupported([n.op], f"{n.op} of a strided view")
+
+    def staged(self, stage: Stage, n: Node) -> None:
+        """A stage written by another recogniser (a later GEMM or convolution) reading the value in GM."""
+        stage.inputs = [self.val.view() if v is None else v for v in stage.inputs]
+        dims = self.st.add(stage)
+        self.val = self.at[n.name] = Val(f"ws_{len(self.st.stages) - 1}", dims, list(n.shape))
+        self._fresh()
 
     def reseat(self, dims: list[str], shape: list[int], strides: list[str] | None = None) -> None:
         """The open (empty) segment reads the value in GM as `dims` (a view of it)."""
