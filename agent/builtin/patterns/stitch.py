@@ -198,7 +198,7 @@ class Stitcher:
         for s in kernel.body:
             s = kt.visit(s)
             is_decl = isinstance(s, ast.Assign) and isinstance(s.value, ast.Call) and \
-                ast.unparse(s.value.func) in ("A.ub", "A.workspace")
+                ast.unparse(s.value.func) in ("A.ub", "A.workspace", "A.cube")
             (stage.decls if is_decl else stage.body).append(s)
         self.stages.append(stage)
         self.dims.append(dims)
