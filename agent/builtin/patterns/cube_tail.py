@@ -13,10 +13,11 @@ from kernelwright.agent.builtin.dslgen import ident
 from kernelwright.agent.builtin.graphview import OpGraph, ref
 from kernelwright.agent.builtin.patterns import Emitted, conv, matmul
 from kernelwright.agent.builtin.patterns.conv_spec import FUNCTIONS as CONV_FUNCTIONS, MODULES as CONV_MODULES
+from kernelwright.agent.builtin.patterns.compose import attempt
 from kernelwright.agent.builtin.patterns.stitch import Stage, Stitcher, View
 from kernelwright.agent.builtin.patterns.tail import KNOWN as TAIL_KNOWN, Segments, Val, regroup
 
-KNOWN = TAIL_KNOWN | matmul.KNOWN | conv.KNOWN
+KNOWN = TAIL_KNOWN | matmul.KNOWN | conv.KNOWN | {"diag"}
 
 
 def _prefix(trace: dict, last: str) -> dict:
@@ -121,7 +122,42 @@ def compose(g: OpGraph, name: str) -> Emitted:
 
 
 def match(g: OpGraph, name: str) -> Emitted | None:
-    try:
-        return compose(OpGraph(g.trace), name)
-    except Unsupported:
-        return None
+    for write in (compose, diag_product):
+        try:
+            return write(OpGraph(g.trace), name)
+        except Unsupported:
+            pass
+    return None
+
+
+def diag_product(g: OpGraph, name: str) -> Emitted:
+    """diag(v) @ B (or B @ diag(v)): no GEMM at all, each row (column) of B scaled by v: one composer
+    program over B with v seen as a column (row)."""
+    out = g.single_output()
+    if out is None or out.op not in ("matmul", "mm") or g.mutated or g.scalar_inputs or len(out.args) != 2:
+        raise Unsupported([], "diag(v) @ B")
+    a, b = (g.node(ref(v)) if ref(v) else None for v in out.args)
+    left = a is not None and a.op == "diag"
+    d, m = (a, b) if left else (b, a)
+    if d is None or m is None or d.op != "diag" or m.kind != "placeholder" or len(m.shape or []) != 2 or \
+            d.arg(1, "diagonal", 0) != 0 or not ref(d.args[0]):
+        raise Unsupported([], "diag(v) @ B of inputs")
+    v = g.node(ref(d.args[0]))
+    if v.kind != "placeholder" or len(v.shape or []) != 1:
+        raise Unsupported([], "diag of a 1-d input")
+    vn, mn = ident(v.name, set()), ident(m.name, set())
+    vdims, vshape = ([f"{vn}.shape[0]", "1"], [v.shape[0], 1]) if left else ([f"{vn}.shape[0]"], [v.shape[0]])
+    ph = lambda nm, shape: {"name": nm, "op": "placeholder", "kind": "placeholder", "args": [], "kwargs": {},  # noqa: E731
+                            "shape": shape, "dtype": "float32"}
+    nodes = [ph("zin", list(m.shape)), ph("lf", vshape),
+             {"name": "s0", "op": "mul", "kind": "call_function", "args": [{"node": "zin"}, {"node": "lf"}], "kwargs": {},
+              "shape": list(m.shape), "dtype": "float32"},
+             {"name": "output", "op": "output", "kind": "output", "args": [{"node": "s0"}], "kwargs": {}}]
+    em, why = attempt(OpGraph({"ok": True, "task": name, "nodes": nodes, "params": []}), name)
+    if em is None:
+        raise Unsupported([], why)
+    st = Stitcher([mn], ident("y", {vn, mn}))
+    st.add(Stage(em.source, [View(mn, [f"{mn}.shape[0]", f"{mn}.shape[1]"]), View(vn, vdims)]))
+    side = "row" if left else "column"
+    summary = f"diag(v) @ B as B scaled by v per {side} (no GEMM: the product of a diagonal matrix is elementwise)"
+    return Emitted("broadcast", summary, st.source(name, f"{name}: {summary} (written by the builtin writer)."))
