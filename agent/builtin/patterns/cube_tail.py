@@ -114,11 +114,13 @@ def compose(g: OpGraph, name: str) -> Emitted:
     seg = Segments(g, st, start, last.name, name, later_cube)
     for n in rest:
         seg.step(n)
-    seg.close(final=True)
+    if seg.nodes or seg.val.gm != f"ws_{len(st.stages) - 1}" or seg.val.strides is not None:
+        seg.close(final=True)
     ops = ", ".join(dict.fromkeys(n.op for n in [core, *tail]))
-    summary = (f"{ops}: {core.op} on the cube unit ({head.family} stage), then {len(st.stages) - 1} composed "
-               f"stage(s) through GM workspaces, one MIX kernel")
-    return Emitted(head.family, summary, st.source(name, f"{name}: {summary} (written by the builtin writer)."))
+    summary = (f"{ops}: {core.op} on the cube unit ({head.family} stage), then {len(st.stages) - 1} more stage(s) "
+               "through GM workspaces, one MIX kernel")
+    return Emitted(head.family, summary, st.source(name, f"{name}: {summary} (written by the builtin writer).",
+                                                   seg.val.dims))
 
 
 def match(g: OpGraph, name: str) -> Emitted | None:

@@ -204,8 +204,8 @@ class Stitcher:
         self.dims.append(dims)
         return dims
 
-    def source(self, name: str, summary: str) -> str:
-        """The joined program; the last stage writes the kernel's output."""
+    def source(self, name: str, summary: str, dims: list[str] | None = None) -> str:
+        """The joined program; the last stage writes the kernel's output (seen as `dims`: a reshape of it)."""
         n = len(self.stages)
         host = list(self.shape_lines)
         fields = []
@@ -227,7 +227,7 @@ class Stitcher:
         ins = ", ".join(self.inputs)
         shape_text = [ast.unparse(s) for s in self.shape_lines]
         cols = ", ".join(f'"{i}": {FLOATS}' for i in self.inputs)
-        tup = "(" + "".join(f"{d}, " for d in self.dims[-1]) + ")"
+        tup = "(" + "".join(f"{d}, " for d in (dims if dims is not None else self.dims[-1])) + ")"
         return (doc(summary) + "\n\n" +
                 f"@A.tiling\ndef tiling({ins}, hw):\n" + _block(text_host + [f"return A.Tiling({kw})"]) + "\n\n\n" +
                 f"@A.shapes\ndef shapes({ins}):\n" + _block(shape_text + [f'return {{"{self.out}": {tup}}}']) + "\n\n\n" +
