@@ -96,6 +96,8 @@ def compose(g: OpGraph, name: str) -> Emitted:
         raise Unsupported([], "a GEMM or convolution, one result, no in-place updates")
     core = cores[0]
     nodes = [n for n in g.compute if n.kind != "get_attr" and not (n.op == "getattr" and n.shape is None)]
+    if any(n.op not in matmul.TRANSPOSES | matmul.PASS for n in nodes[:nodes.index(core)]):
+        return _staged_from_input(g, nodes, name)
     tail = nodes[nodes.index(core) + 1:]
     head, took = _head(g, core, tail, name)
     if head is None:
@@ -130,6 +132,28 @@ def match(g: OpGraph, name: str) -> Emitted | None:
         except Unsupported:
             pass
     return None
+
+
+def _staged_from_input(g: OpGraph, nodes: list, name: str) -> Emitted:
+    """Ops before the first GEMM/convolution (a pooling of the input, say): every op a stage or a segment,
+    from the one input on."""
+    ins = g.tensor_inputs
+    if len(ins) != 1 or ins[0].dtype != "float32" and ins[0].dtype != "float16":
+        raise Unsupported([], "ops before the cube op, on more than one input")
+    x = ins[0]
+    gm = ident(x.name, set())
+    taken = {ident(t, set()) for t in [p.name for p in g.placeholders] + list(g.params)}
+    st = Stitcher([gm], ident("y", taken))
+    seg = Segments(g, st, Val(gm, [f"{gm}.shape[{j}]" for j in range(len(x.shape))], list(x.shape), workspace=False),
+                   x.name, name, later_cube)
+    for n in nodes:
+        seg.step(n)
+    if seg.nodes or seg.val.gm != f"ws_{len(st.stages) - 1}" or seg.val.strides is not None:
+        seg.close(final=True)
+    ops = ", ".join(dict.fromkeys(n.op for n in nodes))
+    summary = f"{ops}: {len(st.stages)} stage(s) (cube stages for the GEMM/convolution) through GM workspaces, one MIX kernel"
+    family = "convolution" if any(n.op in CONV_MODULES for n in nodes) else "matmul"
+    return Emitted(family, summary, st.source(name, f"{name}: {summary} (written by the builtin writer).", seg.val.dims))
 
 
 def diag_product(g: OpGraph, name: str) -> Emitted:
