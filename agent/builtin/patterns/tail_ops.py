@@ -49,6 +49,7 @@ class TailOps:
             out = self.node(op, [x] + self.arg(list(n.args[1:])), shape, {k: self.arg(v) for k, v in n.kwargs.items()})
         elif op in SOFTMAX or op == "logsumexp":
             d = n.module.get("dim") if n.kind == "call_module" else n.arg(1, "dim")
+            d = d[0] if isinstance(d, list) and len(d) == 1 else d
             if not isinstance(d, int):
                 raise Unsupported([n.op], f"{n.op} without one dim")
             keep = bool(n.arg(2, "keepdim", False)) if op == "logsumexp" else True
@@ -143,12 +144,13 @@ class TailOps:
         ks = m.get("kernel_size", n.arg(1, "kernel_size"))
         st = m.get("stride", n.arg(2, "stride"))
         pad, dil = m.get("padding", n.arg(3, "padding", 0)), m.get("dilation", 1)
-        ceil = m.get("ceil_mode", n.kwargs.get("ceil_mode", False))
+        ceil = m.get("ceil_mode", n.kwargs.get("ceil_mode", False)) or m.get("divisor_override") or \
+            m.get("return_indices") or n.kwargs.get("divisor_override") or n.kwargs.get("return_indices")
         ks = [ks] * p if isinstance(ks, int) else ks
         st = ks if st in (None, []) else [st] * p if isinstance(st, int) else st
         if not p or any(x not in (0, [0] * p) for x in (pad,)) or dil not in (1, [1] * p) or ceil or \
                 len(ks) != p or len(st) != p:
-            raise Unsupported([n.op], f"{n.op} with padding, dilation or ceil_mode")
+            raise Unsupported([n.op], f"{n.op} with padding, dilation, ceil_mode, a divisor or indices")
         kind = POOLS[n.op]
         rank = len(self.val.shape)
         for a, k, s in zip(range(rank - p, rank), ks, st):
