@@ -151,9 +151,11 @@ def _staged_from_input(g: OpGraph, nodes: list, name: str) -> Emitted:
     if seg.nodes or seg.val.gm != f"ws_{len(st.stages) - 1}" or seg.val.strides is not None:
         seg.close(final=True)
     ops = ", ".join(dict.fromkeys(n.op for n in nodes))
-    summary = f"{ops}: {len(st.stages)} stage(s) (cube stages for the GEMM/convolution) through GM workspaces, one MIX kernel"
+    summary = (f"{ops}: {len(st.stages)} stage(s) (cube stages for the GEMM/convolution) through GM workspaces, "
+               "one MIX kernel")
     family = "convolution" if any(n.op in CONV_MODULES for n in nodes) else "matmul"
-    return Emitted(family, summary, st.source(name, f"{name}: {summary} (written by the builtin writer).", seg.val.dims))
+    source = st.source(name, f"{name}: {summary} (written by the builtin writer).", seg.val.dims)
+    return Emitted(family, summary, source)
 
 
 def diag_product(g: OpGraph, name: str) -> Emitted:
@@ -173,11 +175,12 @@ def diag_product(g: OpGraph, name: str) -> Emitted:
         raise Unsupported([], "diag of a 1-d input")
     vn, mn = ident(v.name, set()), ident(m.name, set())
     vdims, vshape = ([f"{vn}.shape[0]", "1"], [v.shape[0], 1]) if left else ([f"{vn}.shape[0]"], [v.shape[0]])
-    ph = lambda nm, shape: {"name": nm, "op": "placeholder", "kind": "placeholder", "args": [], "kwargs": {},  # noqa: E731
-                            "shape": shape, "dtype": "float32"}
+    def ph(nm: str, shape: list[int]) -> dict:
+        return {"name": nm, "op": "placeholder", "kind": "placeholder", "args": [], "kwargs": {}, "shape": shape,
+                "dtype": "float32"}
     nodes = [ph("zin", list(m.shape)), ph("lf", vshape),
-             {"name": "s0", "op": "mul", "kind": "call_function", "args": [{"node": "zin"}, {"node": "lf"}], "kwargs": {},
-              "shape": list(m.shape), "dtype": "float32"},
+             {"name": "s0", "op": "mul", "kind": "call_function", "args": [{"node": "zin"}, {"node": "lf"}],
+              "kwargs": {}, "shape": list(m.shape), "dtype": "float32"},
              {"name": "output", "op": "output", "kind": "output", "args": [{"node": "s0"}], "kwargs": {}}]
     em, why = attempt(OpGraph({"ok": True, "task": name, "nodes": nodes, "params": []}), name)
     if em is None:

@@ -19,7 +19,8 @@ PRODUCTS = {"matmul", "mm", "bmm", "Linear", "linear", "addmm", "einsum"}
 TRANSPOSES = {"t", "transpose", "getattr", "permute"}
 PASS = {"contiguous", "clone", "detach", "identity"}
 LOCALS = {"acc", "yout", "mm", "bi", "m0", "n0", "mn", "nn", "ld", "ls", "r", "i", "lo_", "hi_", "M", "N", "K", "bm", "bn",
-          "tn", "per", "tiles", "batch", "ramp", "colv", "mk", "j"} | {f"{pre}_{k}" for pre in ("ex", "in", "s", "wk") for k in range(32)}
+          "tn", "per", "tiles", "batch", "ramp", "colv", "mk", "j"} | \
+    {f"{pre}_{k}" for pre in ("ex", "in", "s", "wk") for k in range(32)}
 KNOWN = PRODUCTS | TRANSPOSES | PASS | MASKS | recipes.KNOWN | set(MODULES)
 
 
@@ -187,7 +188,8 @@ def _masking(mask: Node, result: str) -> list[str]:
     d = mask.arg(1, "diagonal", 0)
     lines = ["A.Adds(colv, ramp, float(n0), nn)"]
     if mask.op == "tril":
-        lines += ["A.Muls(colv, colv, -1.0, nn)", "for r in A.range(0, mn):", f"    A.Adds(mk, colv, float(m0 + r + {d + 1}), nn)"]
+        lines += ["A.Muls(colv, colv, -1.0, nn)", "for r in A.range(0, mn):",
+                  f"    A.Adds(mk, colv, float(m0 + r + {d + 1}), nn)"]
     else:
         lines += ["for r in A.range(0, mn):", f"    A.Adds(mk, colv, float({1 - d} - m0 - r), nn)"]
     return lines + ["    A.Maxs(mk, mk, 0.0, nn)", "    A.Mins(mk, mk, 1.0, nn)",
@@ -268,7 +270,7 @@ def _emit(g: OpGraph, core: Node, p: Product, after: list[Node], name: str, mix:
         per_tile = (f"bn = min(128, N)\n    # UB: {ntiles} fp32 tiles of bm rows x align_up(bn, 16) lanes\n"
                     f"    bm = max(1, min(64, M, (hw.ub_bytes - 4096) // ({ntiles} * 4 * A.align_up(bn, 16))))")
     params = ", ".join(inputs)
-    ops = ", ".join(dict.fromkeys(n.op for n in [core, *after]))
+    ops = ", ".join(dict.fromkeys(n.op for n in [core, *after] + ([mask] if mask is not None else [])))
     kind = "MIX (cube + vector epilogue)" if mix else "cube-only"
     source = (doc(f"{name}: {ops} on the cube unit, {kind} (written by the builtin writer).") + f'''
 

@@ -75,7 +75,8 @@ class _Host(ast.NodeTransformer):
 
     def visit_Subscript(self, node):
         v = node.value
-        if isinstance(v, ast.Attribute) and v.attr == "shape" and isinstance(v.value, ast.Name) and v.value.id in self.views:
+        if isinstance(v, ast.Attribute) and v.attr == "shape" and isinstance(v.value, ast.Name) and \
+                v.value.id in self.views:
             view = self.views[v.value.id]
             if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
                 return _expr(view.dims[node.slice.value])
@@ -230,7 +231,8 @@ class Stitcher:
         tup = "(" + "".join(f"{d}, " for d in (dims if dims is not None else self.dims[-1])) + ")"
         return (doc(summary) + "\n\n" +
                 f"@A.tiling\ndef tiling({ins}, hw):\n" + _block(text_host + [f"return A.Tiling({kw})"]) + "\n\n\n" +
-                f"@A.shapes\ndef shapes({ins}):\n" + _block(shape_text + [f'return {{"{self.out}": {tup}}}']) + "\n\n\n" +
+                f"@A.shapes\ndef shapes({ins}):\n" + _block(shape_text + [f'return {{"{self.out}": {tup}}}']) +
+                "\n\n\n" +
                 f'@A.kernel(inputs={{{cols}}}, outputs={{"{self.out}": "{self.inputs[0]}"}})\n'
                 f"def {kernel_name(name)}({ins}, {self.out}, t):\n" + _block(text.splitlines()) + "\n")
 

@@ -130,7 +130,7 @@ class Segments(TailOps):
         own = [f"{gm}.shape[{j}]" for j in range(len(meta["shape"]))]
         key = f"{name}@{dims}"
         if key not in self.local:
-            self.local[key] = self._input(f"lf_{len(self.ins)}", shape or meta["shape"], View(gm, dims or own, None, False))
+            self.local[key] = self._input(f"lf_{len(self.ins)}", shape or meta["shape"], View(gm, dims or own))
         return self.local[key]
 
     def close(self, final: bool = False, seen: tuple[list[str], list[int]] | None = None) -> Val:
@@ -227,7 +227,8 @@ class Segments(TailOps):
             if src is not None and src.op == "getitem" and ref(src.args[0]):
                 owner = self.g.node(ref(src.args[0]))
                 v = self.at.get(self.alias.get(ref(owner.args[0]), ref(owner.args[0])))
-                if owner.op == "getattr" and owner.args[1] == "shape" and v is not None and isinstance(src.args[1], int):
+                if owner.op == "getattr" and owner.args[1:] == ["shape"] and v is not None and \
+                        isinstance(src.args[1], int):
                     dims.append(v.dims[src.args[1]])
                     continue
             if a == -1:
