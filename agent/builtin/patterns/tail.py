@@ -203,12 +203,7 @@ class Segments(TailOps):
 
     def reshape(self, n: Node, src: str) -> None:
         """A view of the value in GM (the open segment is closed first)."""
-        if self.local.get(src) != "zin":
-            if src != self.cur:
-                raise Unsupported([n.op], f"{n.op} of a value its segment does not end with")
-            self.close()
-        if self.val.strides is not None:
-            raise Unsupported([n.op], f"{n.op} of a strided view")
+        self.isolate(src, n)
         try:
             dims = regroup(self.val.shape, self.val.dims, list(n.shape))
         except Unsupported:
@@ -244,8 +239,9 @@ class Segments(TailOps):
         return [d if d is not None else f"({total}) // ({rest})" for d in dims]
 
     def isolate(self, src: str, n: Node) -> None:
-        """Group norm and pooling read the value from GM through a view of their own."""
-        if self.local.get(src) != "zin":
+        """Views, group norm, pooling and later cube ops read the value from GM: the open segment, which must
+        end with that value, is closed first."""
+        if self.nodes or self.local.get(src) != "zin":
             if src != self.cur:
                 raise Unsupported([n.op], f"{n.op} of a value its segment does not end with")
             self.close()
