@@ -45,11 +45,14 @@ def test_two_stages_join_into_one_kernel_with_a_workspace_and_a_barrier():
     program = parse_program(src)                    # the joined program is valid DSL
     assert "ws_0 = A.workspace(x.dtype, t.ws_0)" in src
     assert src.count("A.sync_all()") == 1
-    assert "A.store(ws_0[k0_off:]" in src and "A.store(y[k1_off:]" in src and "A.load(k1_xin, ws_0[k1_off:]" in src
+    assert "A.store(ws_0[k0_off:], qout_in_0" in src and "A.store(y[k1_off:], qout_in_0" in src
+    assert "A.load(qin_in_0, ws_0[k1_off:]" in src
+    # the stages run one after the other: their loaded (stored) tiles share one queue, as large as the larger
+    assert "qin_in_0 = A.ub(x.dtype, max(t.s0_tile, t.s1_tile))" in src and src.count("A.ub(") == 2
     assert "s1_n = x.shape[0] // 2 * (2 * x.shape[1])" in src      # the view's dims in the second stage's tiling
     assert "s0_tile = min(1024, (hw.ub_bytes - 40960) // 16)" in src     # the later stage's UB share taken out
     assert "s1_tile = min(1024, 40960 // 16)" in src
-    assert set(program.workspaces) == {"ws_0"} and {"k0_xin", "k1_xin"} <= set(program.tiles)
+    assert set(program.workspaces) == {"ws_0"} and set(program.tiles) == {"qin_in_0", "qout_in_0"}
 
 
 def test_a_stage_reading_a_view_by_name_is_refused():

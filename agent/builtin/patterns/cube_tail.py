@@ -16,6 +16,7 @@ from kernelwright.agent.builtin.patterns.conv_spec import FUNCTIONS as CONV_FUNC
 from kernelwright.agent.builtin.patterns.compose import attempt
 from kernelwright.agent.builtin.patterns.stitch import Stage, Stitcher, View
 from kernelwright.agent.builtin.patterns.tail import KNOWN as TAIL_KNOWN, Segments, Val, regroup
+from kernelwright.agent.builtin.patterns.tail_ops import BATCHNORMS
 
 KNOWN = TAIL_KNOWN | matmul.KNOWN | conv.KNOWN | {"diag"}
 
@@ -89,7 +90,47 @@ def later_cube(seg: Segments, n) -> Stage | None:
     return Stage(em.source, [None if p == "x" else View(p, [], whole=True) for p in ins])
 
 
+def batchnorm_as_ops(trace: dict) -> dict:
+    """An eval-mode BatchNorm1d of a GEMM's (rows, features) result written as the elementwise ops it is
+    ((x - mean) / sqrt(var + eps) * weight + bias, parameters read as per-column vectors): the matmul epilogue
+    then takes it, loading each vector once per block instead of once per chunk in a later stage."""
+    params = {p["name"]: p for p in trace.get("params", [])}
+    nodes, by = [], {n["name"]: n for n in trace["nodes"]}
+    for n in trace["nodes"]:
+        src = by.get(ref(n["args"][0])) if n.get("args") else None
+        keys = [f"{n.get('target')}.{p}" for p in ("running_mean", "running_var", "weight", "bias")]
+        if n["op"] not in BATCHNORMS or n["kind"] != "call_module" or src is None or len(src.get("shape") or []) != 2 \
+                or not all(k in params for k in keys[:2]):
+            nodes.append(n)
+            continue
+        shape, c = n["shape"], [n["shape"][1]]
+        leaf = {}
+        for k in keys:
+            if k in params:
+                leaf[k] = ident(k, set(by))
+                nodes.append({"name": leaf[k], "op": "get_attr", "kind": "get_attr", "args": [], "kwargs": {},
+                              "shape": list(params[k]["shape"]), "dtype": params[k]["dtype"], "target": k})
+
+        def ew(nm, op, a, b, sh):
+            nodes.append({"name": nm, "op": op, "kind": "call_function", "args": [a, b], "kwargs": {}, "shape": sh,
+                          "dtype": n["dtype"]})
+            return {"node": nm}
+        eps = float((n.get("module") or {}).get("eps", 1e-5))
+        d = ew(f"{n['name']}_d", "sub", n["args"][0], {"node": leaf[keys[0]]}, shape)
+        sd = {"node": f"{n['name']}_sd"}
+        nodes.append({"name": sd["node"], "op": "sqrt", "kind": "call_function", "dtype": n["dtype"], "shape": c,
+                      "args": [ew(f"{n['name']}_v", "add", {"node": leaf[keys[1]]}, eps, c)], "kwargs": {}})
+        v = ew(f"{n['name']}_n", "div", d, sd, shape)
+        affine = (n.get("module") or {}).get("affine", True) and keys[2] in leaf and keys[3] in leaf
+        if affine:
+            v = ew(f"{n['name']}_w", "mul", v, {"node": leaf[keys[2]]}, shape)
+        ew(n["name"], "add", v, {"node": leaf[keys[3]]} if affine else 0.0, shape)
+    return dict(trace, nodes=nodes)
+
+
 def compose(g: OpGraph, name: str) -> Emitted:
+    if any(n.op in matmul.PRODUCTS for n in g.compute):
+        g = OpGraph(batchnorm_as_ops(g.trace))
     cores = [n for n in g.compute if _is_core(n)]
     out = g.single_output()
     if not cores or out is None or g.mutated or g.scalar_inputs:
@@ -103,8 +144,8 @@ def compose(g: OpGraph, name: str) -> Emitted:
     if head is None:
         raise Unsupported([core.op], f"the {core.op} itself (its recogniser refuses it)")
     rest = tail[took:]
-    if not rest:
-        raise Unsupported([], "nothing after the cube stage")
+    if not rest:           # (a batch norm the rewrite above made elementwise, or the matmul/conv recogniser's own)
+        return head
     params = _kernel_params(head.source)
     ins = params[:-2]
     taken = {ident(t, set()) for t in [p.name for p in g.placeholders] + list(g.params)} | set(ins)

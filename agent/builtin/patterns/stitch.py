@@ -217,11 +217,16 @@ class Stitcher:
         decls, body = [], []
         for k in range(n - 1):
             decls.append(f"ws_{k} = A.workspace({self.inputs[0]}.dtype, t.ws_{k})")
+        pool, renames = _share_queues(self.stages, self.inputs[0])
+        decls += pool
         for k, st in enumerate(self.stages):
-            decls += [ast.unparse(s) for s in st.decls]
-            if k:
-                body.append("A.sync_all()")
-            body += [ast.unparse(s) for s in st.body]
+            own = [ast.unparse(s) for s in st.decls if ast.unparse(s.targets[0]) not in renames[k]]
+            lines = own + (["A.sync_all()"] if k else []) + [ast.unparse(s) for s in st.body]
+            text = "\n".join(lines)
+            for a, b in renames[k].items():
+                text = _rename(text, a, b)
+            decls += text.splitlines()[:len(own)]
+            body += text.splitlines()[len(own):]
         text = _rename("\n".join(decls + body), f"ws_{n - 1}", self.out)
         sizes = [f"ws_{k}=" + (" * ".join(f"({d})" for d in self.dims[k]) or "1") for k in range(n - 1)]
         kw = ", ".join(["block_dim=hw.vector_cores"] + [ast.unparse(f) for f in fields] + sizes)
@@ -235,6 +240,41 @@ class Stitcher:
                 "\n\n\n" +
                 f'@A.kernel(inputs={{{cols}}}, outputs={{"{self.out}": "{self.inputs[0]}"}})\n'
                 f"def {kernel_name(name)}({ins}, {self.out}, t):\n" + _block(text.splitlines()) + "\n")
+
+
+def _share_queues(stages: list[Stage], like: str) -> tuple[list[str], list[dict[str, str]]]:
+    """The stages run one after another, so the j-th loaded (stored) tile of each stage can be one queue: a core
+    has 8 per direction, which a GEMM stage and a norm stage with its parameters would pass together. Tiles of
+    an input's dtype share (the inputs have one dtype column), others by their dtype."""
+    sizes: dict[str, list[str]] = {}
+    dtypes: dict[str, str] = {}
+    renames: list[dict[str, str]] = []
+    for st in stages:
+        ub = {ast.unparse(d.targets[0]): d.value for d in st.decls if ast.unparse(d.value.func) == "A.ub"}
+        role: dict[str, str] = {}
+        for node in ast.walk(ast.Module(body=st.body, type_ignores=[])):
+            if isinstance(node, ast.Call) and ast.unparse(node.func) in ("A.load", "A.store"):
+                at = 0 if ast.unparse(node.func) == "A.load" else 1
+                if len(node.args) > at and isinstance(node.args[at], ast.Name) and node.args[at].id in ub:
+                    role.setdefault(node.args[at].id, "qin" if at == 0 else "qout")
+        double = {a.id for loop in ast.walk(ast.Module(body=st.body, type_ignores=[])) if isinstance(loop, ast.For)
+                  and any(k.arg == "stages" and ast.unparse(k.value) == "2" for k in getattr(loop.iter, "keywords", []))
+                  for node in ast.walk(loop) if isinstance(node, ast.Call) for a in node.args[:2] if isinstance(a, ast.Name)}
+        count: dict[str, int] = {}
+        mine = {}
+        for tile, r in sorted(role.items(), key=lambda kv: kv[0] not in double):   # double-buffered ones share first
+            dt = ast.unparse(ub[tile].args[0])
+            key = "in" if dt.endswith(".dtype") else dt.replace("A.", "")
+            j = count[r + key] = count.get(r + key, -1) + 1
+            pooled = f"{r}_{key}_{j}"
+            dtypes[pooled] = f"{like}.dtype" if key == "in" else dt
+            sizes.setdefault(pooled, []).append(ast.unparse(ub[tile].args[1]))
+            mine[tile] = pooled
+        renames.append(mine)
+
+    def biggest(xs: list[str]) -> str:
+        return xs[0] if len(xs) == 1 else f"max({xs[0]}, {biggest(xs[1:])})"
+    return [f"{p} = A.ub({dtypes[p]}, {biggest(sorted(set(v)))})" for p, v in sizes.items()], renames
 
 
 def _rename(text: str, a: str, b: str) -> str:
