@@ -85,10 +85,10 @@ def test_matmul_epilogue_vector_work_does_not_grow_with_k(traces, sim):
 
 def test_what_it_cannot_write_is_named(tmp_path, traces):
     from kernelwright.agent.builtin.trace import trace_tasks
-    (tmp_path / "matmul_tril.py").write_text(
+    (tmp_path / "product_tril.py").write_text(
         "import torch\nclass Model(torch.nn.Module):\n    def forward(self, a, b):\n"
-        "        return torch.tril(torch.matmul(a, b))\n"
-        "def get_inputs():\n    return [torch.randn(4, 8), torch.randn(8, 3)]\ndef get_init_inputs():\n    return []\n")
+        "        return torch.tril(a * b)\n"
+        "def get_inputs():\n    return [torch.randn(4, 8), torch.randn(4, 8)]\ndef get_init_inputs():\n    return []\n")
     (tmp_path / "unfold.py").write_text(
         "import torch\nclass Model(torch.nn.Module):\n    def forward(self, x):\n"
         "        return torch.nn.functional.unfold(x, 2)\n"
@@ -100,12 +100,23 @@ def test_what_it_cannot_write_is_named(tmp_path, traces):
         "import torch\nclass Model(torch.nn.Module):\n    def forward(self, x):\n"
         "        return x - x.sum(dim=0, keepdim=True) * x.amax(dim=1, keepdim=True)\n"
         "def get_inputs():\n    return [torch.randn(4, 8)]\ndef get_init_inputs():\n    return []\n")
-    names = ("matmul_tril.py", "unfold.py", "softmax_dim0.py", "two_axes.py")
+    names = ("product_tril.py", "unfold.py", "softmax_dim0.py", "two_axes.py")
     tasks = [load_task(tmp_path / f) for f in names]
     found = [recognise(tr, t.name) for t, tr in zip(tasks, trace_tasks(tasks))]
     assert "(the general composer: softmax is neither elementwise nor a reduction)" in found[2][1]
     assert found[3][0] is None and "reductions over different or non-consecutive axes ([0] and [1])" in found[3][1]
-    assert found[0][0] is None and "cannot handle tril (in matmul_tril)" in found[0][1]
+    assert found[0][0] is None and "knows each op of product_tril (mul, tril) but not this combination" in found[0][1]
     assert found[1][0] is None and "cannot handle unfold" in found[1][1]
     assert found[2][0] is None and "knows each op of softmax_dim0 (softmax) but not this combination" in found[2][1]
     assert all("--model" in why for _, why in found)
+
+
+@pytest.mark.parametrize("stem, stages", [("mm_gemm_groupnorm_logsumexp", 3), ("conv_maxpool_softmax", 4),
+                                          ("conv_separable", 2)])
+def test_a_cube_op_with_a_tail_is_written_in_stages(stem, stages, traces):
+    """What the matmul/conv epilogue cannot hold (group norm, a reduction of a reduction, pooling, a second
+    convolution) goes to stages after the cube stage, one kernel with a barrier between stages."""
+    emitted, why = recognise(traces[stem], stem)
+    assert emitted is not None, why
+    assert f"then {stages - 1} more stage(s)" in emitted.summary
+    assert emitted.source.count("A.sync_all()") >= stages - 1 and emitted.source.count("A.workspace(") >= stages - 1

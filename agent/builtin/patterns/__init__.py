@@ -29,6 +29,7 @@ def patterns() -> list:
                                                     compose, conv, elementwise, index, index_rows, loss, matmul, norm,
                                                     norms, pooling, reduce, resize, scan_chain, softmax,
                                                     softmax_loss)
+    from kernelwright.agent.builtin.patterns import cube_tail
     # compose is the general fallback: last
     return [elementwise, softmax, reduce, norms, norm, pooling, broadcast, broadcast_chain, loss, softmax_loss, argmax,
-            matmul, index, conv, attention, attention_mha, resize, index_rows, scan_chain, compose]
+            matmul, index, conv, attention, attention_mha, resize, index_rows, scan_chain, cube_tail, compose]

@@ -14,12 +14,14 @@ from kernelwright.agent.builtin.dslgen import decorator, doc, ident, indent, ker
 from kernelwright.agent.builtin.graphview import FLOAT_DTYPES, Node, OpGraph, ref
 from kernelwright.agent.builtin.patterns import Emitted
 
+MASKS = {"tril", "triu"}
 PRODUCTS = {"matmul", "mm", "bmm", "Linear", "linear", "addmm", "einsum"}
 TRANSPOSES = {"t", "transpose", "getattr", "permute"}
 PASS = {"contiguous", "clone", "detach", "identity"}
 LOCALS = {"acc", "yout", "mm", "bi", "m0", "n0", "mn", "nn", "ld", "ls", "r", "i", "lo_", "hi_", "M", "N", "K", "bm", "bn",
-          "tn", "per", "tiles", "batch"} | {f"{pre}_{k}" for pre in ("ex", "in", "s", "wk") for k in range(32)}
-KNOWN = PRODUCTS | TRANSPOSES | PASS | recipes.KNOWN | set(MODULES)
+          "tn", "per", "tiles", "batch", "ramp", "colv", "mk", "j"} | \
+    {f"{pre}_{k}" for pre in ("ex", "in", "s", "wk") for k in range(32)}
+KNOWN = PRODUCTS | TRANSPOSES | PASS | MASKS | recipes.KNOWN | set(MODULES)
 
 
 @dataclass
@@ -127,9 +129,10 @@ def _fits(p: Product, core: Node) -> bool:
     return k == (sb[1] if p.b.trans else sb[0]) and core.shape is not None and core.shape[-1] == n
 
 
-def _epilogue(g: OpGraph, core: Node, p: Product) -> list[Node] | None:
-    """The elementwise nodes after the product (in graph order), classifying their other tensor operands."""
-    nodes = [n for n in g.compute if n.kind != "get_attr"]
+def _epilogue(g: OpGraph, core: Node, p: Product, mask: Node | None = None) -> list[Node] | None:
+    """The elementwise nodes after the product (in graph order, but `mask`), classifying their other tensor
+    operands."""
+    nodes = [n for n in g.compute if n.kind != "get_attr" and n is not mask]
     at = nodes.index(core)
     before, after = nodes[:at], nodes[at + 1:]
     if any(n.op not in TRANSPOSES | PASS for n in before) or not all(is_elementwise(g, n) for n in after):
@@ -155,7 +158,8 @@ def _epilogue(g: OpGraph, core: Node, p: Product) -> list[Node] | None:
     return after
 
 
-def match(g: OpGraph, name: str) -> Emitted | None:
+def match(g: OpGraph, name: str, mix: bool = False) -> Emitted | None:
+    """`mix`: a MIX kernel even without an epilogue (C through the UB: a stage of patterns/cube_tail)."""
     cores = [n for n in g.compute if n.op in PRODUCTS]
     out = g.single_output()
     if len(cores) != 1 or out is None or g.mutated or g.scalar_inputs:
@@ -164,18 +168,36 @@ def match(g: OpGraph, name: str) -> Emitted | None:
     p = _product(g, core)
     if p is None or not _fits(p, core):
         return None
-    after = _epilogue(g, core, p)
+    mask = None
+    if out.op in MASKS and len(core.shape) == 2 and isinstance(out.arg(1, "diagonal", 0), int):
+        mask, out = out, g.node(ref(out.args[0]))          # tril/triu of the result: zeros by position
+    after = _epilogue(g, core, p, mask)
     if after is None or (after and out.name != after[-1].name) or (not after and out.name != core.name):
         return None
     if core.dtype not in FLOAT_DTYPES or p.a.node.dtype != p.b.node.dtype:
         return None
     try:
-        return _emit(g, core, p, after, name)
+        return _emit(g, core, p, after, name, mix, mask)
     except Unsupported:
         return None
 
 
-def _emit(g: OpGraph, core: Node, p: Product, after: list[Node], name: str) -> Emitted:
+def _masking(mask: Node, result: str) -> list[str]:
+    """tril/triu of the block: each row times a 0/1 mask made from the column index (colv = n0 + j):
+    tril keeps col <= row + d (mask = clamp(row + d - col + 1, 0, 1)), triu keeps col >= row + d."""
+    d = mask.arg(1, "diagonal", 0)
+    lines = ["A.Adds(colv, ramp, float(n0), nn)"]
+    if mask.op == "tril":
+        lines += ["A.Muls(colv, colv, -1.0, nn)", "for r in A.range(0, mn):",
+                  f"    A.Adds(mk, colv, float(m0 + r + {d + 1}), nn)"]
+    else:
+        lines += ["for r in A.range(0, mn):", f"    A.Adds(mk, colv, float({1 - d} - m0 - r), nn)"]
+    return lines + ["    A.Maxs(mk, mk, 0.0, nn)", "    A.Mins(mk, mk, 1.0, nn)",
+                    f"    A.Mul({result}[r * ld:], {result}[r * ld:], mk, nn)"]
+
+
+def _emit(g: OpGraph, core: Node, p: Product, after: list[Node], name: str, mix: bool = False,
+          mask: Node | None = None) -> Emitted:
     taken = set(LOCALS)
     names = {p.a.node.name: ident(p.a.node.name, taken)}
     names.setdefault(p.b.node.name, ident(p.b.node.name, taken))
@@ -194,10 +216,10 @@ def _emit(g: OpGraph, core: Node, p: Product, after: list[Node], name: str) -> E
         shape_fields = (f"K = {a}.shape[{0 if p.a.trans else len(sa) - 1}]\n    M = {a}.numel // K\n"
                         f"    N = {b}.shape[{0 if p.b.trans else 1}]\n    batch = 1")
         out_shape = "(" + "".join(f"{a}.shape[{i}], " for i in range(len(sa) - 1)) + "N)" if not p.a.trans else "(M, N)"
-    mix = bool(after)
+    mix = bool(after) or mix or mask is not None
     comp = ChainCompiler(g, count="mn * ld", prefix="wk_", broadcast=True)
     result = "acc"
-    if mix:
+    if after:
         leaves = {core.name: "acc"} | {leaf: f"ex_{i}" for i, leaf in enumerate(p.extras)}
         tiles = comp.compile(after, leaves, keep={after[-1].name})
         result = tiles[after[-1].name]
@@ -219,7 +241,12 @@ def _emit(g: OpGraph, core: Node, p: Product, after: list[Node], name: str) -> E
         decls = ["acc = A.ub(A.f32, t.lanes)", f"yout = A.ub({y}.dtype, t.lanes)"]
         decls += [f"in_{i} = A.ub({names[leaf]}.dtype, t.lanes)" for i, leaf in enumerate(p.extras)]
         decls += [f"ex_{i} = A.ub(A.f32, t.lanes)" for i in range(len(p.extras))] + [f"{w} = A.ub(A.f32, t.lanes)" for w in comp.tiles]
+        if mask is not None:
+            decls += ["ramp = A.ub(A.f32, A.align_up(t.bn, 8))", "colv = A.ub(A.f32, A.align_up(t.bn, 8))",
+                      "mk = A.ub(A.f32, A.align_up(t.bn, 8))"]
         decls.append(f"mm = A.cube({a}, {b}, acc, {cube_args})")
+        if mask is not None:          # the column offsets 0, 1, ... of a block, once
+            decls += ["for j in A.range(0, t.bn):", "    A.set(ramp, j, float(j))"]
         loop += ["ld = A.align_up(nn, 8)                     # fp32 rows of the block: 32-byte aligned",
                  "ls = A.align_up(nn, 16)                    # rows of the store tile (any float dtype)",
                  "A.Duplicate(acc, 0.0, mn * ld)             # the padding lanes of each row stay defined",
@@ -236,14 +263,14 @@ def _emit(g: OpGraph, core: Node, p: Product, after: list[Node], name: str) -> E
             else:
                 loop += [f"A.load(in_{i}, {names[leaf]}[n0:], nn)",
                          "for r in A.range(0, mn):", f'    A.Cast(ex_{i}[r * ld:], in_{i}, "auto", nn)']
-        loop += comp.lines
+        loop += comp.lines + (_masking(mask, result) if mask is not None else [])
         loop += ["for r in A.range(0, mn):", f'    A.Cast(yout[r * ls:], {result}[r * ld:], "auto", nn)',
                  f"A.store({y}[{c_off}:], yout, nn, rows=mn, src_stride=ls, dst_stride=t.N)"]
         cores = "hw.vector_cores"
         per_tile = (f"bn = min(128, N)\n    # UB: {ntiles} fp32 tiles of bm rows x align_up(bn, 16) lanes\n"
                     f"    bm = max(1, min(64, M, (hw.ub_bytes - 4096) // ({ntiles} * 4 * A.align_up(bn, 16))))")
     params = ", ".join(inputs)
-    ops = ", ".join(dict.fromkeys(n.op for n in [core, *after]))
+    ops = ", ".join(dict.fromkeys(n.op for n in [core, *after] + ([mask] if mask is not None else [])))
     kind = "MIX (cube + vector epilogue)" if mix else "cube-only"
     source = (doc(f"{name}: {ops} on the cube unit, {kind} (written by the builtin writer).") + f'''
 
