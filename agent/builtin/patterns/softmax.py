@@ -186,8 +186,8 @@ def match(g: OpGraph, name: str) -> Emitted | None:
     more = f" + {len(tiles)} tile(s) for the chain before it" if tiles else ""
     ops = ", ".join(n.op for n in g.compute[:-1])
     what = f"{kind} of elementwise {ops}" if ops else kind
-    source = (doc(f"{name}: {what} over the last axis, row by row in column chunks, fp32 math (written by the "
-                  "builtin writer).") + "\n\n" + TILING.format(x=xn, extra=extra, more=more) + "\n\n" +
+    source = (doc(f"{name}: {what} over the last axis, fp32 math; x read once when a row (or "
+                  "its part on each of several blocks) fits in UB, else twice (written by the builtin writer).") + "\n\n" + TILING.format(x=xn, extra=extra, more=more) + "\n\n" +
               decorator([xn], {yn: xn}) + "\n" +
               KERNEL.format(kname=kernel_name(name), x=xn, y=yn, finish=finish, normalise=normalise,
                             row_out=row_out, part_out=part_out,
