@@ -4,12 +4,11 @@ every channel c gets its affine pair: y = (x - mean) * rstd * weight[c] + bias[c
 
 When a whole sample (C x S elements) fits in the Unified Buffer (t.fits), every element is read
 from GM once: a block of whole samples (B rows = (n, group) segments) is loaded with one copy; each
-segment's sum lands in its own 8-lane slot (one ReduceSum per segment, no scalar read); per-plane
-tables (a plane is one channel of one sample) take the segment's mean and rstd by small gathers and
-fold in weight[c] and bias[c]; big gathers broadcast the mean (for the exact two-pass variance),
-then the scale and shift over the block, which is stored with one copy. Otherwise each segment is
-walked in chunks twice: sum and sum of squares of x - x[0] in one pass, then the output channel by
-channel."""
+segment's sum lands in its own 8-lane slot (one ReduceSum per segment, no scalar read); gathers
+broadcast each segment's mean (for the exact two-pass variance) and then its rstd back over the
+block; weight[c] and bias[c] broadcast over a block are built once per kernel; the block is stored
+with one copy. Otherwise each segment is walked in chunks twice: sum and sum of squares of x - x[0]
+in one pass, then the output channel by channel."""
 import adsl as A
 
 
@@ -23,9 +22,9 @@ def tiling(x, weight, bias, hw, num_groups, eps):
     rows = x.shape[0] * G
     nb = max(1, min(hw.vector_cores, rows))
     # per element: xin, yout (2 slots each) + w, t1, weight and bias broadcasts (fp32) + ridx and the
-    # gather's byte offsets (i32); per segment: two 8-lane statistics slots; weight and bias: 2 + 4 bytes each
+    # gather's byte offsets (i32); per segment: two 8-lane statistics slots; weight and bias: up to 4 + 4 bytes each
     per_elem = 4 * x.dtype.size + 24
-    room = hw.ub_bytes - 16384 - 12 * C
+    room = hw.ub_bytes - 16384 - 16 * C
     k = min(A.ceil_div(A.ceil_div(rows, nb), G), room // (C * S * per_elem + G * 64))
     if S % 8 == 0 and k >= 1:
         fits = 1
