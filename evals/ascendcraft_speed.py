@@ -88,7 +88,8 @@ def rows(bench_out: Path) -> list[dict]:
         e = _speed_entry(Path(r.get("artifacts") or "")) if r["correct"] else {}
         before, after = (p.get("before") or {}), (p.get("after") or {})
         out.append({"task": r["task"], "category": r.get("category"), "status": r["status"], "correct": r["correct"],
-                    "before": before.get("speedup") if r["correct"] else None,
+                    # a try run with the phase off (or that never reached it) has one kernel: before is after
+                    "before": (before.get("speedup") if p else r.get("est_speedup")) if r["correct"] else None,
                     "after": (after.get("speedup") if p else r.get("est_speedup")) if r["correct"] else None,
                     "kernel_us_before": before.get("kernel_us"), "kernel_us_after": after.get("kernel_us"),
                     "eager_us": before.get("eager_us"), "bottleneck": after.get("bottleneck"),

@@ -3,7 +3,12 @@ kernel that runs at the SoC's bound under the same cost model (its bytes at the 
 its vector work at the measured peak rates on every vector core, its matmuls at the cube rate on every
 cube core, and never faster than one copy in and one copy out per core) plus one launch overhead. An
 optimistic eager, so an estimated speed-up over it is not flattered: a kernel only wins by moving
-fewer bytes, launching fewer kernels, or both."""
+fewer bytes, launching fewer kernels, or both.
+
+One kernel per fused ATen norm op is what torch_npu launches: native_group_norm is one aclnnGroupNorm
+call (Ascend/op-plugin, op_plugin/ops/opapi/GroupNormKernelNpuOpApi.cpp; one GroupNormV2 op giving y, mean
+and rstd, hicann/ops-nn norm/group_norm_v2), InstanceNorm reaches one aclnnBatchNorm (ATen's composite
+instance_norm calls batch_norm on the (1, N*C, ...) view; ops-nn batch_norm_v3), softmax one aclnnSoftmax."""
 from __future__ import annotations
 
 import math

@@ -1,7 +1,11 @@
-"""Row softmax and log-softmax over the last axis (the DSL's softmax example): rows split across
-blocks, each row walked in column chunks three times — running max, running sum of exp(x - max),
-then the normalised output — in fp32 for every input dtype. An elementwise chain on x before the
-softmax (`softmax(x / T)`, `softmax(x * s + b)`) is recomputed on each chunk in every pass."""
+"""Row softmax and log-softmax over the last axis, in fp32 for every input dtype, reading x from GM
+once whenever a row fits in the Unified Buffer: (1) rows split across blocks, each row loaded whole;
+(2) fewer rows than cores and rows too long for one buffer: each row split over several blocks, each
+part held in UB while the blocks trade their part's max and sum of exp(x - max) through a workspace
+(one SyncAll), then scale their part; (3) otherwise each row is walked in column chunks twice: a
+running max and a running sum of exp(x - max) per lane in one pass (the sum rescaled when the max
+grows), then the output. An elementwise chain on x before the softmax (`softmax(x / T)`,
+`softmax(x * s + b)`) is recomputed on each chunk it loads."""
 from __future__ import annotations
 
 from kernelwright.agent.builtin.chain import ChainCompiler, Unsupported, is_elementwise
@@ -15,51 +19,129 @@ TILING = '''@A.tiling
 def tiling({x}, hw):
     cols = {x}.shape[-1]
     rows = {x}.numel // cols
-    nb = max(1, min(hw.vector_cores, rows))
-    # UB per chunk element: the input and output tiles (2 slots each) + w and acc (fp32){more}
-    per_elem = 4 * {x}.dtype.size + 4 + 4{extra}
-    chunk = A.align_down((hw.ub_bytes - 16384) // per_elem, 64)       # 16 KiB left for the reduce scratch
-    chunk = min(chunk, A.align_up(cols, 64))
-    return A.Tiling(block_dim=nb, rows=rows, cols=cols, chunk=chunk, lanes=min(chunk, cols))
+    cores = hw.vector_cores
+    # UB per element: the input and output tiles (2 slots each) + w and tmp (fp32){more}; streaming adds
+    # the running max and sum (fp32)
+    per_elem = 4 * {x}.dtype.size + 8{extra}
+    room = (hw.ub_bytes - 16384) // per_elem
+    split = 1
+    if cols <= room:
+        mode = 1                                         # a row in UB: one read
+        chunk = A.align_up(cols, 64)
+        nb = max(1, min(cores, rows))
+    elif rows * 2 <= cores and A.align_up(A.ceil_div(cols, cores // rows), 64) <= room:
+        mode = 2                                         # a row split over blocks, each part in UB: one read
+        chunk = A.align_up(A.ceil_div(cols, cores // rows), 64)
+        split = A.ceil_div(cols, chunk)
+        nb = rows * split
+    else:
+        mode = 3                                         # streamed: running max and sum in one pass, then y
+        chunk = min(A.align_down((hw.ub_bytes - 16384) // (per_elem + 8), 64), A.align_up(cols, 64))
+        nb = max(1, min(cores, rows))
+    return A.Tiling(block_dim=nb, rows=rows, cols=cols, chunk=chunk, lanes=min(chunk, cols), mode=mode, split=split,
+                    schunk=chunk if mode == 3 else 8, slots=8 * nb, pslots=8 * split)
 '''
 
 KERNEL = '''def {kname}({x}, {y}, t):
+    pmax = A.workspace(A.f32, t.slots)                  # mode 2: each block's max and sum, 8 lanes apart
+    psum = A.workspace(A.f32, t.slots)
     xin = A.ub({x}.dtype, t.chunk)
     yout = A.ub({y}.dtype, t.chunk)
     w = A.ub(A.f32, t.chunk)
-    acc = A.ub(A.f32, t.chunk)
-{decls}    r0, r1 = A.block_span(t.rows)
-    for r in A.range(r0, r1):
-        base = r * t.cols
-        A.Duplicate(acc, -A.inf, t.chunk)
-        for c, n in A.tiles(0, t.cols, t.chunk, stages=2):
-            A.load(xin, {x}[base + c:], n)
+    tmp = A.ub(A.f32, t.chunk)
+    am = A.ub(A.f32, t.schunk)
+    asum = A.ub(A.f32, t.schunk)
+    pm = A.ub(A.f32, 8)
+    ps = A.ub(A.f32, 8)
+    allm = A.ub(A.f32, t.pslots)
+    alls = A.ub(A.f32, t.pslots)
+{decls}    if t.mode == 1:
+        r0, r1 = A.block_span(t.rows)
+        for r in A.range(r0, r1, stages=2):
+            n = t.cols
+            A.load(xin, {x}[r * t.cols:], n)
             A.Cast(w, xin, "auto", n)
 {prefix}
-            A.Max(acc, acc, w, n)
-        m = A.reduce_max(acc, t.lanes)
-        A.Duplicate(acc, 0.0, t.chunk)
-        for c, n in A.tiles(0, t.cols, t.chunk, stages=2):
-            A.load(xin, {x}[base + c:], n)
-            A.Cast(w, xin, "auto", n)
-{prefix}
+            m = A.reduce_max(w, n)
             A.Adds(w, w, -m, n)
-            A.Exp(w, w, n)
-            A.Add(acc, acc, w, n)
-        s = A.reduce_sum(acc, t.lanes)
+            A.Exp(tmp, w, n)
+            s = A.reduce_sum(tmp, n)
+{row_out}
+            A.store({y}[r * t.cols:], yout, n)
+    elif t.mode == 2:
+        b = A.block_idx()
+        r = b // t.split
+        c0 = b % t.split * t.chunk
+        n = min(t.chunk, t.cols - c0)
+        A.load(xin, {x}[r * t.cols + c0:], n)
+        A.Cast(w, xin, "auto", n)
+{prefix2}
+        m = A.reduce_max(w, n)
+        A.Adds(w, w, -m, n)
+        A.Exp(tmp, w, n)
+        s = A.reduce_sum(tmp, n)
+        A.Duplicate(pm, m, 8)
+        A.store(pmax[b * 8:], pm, 1)
+        A.Duplicate(ps, s, 8)
+        A.store(psum[b * 8:], ps, 1)
+        A.sync_all()
+        A.load(allm, pmax[r * t.split * 8:], 1, rows=t.split, src_stride=8, dst_stride=8, pad=0.0)
+        A.load(alls, psum[r * t.split * 8:], 1, rows=t.split, src_stride=8, dst_stride=8, pad=0.0)
+        gm = m
+        for p in A.range(t.split):
+            v = A.get(allm, p * 8)
+            gm = max(gm, v)
+        tot = 0.0
+        for p in A.range(t.split):
+            v = A.get(allm, p * 8)
+            sp = A.get(alls, p * 8)
+            e = A.exp(v - gm)
+            tot = tot + sp * e
+{part_out}
+        A.store({y}[r * t.cols + c0:], yout, n)
+    else:
+        r0, r1 = A.block_span(t.rows)
+        for r in A.range(r0, r1):
+            base = r * t.cols
+            A.Duplicate(am, -3.0e38, t.chunk)
+            A.Duplicate(asum, 0.0, t.chunk)
+            for c, n in A.tiles(0, t.cols, t.chunk, stages=2):
+                A.load(xin, {x}[base + c:], n)
+                A.Cast(w, xin, "auto", n)
+{prefix3}
+                A.Max(tmp, am, w, n)                    # each lane's running max and its sum of exp(x - max)
+                A.Sub(am, am, tmp, n)
+                A.Exp(am, am, n)
+                A.Mul(asum, asum, am, n)
+                A.Sub(w, w, tmp, n)
+                A.Exp(w, w, n)
+                A.Add(asum, asum, w, n)
+                A.copy(am, tmp, n)
+            m = A.reduce_max(am, t.lanes)
+            A.Adds(am, am, -m, t.lanes)
+            A.Exp(am, am, t.lanes)
+            A.Mul(asum, asum, am, t.lanes)
+            s = A.reduce_sum(asum, t.lanes)
 {finish}
-        for c, n in A.tiles(0, t.cols, t.chunk, stages=2):
-            A.load(xin, {x}[base + c:], n)
-            A.Cast(w, xin, "auto", n)
-{prefix}
+            for c, n in A.tiles(0, t.cols, t.chunk, stages=2):
+                A.load(xin, {x}[base + c:], n)
+                A.Cast(w, xin, "auto", n)
+{prefix3}
 {normalise}
-            A.Cast(yout, w, "auto", n)
-            A.store({y}[base + c:], yout, n)
+                A.Cast(yout, w, "auto", n)
+                A.store({y}[base + c:], yout, n)
 '''
-SOFTMAX = ("        inv = 1.0 / s",
-           "            A.Adds(w, w, -m, n)\n            A.Exp(w, w, n)\n            A.Muls(w, w, inv, n)")
-LOG_SOFTMAX = ("        ls = A.ln(s)\n        shift = m + ls",
-               "            A.Adds(w, w, -shift, n)")
+# (row output from w = x - max and tmp = exp(w), s = its sum; part output with the global max gm and sum tot;
+#  streaming finish and normalise), per kind
+SOFTMAX = ("            inv = 1.0 / s\n            A.Muls(w, tmp, inv, n)\n            A.Cast(yout, w, \"auto\", n)",
+           "        f = A.exp(m - gm)\n        scale = f / tot\n        A.Muls(w, tmp, scale, n)\n"
+           "        A.Cast(yout, w, \"auto\", n)",
+           "            inv = 1.0 / s",
+           "                A.Adds(w, w, -m, n)\n                A.Exp(w, w, n)\n                A.Muls(w, w, inv, n)")
+LOG_SOFTMAX = ("            ls = A.ln(s)\n            A.Adds(w, w, -ls, n)\n            A.Cast(yout, w, \"auto\", n)",
+               "        lt = A.ln(tot)\n        A.Adds(w, w, m - gm - lt, n)\n        A.Cast(yout, w, \"auto\", n)",
+               "            ls = A.ln(s)\n            shift = m + ls",
+               "                A.Adds(w, w, -shift, n)")
 
 
 def _prefix(g: OpGraph, x, node) -> tuple[list[str], list[str], bool] | None:
@@ -99,16 +181,17 @@ def match(g: OpGraph, name: str) -> Emitted | None:
     lines, tiles, advanced = prefix
     taken: set[str] = set()
     xn, yn = ident(x.name, taken), ident("y", taken)
-    finish, normalise = SOFTMAX if kind == "softmax" else LOG_SOFTMAX
+    row_out, part_out, finish, normalise = SOFTMAX if kind == "softmax" else LOG_SOFTMAX
     extra = (f" + {4 * len(tiles) + (8 if advanced else 0)}" if tiles or advanced else "")
     more = f" + {len(tiles)} tile(s) for the chain before it" if tiles else ""
     ops = ", ".join(n.op for n in g.compute[:-1])
     what = f"{kind} of elementwise {ops}" if ops else kind
-    source = (doc(f"{name}: {what} over the last axis, row by row in column chunks, fp32 math (written by the "
-                  "builtin writer).") + "\n\n" + TILING.format(x=xn, extra=extra, more=more) + "\n\n" +
+    source = (doc(f"{name}: {what} over the last axis, fp32 math; x read once when a row (or "
+                  "its part on each of several blocks) fits in UB, else twice (written by the builtin writer).") + "\n\n" + TILING.format(x=xn, extra=extra, more=more) + "\n\n" +
               decorator([xn], {yn: xn}) + "\n" +
               KERNEL.format(kname=kernel_name(name), x=xn, y=yn, finish=finish, normalise=normalise,
+                            row_out=row_out, part_out=part_out,
                             decls=indent([f"{t} = A.ub(A.f32, t.chunk)" for t in tiles], 1) + ("\n" if tiles else ""),
-                            prefix=indent(lines, 3)))
+                            prefix=indent(lines, 3), prefix2=indent(lines, 2), prefix3=indent(lines, 4)))
     source = "\n".join(line for line in source.split("\n") if line.strip() or not line) + "\n"
     return Emitted("softmax", f"{what} over the last axis of a {x.shape} tensor", source)

@@ -22,7 +22,12 @@ def tiling(x, hw, dim, keepdim):
     units = outer if inner == 1 else outer * pieces
     nb = max(1, min(hw.vector_cores, units))
     group = min(1024, A.align_up(A.ceil_div(outer, nb), 64))
-    return A.Tiling(block_dim=nb, outer=outer, R=R, inner=inner, chunk=chunk, pieces=pieces,
+    # a middle axis: rb slices of the axis come in with one strided copy (rows=), not one copy per slice
+    rb = 1
+    if inner > 1:
+        rb = max(1, min(R, (hw.ub_bytes - 16384 - (chunk + group) * (4 + 2 * x.dtype.size))
+                        // (chunk * (2 * x.dtype.size + 4))))
+    return A.Tiling(block_dim=nb, outer=outer, R=R, inner=inner, chunk=chunk, pieces=pieces, rb=rb, xcap=chunk * rb,
                     lanes=min(chunk, R), group=group, out_cap=max(group, chunk))
 
 
@@ -34,8 +39,8 @@ def shapes(x, dim, keepdim):
 
 @A.kernel(inputs={"x": (A.f32, A.f16)}, outputs={"y": "x"}, attrs={"dim": -1, "keepdim": False})
 def reduce_sum(x, y, t):
-    xin = A.ub(x.dtype, t.chunk)
-    w = A.ub(A.f32, t.chunk)
+    xin = A.ub(x.dtype, t.xcap)
+    w = A.ub(A.f32, t.xcap)
     acc = A.ub(A.f32, t.chunk)
     res = A.ub(A.f32, t.group)
     yout = A.ub(y.dtype, t.out_cap)
@@ -59,9 +64,10 @@ def reduce_sum(x, y, t):
             c = u % t.pieces * t.chunk
             n = min(t.chunk, t.inner - c)
             A.Duplicate(acc, 0.0, n)
-            for r in A.range(t.R, stages=2):
-                A.load(xin, x[(o * t.R + r) * t.inner + c:], n)
-                A.Cast(w, xin, "auto", n)
-                A.Add(acc, acc, w, n)
+            for r, rb in A.tiles(0, t.R, t.rb, stages=2):
+                A.load(xin, x[(o * t.R + r) * t.inner + c:], n, rows=rb, src_stride=t.inner, dst_stride=t.chunk, pad=0.0)
+                for j in A.range(rb):
+                    A.Cast(w[j * t.chunk:], xin[j * t.chunk:], "auto", n)
+                    A.Add(acc, acc, w[j * t.chunk:], n)
             A.Cast(yout, acc, "auto", n)
             A.store(y[o * t.inner + c:], yout, n)

@@ -2,9 +2,11 @@
 
 The tiling views x as [outer, R, inner] around `dim`; the scan walks r = 0..R-1 keeping a running
 fp32 accumulator. With inner > 1 the accumulator is a chunk of `inner` lanes (one slice per r).
-With inner == 1 (scan along the last axis) it runs across a group of rows at once: column r of the
-group is loaded one element per 32-byte block (rows=, src_stride=R) so every row sits at its own
-aligned lane, folded into the accumulator, and stored back the same way (rows=, dst_stride=R)."""
+With inner == 1 (scan along the last axis) it is blocked so each element is read and written once:
+a block of G rows x K columns comes in with one strided copy, a gather transposes it in the Unified
+Buffer so column k of the block is G contiguous lanes, the columns are added up in order (the carry
+from the block's previous K columns first), a second gather transposes it back and one strided copy
+stores it."""
 import adsl as A
 
 
@@ -15,19 +17,28 @@ def tiling(x, hw, dim, reverse):
     inner = A.prod(x.shape[d + 1:])
     outer = x.numel // (R * inner)
     epb = A.elems_per_block(x.dtype)
-    per_elem = 4 * x.dtype.size + 8                  # xin, yout (2 slots each) + w, acc (fp32)
-    chunk = A.align_down((hw.ub_bytes - 4096) // per_elem, 64)
     if inner == 1:
-        chunk = min(chunk, A.align_up(outer * epb, 64))
-        group = chunk // epb                         # rows scanned together, one per 32-byte block
-        units = A.ceil_div(outer, group)
+        # per block element: xin, yout (2 slots each) + w, tt (fp32) + idx1, idx2, the gather's byte offsets (i32)
+        per_elem = 4 * x.dtype.size + 20
+        G = A.align_up(min(A.ceil_div(outer, hw.vector_cores), 32), 8)     # rows per block, 8 lanes apart
+        K = min(A.align_up(R, epb), A.align_down(((hw.ub_bytes - 8192) // G - 8) // (per_elem + 4), 16))
+        chunk = G * K
+        group = G
+        units = A.ceil_div(outer, G)
+        pieces = A.ceil_div(R, K)
+        ichunk = chunk
     else:
+        per_elem = 4 * x.dtype.size + 8              # xin, yout (2 slots each) + w, acc (fp32)
+        chunk = A.align_down((hw.ub_bytes - 4096) // per_elem, 64)
         chunk = min(chunk, A.align_up(inner, 64))
         group = 1
+        K = 8
         units = outer * A.ceil_div(inner, chunk)
+        pieces = A.ceil_div(inner, chunk)
+        ichunk = 8
     nb = max(1, min(hw.vector_cores, units))
-    return A.Tiling(block_dim=nb, outer=outer, R=R, inner=inner, chunk=chunk, group=group,
-                    pieces=A.ceil_div(inner, chunk), reverse=reverse)
+    return A.Tiling(block_dim=nb, outer=outer, R=R, inner=inner, chunk=chunk, ichunk=ichunk, group=group, K=K,
+                    pieces=pieces, reverse=reverse)
 
 
 @A.kernel(inputs={"x": (A.f32, A.f16)}, outputs={"y": "x"}, attrs={"dim": -1, "reverse": False})
@@ -36,18 +47,49 @@ def cumsum(x, y, t):
     yout = A.ub(y.dtype, t.chunk)
     w = A.ub(A.f32, t.chunk)
     acc = A.ub(A.f32, t.chunk)
+    idx1 = A.ub(A.i32, t.ichunk)
+    idx2 = A.ub(A.i32, t.ichunk)
+    bg = A.ub(A.i32, t.group)
+    bk = A.ub(A.i32, t.K)
+    carry = A.ub(A.f32, t.group)
     epb = A.elems_per_block(x.dtype)
     if t.inner == 1:
+        # idx1 moves row g, column k of a block to lane k * G + g (transpose); idx2 moves it back. Built once.
+        for g in A.range(t.group):
+            A.set(bg, g, g * t.K)
+        for k in A.range(t.K):
+            A.Adds(idx1[k * t.group:], bg, k, t.group)
+        for q in A.range(8):
+            A.set(bk, q, q * t.group)
+        for q in A.range(1, t.K // 8):
+            A.Adds(bk[q * 8:], bk, q * 8 * t.group, 8)
+        for g in A.range(t.group):
+            A.Adds(idx2[g * t.K:], bk, g, t.K)
+        A.Duplicate(w, 0.0, t.chunk)                 # rows past a ragged group are transposed too, never stored
         g0, g1 = A.block_span(t.outer, t.group)
-        for row, gn in A.tiles(g0, g1, t.group):
-            A.Duplicate(acc, 0.0, gn * epb)
-            for k in A.range(t.R, stages=2):
-                r = t.R - 1 - k if t.reverse else k
-                A.load(xin, x[row * t.R + r:], 1, rows=gn, src_stride=t.R, dst_stride=epb, pad=0.0)
-                A.Cast(w, xin, "auto", gn * epb)
-                A.Add(acc, acc, w, gn * epb)
-                A.Cast(yout, acc, "auto", gn * epb)
-                A.store(y[row * t.R + r:], yout, 1, rows=gn, src_stride=epb, dst_stride=t.R)
+        for row, m in A.tiles(g0, g1, t.group):
+            A.Duplicate(carry, 0.0, t.group)
+            for j in A.range(t.pieces, stages=2):
+                c0 = (t.pieces - 1 - j if t.reverse else j) * t.K
+                kn = min(t.K, t.R - c0)
+                A.load(xin, x[row * t.R + c0:], kn, rows=m, src_stride=t.R, dst_stride=t.K, pad=0.0)
+                for g in A.range(m):
+                    A.Cast(w[g * t.K:], xin[g * t.K:], "auto", A.align_up(kn, epb))
+                A.gather(acc, w, idx1, t.chunk, t.chunk)
+                if t.reverse:
+                    A.Add(acc[(kn - 1) * t.group:], acc[(kn - 1) * t.group:], carry, t.group)
+                    for i in A.range(1, kn):
+                        k = kn - 1 - i
+                        A.Add(acc[k * t.group:], acc[k * t.group:], acc[(k + 1) * t.group:], t.group)
+                    A.copy(carry, acc, t.group)
+                else:
+                    A.Add(acc, acc, carry, t.group)
+                    for k in A.range(1, kn):
+                        A.Add(acc[k * t.group:], acc[k * t.group:], acc[(k - 1) * t.group:], t.group)
+                    A.copy(carry, acc[(kn - 1) * t.group:], t.group)
+                A.gather(w, acc, idx2, m * t.K, t.chunk)
+                A.Cast(yout, w, "auto", m * t.K)
+                A.store(y[row * t.R + c0:], yout, kn, rows=m, src_stride=t.K, dst_stride=t.R)
     else:
         u0, u1 = A.block_span(t.outer * t.pieces)
         for u in A.range(u0, u1):
