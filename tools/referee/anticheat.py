@@ -292,8 +292,11 @@ WARN_PY: list[Check] = [check_result_cache]
 STRICT_CPP: list[Check] = [check_at_compute, check_binding_launches]
 
 
-def run_checks(model_src: str | None, bindings: dict[str, str]) -> tuple[list[str], list[str]]:
-    """(strict findings, warnings), each `path: check: reason`."""
+def run_checks(model_src: str | None, bindings: dict[str, str], *, bindings_strict: bool = True,
+               harness: str = "") -> tuple[list[str], list[str]]:
+    """(strict findings, warnings), each `path: check: reason`. With `bindings_strict` off (a benchmark
+    preset whose harness does not read the binding, named `harness`), the binding's findings are warnings
+    that say so: the verdict follows the harness, the report tells the kernel engineer what ran in ATen."""
     strict, warn = [], []
     if model_src:
         for check in STRICT_PY + WARN_PY:
@@ -304,6 +307,11 @@ def run_checks(model_src: str | None, bindings: dict[str, str]) -> tuple[list[st
     for path, src in bindings.items():
         for check in STRICT_CPP:
             flagged, reason = check(src)
-            if flagged:
+            if flagged and bindings_strict:
                 strict.append(f"{path}: {check.__name__}: {reason} [rule: {RULES[check.__name__]}]")
+            elif flagged:
+                warn.append(f"{path}: {check.__name__}: {reason}: not the custom kernel's work (the kernel did not "
+                            f"compute the whole op); {harness or 'the harness'} reads only ModelNew, so this does not "
+                            f"fail the answer under its preset (`--tolerance default` fails it) "
+                            f"[rule: {RULES[check.__name__]}]")
     return strict, warn

@@ -17,6 +17,7 @@ import numpy as np
 
 from kernelwright.tools.dtypes import KERNEL_DTYPES, name_of
 from kernelwright.tools.project import KernelProject
+from kernelwright.tools.referee.aten_binding import build_native, wants_native
 from kernelwright.tools.referee.bind_lists import list_members
 from kernelwright.tools.referee.bind_msopgen import AttrValueError, attr_value
 from kernelwright.tools.referee.binding import TaskValue, expected_outputs
@@ -50,6 +51,22 @@ def model_new_functions(project: KernelProject) -> tuple[dict[str, BoundFunction
     return found, model
 
 
+def native_binding(project: KernelProject, model_src: str | None) -> tuple[Path | None, str | None, str]:
+    """(the answer's binding built for the CPU, ModelNew's source, a note) when its binding computes with ATen
+    (MultiKernelBench runs that code: the verdict must too); (None, model_src, why not) otherwise."""
+    model = project.model_source() if project.kind == "msopgen" else None
+    bindings = project.binding_sources() if model else {}
+    if not model or not wants_native(bindings):
+        return None, model_src, ""
+    if len(bindings) != 1:
+        return None, model_src, f"the binding computes with ATen across {len(bindings)} files: not built as one module"
+    built = build_native(next(iter(bindings.values())))
+    if built.path is None:
+        return None, model_src, f"the binding computes with ATen and could not be run as written: {built.reason}"
+    return built.path, model, ("the binding computes with ATen: built as a CPU torch extension and run as written "
+                               "(its ATen calls on the CPU, its EXEC_NPU_CMD on this backend)")
+
+
 class CallBinder:
     """Answers the worker's extension calls: binds each onto the OpDef, runs it, replies with outputs."""
 
@@ -71,7 +88,7 @@ class CallBinder:
         own = f"aclnn{self.s.project.name}"
         if call["exec_op"] != own:
             return self._stop(f"{call['fn']}() launches {call['exec_op']}, not the answer's operator ({own}): CANN's "
-                              "builtin operators are not emulated here")
+                              "builtin operators are not emulated here", judgeable=False)
         case, outs, problem = bind_call(self.s.build.op, call, values, self.s.supported_dtypes,
                                         self.functions.get(call["fn"]))
         if case is None:
@@ -190,7 +207,7 @@ def judge_model_new(s: Any, case: Any, seed: int, mapping: dict[int, int], ref: 
     """Run ModelNew for this trial and fill `run` (status, reason, mismatches)."""
     binder = CallBinder(s, f"{case.id} seed {seed}", run, s.model_new)
     got = s.worker.model_new(case, seed, mapping, model_src=s.model_src,
-                             functions={k: vars(f) for k, f in s.model_new.items()}, on_call=binder)
+                             functions={k: vars(f) for k, f in s.model_new.items()}, on_call=binder, native=s.native)
     if isinstance(got, RefFailure):
         run.status, run.reason = "error", got.render()
         return
