@@ -51,20 +51,31 @@ def model_new_functions(project: KernelProject) -> tuple[dict[str, BoundFunction
     return found, model
 
 
-def native_binding(project: KernelProject, model_src: str | None) -> tuple[Path | None, str | None, str]:
+UNFOLLOWED = "a value the binding computes in a way not followed here"
+
+
+def unfollowed(runs: list[CaseRun]) -> bool:
+    """A trial stopped because the stand-in could not follow what the binding computes for an argument."""
+    return any(m.rule == "binding" and UNFOLLOWED in m.message for r in runs for m in r.mismatches)
+
+
+def native_binding(project: KernelProject, model_src: str | None, *, always: bool = False
+                   ) -> tuple[Path | None, str | None, str]:
     """(the answer's binding built for the CPU, ModelNew's source, a note) when its binding computes with ATen
-    (MultiKernelBench runs that code: the verdict must too); (None, model_src, why not) otherwise."""
+    (MultiKernelBench runs that code: the verdict must too), or `always` (the stand-in could not follow it);
+    (None, model_src, why not) otherwise."""
     model = project.model_source() if project.kind == "msopgen" else None
     bindings = project.binding_sources() if model else {}
-    if not model or not wants_native(bindings):
+    if not model or not (always or wants_native(bindings)):
         return None, model_src, ""
     if len(bindings) != 1:
         return None, model_src, f"the binding computes with ATen across {len(bindings)} files: not built as one module"
     built = build_native(next(iter(bindings.values())))
     if built.path is None:
         return None, model_src, f"the binding computes with ATen and could not be run as written: {built.reason}"
-    return built.path, model, ("the binding computes with ATen: built as a CPU torch extension and run as written "
-                               "(its ATen calls on the CPU, its EXEC_NPU_CMD on this backend)")
+    why = "the stand-in could not follow it" if always else "the binding computes with ATen"
+    return built.path, model, (f"{why}: built as a CPU torch extension and run as written (its ATen calls on the "
+                               "CPU, its EXEC_NPU_CMD on this backend)")
 
 
 class CallBinder:
@@ -161,7 +172,7 @@ def bind_call(op: OpSpec | None, call: dict[str, Any], values: list[RefValue], s
         if v.kind in ("none", "unknown"):
             if p.param_type == "required":
                 return None, {}, f"OpDef input '{p.name}' is required and its argument `{names[i]}` is " + \
-                    ("empty" if v.kind == "none" else "a value the binding computes in a way not followed here")
+                    ("empty" if v.kind == "none" else UNFOLLOWED)
             continue
         if is_dynamic(p) or v.kind == "tensor_list":
             got, _, problem = list_members(p, TaskValue(names[i], "call", i, v))

@@ -19,7 +19,7 @@ from kernelwright.tools.hardware import load_soc
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.referee import judgeable
 from kernelwright.tools.referee.case_runner import Setting, run_trial, run_trial_with_fallback
-from kernelwright.tools.referee.model_new_case import model_new_functions, native_binding
+from kernelwright.tools.referee.model_new_case import model_new_functions, native_binding, unfollowed
 from kernelwright.tools.referee.speed import judge_speed
 from kernelwright.tools.referee.stages import lint_stage, measure_stage
 from kernelwright.tools.referee.tolerance import AUTO, BENCHMARK_NAMES, Tolerance, get_tolerance, preset_for
@@ -105,8 +105,17 @@ def verify(task: Task, project: KernelProject, toolchain: Toolchain, *, toleranc
             v.stage("run").findings.append(note)
     try:
         shrink = toolchain.capabilities.shrink_budget
-        _run_cases(v, task, s, Options(trials, seed, (budget or shrink) if shrink else None, cases, recheck,
-                                       stop_after_failures))
+        options = Options(trials, seed, (budget or shrink) if shrink else None, cases, recheck, stop_after_failures)
+        _run_cases(v, task, s, options)
+        if s.model_new and s.native is None and unfollowed(v.runs):   # judge the binding as written instead
+            s.native, s.model_src, note = native_binding(project, s.model_src, always=True)
+            v.stage("run").findings.append(note)
+            if s.native is not None:
+                kept = list(v.stage("run").findings)
+                v.runs, v.skipped_cases, s.results, s.ran = [], {}, [], []
+                v.stages = [st for st in v.stages if st.name in ("lint", "build")]
+                v.stage("run").findings += kept
+                _run_cases(v, task, s, options)
     finally:
         if own_worker:
             s.worker.close()
