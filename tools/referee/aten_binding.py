@@ -23,7 +23,7 @@ from pathlib import Path
 
 from kernelwright.tools.buildkit import cache, sandbox
 from kernelwright.tools.buildkit.containment import View
-from kernelwright.tools.referee.anticheat import COMPUTE, check_at_compute, strip_cpp
+from kernelwright.tools.referee.anticheat import COMPUTE, builtin_launches, check_at_compute, strip_cpp
 from kernelwright.tools.sim.compiler import find_compiler
 
 NAMESPACE = "aten_binding"
@@ -44,6 +44,7 @@ inline pybind11::object conv(const at::Scalar& s) {
   return s.isFloatingPoint() ? pybind11::cast(s.toDouble()) : s.isBoolean() ? pybind11::cast(s.toBool())
                                                                              : pybind11::cast(s.toLong()); }
 inline pybind11::object conv(const char* s) { return pybind11::str(s); }
+inline pybind11::object conv(at::ScalarType t) { return pybind11::str(c10::toString(t)); }
 inline pybind11::object conv(const std::string& s) { return pybind11::str(s); }
 template <class T> pybind11::object conv(const T& v) { return pybind11::cast(v); }
 template <class... A> void exec(const char* op, const char* names, const A&... a) {
@@ -67,8 +68,9 @@ class NativeBinding:
 
 
 def wants_native(bindings: dict[str, str]) -> bool:
-    """The binding computes with ATen (anticheat.check_at_compute's finding): only compiling it follows that."""
-    return any(check_at_compute(src)[0] for src in bindings.values())
+    """The binding computes with ATen (anticheat.check_at_compute's finding) or launches CANN's own operators
+    (computed by PyTorch's equivalents in the worker, tasks/aten_hook.py): only running it as written follows."""
+    return any(check_at_compute(src)[0] or builtin_launches(src) for src in bindings.values())
 
 
 def prepare(src: str) -> str:
