@@ -274,7 +274,8 @@ def check_binding_launches(src: str) -> tuple[bool, str]:
 # CANN's own aclnn operators (the library, not an answer's kernel) that MultiKernelBench answers launch
 CANN_BUILTIN_OPS = {"aclnnConvolution", "aclnnBatchNorm", "aclnnGroupNorm", "aclnnMean", "aclnnLayerNorm", "aclnnMatmul",
                     "aclnnMm", "aclnnBatchMatMul", "aclnnAdd", "aclnnMul", "aclnnSoftmax", "aclnnSum", "aclnnMaxPool",
-                    "aclnnAvgPool2d", "aclnnRelu", "aclnnGelu", "aclnnSigmoid", "aclnnTanh", "aclnnExp", "aclnnLinear"}
+                    "aclnnAvgPool2d", "aclnnRelu", "aclnnGelu", "aclnnSigmoid", "aclnnTanh", "aclnnExp", "aclnnLinear",
+                    "aclnnConvDepthwise2d", "aclnnAffineGrid", "aclnnGridSampler2D", "aclnnUpsampleBilinear2dAA"}
 _EXEC_OPS = re.compile(r"\bEXEC_NPU_CMD\s*\(\s*(\w+)")
 
 

@@ -66,9 +66,23 @@ def _mean(a: list[Any]) -> list[tuple[int, torch.Tensor]]:
 # compute (the aclnn signatures of CANN 8.x's aclnnop headers: inputs, attributes, outputs in order), as
 # PyTorch computes it. They are CANN's library, not the answer's kernel (anticheat.check_builtin_only says
 # so when the binding launches nothing else).
+F = torch.nn.functional
 BUILTINS: dict[str, Callable[[list[Any]], list[tuple[int, torch.Tensor]]]] = {
     "aclnnConvolution": _convolution, "aclnnBatchNorm": _batch_norm, "aclnnGroupNorm": _group_norm,
     "aclnnMean": _mean,
+    "aclnnGelu": lambda a: [(1, F.gelu(a[0]))],
+    "aclnnRelu": lambda a: [(1, torch.relu(a[0]))],
+    # (self, weight, kernelSize, bias, stride, padding, dilation, out, cubeMathType)
+    "aclnnConvDepthwise2d": lambda a: [(7, F.conv2d(a[0], a[1], a[3], a[4], a[5], a[6], groups=a[0].shape[1]))],
+    # (self, kernelSize, strides, paddings, ceilMode, countIncludePad, divisorOverride, cubeMathType, out)
+    "aclnnAvgPool2d": lambda a: [(8, F.avg_pool2d(a[0], a[1], a[2], a[3], bool(a[4]), bool(a[5]), int(a[6]) or None))],
+    # (theta, outputSize, alignCorners, out)
+    "aclnnAffineGrid": lambda a: [(3, F.affine_grid(a[0], list(a[1]), align_corners=bool(a[2])))],
+    # (self, grid, interpolationMode, paddingMode, alignCorners, out)
+    "aclnnGridSampler2D": lambda a: [(5, torch.grid_sampler_2d(a[0], a[1], int(a[2]), int(a[3]), bool(a[4])))],
+    # (self, outputSize, alignCorners, scalesH, scalesW, out)
+    "aclnnUpsampleBilinear2dAA": lambda a: [(5, torch._upsample_bilinear2d_aa(a[0], list(a[1]), bool(a[2]),
+                                                                               a[3] or None, a[4] or None))],
 }
 
 
