@@ -61,19 +61,19 @@ def unfollowed(runs: list[CaseRun]) -> bool:
 
 def native_binding(project: KernelProject, model_src: str | None, *, always: bool = False
                    ) -> tuple[Path | None, str | None, str]:
-    """(the answer's binding built for the CPU, ModelNew's source, a note) when its binding computes with ATen
-    (MultiKernelBench runs that code: the verdict must too), or `always` (the stand-in could not follow it);
-    (None, model_src, why not) otherwise."""
+    """(the answer's binding built for the CPU, ModelNew's source, a note) when its binding computes with ATen or
+    launches CANN's own operators (MultiKernelBench runs that code: the verdict must too), or `always` (the
+    stand-in could not follow it); (None, model_src, why not) otherwise."""
     model = project.model_source() if project.kind == "msopgen" else None
     bindings = project.binding_sources() if model else {}
     if not model or not (always or wants_native(bindings)):
         return None, model_src, ""
     if len(bindings) != 1:
-        return None, model_src, f"the binding computes with ATen across {len(bindings)} files: not built as one module"
+        return None, model_src, f"the binding is {len(bindings)} files: not built as one module to run as written"
     built = build_native(next(iter(bindings.values())))
     if built.path is None:
-        return None, model_src, f"the binding computes with ATen and could not be run as written: {built.reason}"
-    why = "the stand-in could not follow it" if always else "the binding computes with ATen"
+        return None, model_src, f"the binding could not be run as written: {built.reason}"
+    why = "the stand-in could not follow it" if always else "the binding computes with ATen or CANN's own operators"
     return built.path, model, (f"{why}: built as a CPU torch extension and run as written (its ATen calls on the "
                                "CPU, its EXEC_NPU_CMD on this backend)")
 

@@ -99,7 +99,7 @@ def verify(task: Task, project: KernelProject, toolchain: Toolchain, *, toleranc
                 soc=profile, fallback_budget=fallback_budget, supported_dtypes=toolchain.capabilities.dtypes,
                 task_check=tol.task_check and task.custom_check)
     s.model_new, s.model_src = model_new_functions(project)
-    if v.stage("lint").status != "fail":     # a binding computing with ATen runs as written (aten_binding.py)
+    if v.stage("lint").status != "fail":     # a binding computing with ATen or CANN's ops runs as written (aten_binding.py)
         s.native, s.model_src, note = native_binding(project, s.model_src)
         if note:
             v.stage("run").findings.append(note)
@@ -212,7 +212,7 @@ def _finish(v: Verdict, start: float) -> Verdict:
         skipped = f"; {len(v.skipped_cases)} case(s) not run" if v.skipped_cases else ""
         v.status, v.summary = "pass", f"{sum(r.status == 'pass' for r in v.runs)} run(s) passed{skipped}"
         if any("reads only ModelNew" in f for f in v.stage("lint").findings):   # passed by the harness's rule
-            v.summary += "; by the benchmark's rule only: the binding computes with ATen (lint findings)"
+            v.summary += "; by the benchmark's rule only: the binding, not the kernel, computes (lint findings)"
     else:
         v.status = "error"
         v.summary = "no case could run: " + ("; ".join(f"{k}: {r}" for k, r in list(v.skipped_cases.items())[:3]) or
