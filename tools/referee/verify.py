@@ -31,6 +31,9 @@ from kernelwright.tools.toolchain import EMULATION_BUDGET, Toolchain
 
 DEFAULT_BUDGET = EMULATION_BUDGET  # elements per case on an emulation (inputs, init tensors and weights)
 FALLBACK_BUDGET = 1 << 23         # a case that cannot shrink safely may still run at its own size up to this
+# ... and up to this when no emulated kernel runs in it (a binding run as written that launches only ATen or
+# CANN's own operators: PyTorch computes it on the CPU in seconds, the emulation's speed does not bound it)
+HOST_ONLY_BUDGET = 1 << 26
 RECHECK_SEED = 104729
 
 
@@ -103,6 +106,8 @@ def verify(task: Task, project: KernelProject, toolchain: Toolchain, *, toleranc
         s.native, s.model_src, note = native_binding(project, s.model_src)
         if note:
             v.stage("run").findings.append(note)
+        if s.native is not None and not s.model_new:       # the binding launches nothing of the answer's own
+            s.fallback_budget = max(s.fallback_budget, HOST_ONLY_BUDGET)
     try:
         shrink = toolchain.capabilities.shrink_budget
         options = Options(trials, seed, (budget or shrink) if shrink else None, cases, recheck, stop_after_failures)
