@@ -23,7 +23,7 @@ from pathlib import Path
 
 from kernelwright.tools.buildkit import cache, sandbox
 from kernelwright.tools.buildkit.containment import View
-from kernelwright.tools.referee.anticheat import COMPUTE, builtin_launches, check_at_compute, strip_cpp
+from kernelwright.tools.referee.anticheat import builtin_launches, check_at_compute
 from kernelwright.tools.sim.compiler import find_compiler
 
 NAMESPACE = "aten_binding"
@@ -185,9 +185,3 @@ def build_native(src: str) -> NativeBinding:
     errors = [ln for ln in log.splitlines() if "error:" in ln][:3]
     return NativeBinding(None, "the binding does not compile as a CPU torch extension: " +
                          ("; ".join(e.replace(str(entry), "") for e in errors) or log[-300:]))
-
-
-def aten_compute_lines(src: str) -> list[str]:
-    """The ATen calls that compute in a binding (for the finding a benchmark preset reports)."""
-    code = strip_cpp(src)
-    return sorted(set(re.findall(r"\b(?:at|torch)::(\w+)\s*\(", code)) & COMPUTE)
