@@ -96,7 +96,7 @@ def parse(source: str):
     return parse_program(source, DSL_FILE)
 
 
-def check(source: str, task: Task, worker: Any, *, soc: str | None = None, tolerance: str = "default") -> DslCheck:
+def check(source: str, task: Task, worker: Any, *, soc: str | None = None, tolerance: str = "auto") -> DslCheck:
     """Parse, static rules, then the interpreter on every case of the task against the reference, with
     the run's tolerance (the kernel's verdict uses the same one)."""
     from kernelwright.tools.dsl.check import check as dsl_check

@@ -99,6 +99,8 @@ def failure_class(verdict: dict[str, Any]) -> str:
             rules = [m["rule"] for r in verdict.get("runs", []) for m in r.get("mismatches", [])]
             if rules:
                 return f"compare: {collections.Counter(rules).most_common(1)[0][0]}"
+        if name == "run" and not failed and verdict.get("skipped_cases"):   # nothing judged: say why, not a note
+            return f"run: not judged: {_first_line(next(iter(verdict['skipped_cases'].values())))[:160]}"
         if stage.get("findings"):
             return f"{name}: {_first_line(stage['findings'][0])}"
         return f"{name}: {_first_line(stage.get('summary', ''))}"

@@ -24,7 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--attempts", "-k", type=int, default=1, help="independent tries per task, for pass@k (default 1)")
     p.add_argument("--filter", action="append", default=[], metavar="KEY=PATTERNS",
                    help="category=softmax,loss | level=1 | name=relu* | a bare pattern; repeat to narrow further")
-    p.add_argument("--tolerance", default="default", help="tolerance preset (default, mkb, npukb, kernelbench, akb, mere)")
+    p.add_argument("--tolerance", default="auto", help="tolerance preset: auto (the default: each task's benchmark "
+                   "preset, ours for a task from no benchmark), default, mkb, npukb, kernelbench, akb, mere")
     p.add_argument("--soc", default=None, help="SoC profile (default Ascend910B2)")
     p.add_argument("--config", default=None, help="agent config file (.yaml or .toml)")
     p.add_argument("--timeout", type=float, default=1800.0, help="wall-clock seconds per try before it is killed and "

@@ -26,7 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         a.add_argument("file", metavar="FILE", help="a DSL program (.dsl.py)")
         a.add_argument("--task", default=None, help="a task .py (Model, get_inputs, get_init_inputs) to check against")
         a.add_argument("--dtype", action="append", default=None, help="also check each case in this dtype (repeatable)")
-        a.add_argument("--tolerance", default="default", help="tolerance preset (default, mkb, npukb, kernelbench, ...)")
+        a.add_argument("--tolerance", default="auto", help="tolerance preset: auto (the task's benchmark's; the default), "
+                       "default, mkb, npukb, kernelbench, ...")
         a.add_argument("--soc", default=None, help="SoC profile (default Ascend910B2)")
         a.add_argument("--json", action="store_true", help="print the report as JSON")
         if name == "lower":
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from kernelwright.tools.dsl.lower import LowerError, lower
     from kernelwright.tools.dsl.parse_program import parse_program
     from kernelwright.tools.hardware import load_soc
-    from kernelwright.tools.referee.tolerance import get_tolerance
+    from kernelwright.tools.referee.tolerance import check_name
     from kernelwright.tools.tasks import load_task
 
     path = Path(args.file)
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"{args.file}: {problem}")
     source = path.read_text(encoding="utf-8", errors="replace")
     soc = load_soc(args.soc)
-    get_tolerance(args.tolerance)
+    check_name(args.tolerance)
     task = load_task(args.task) if args.task else None
     try:
         program = parse_program(source, path.name)

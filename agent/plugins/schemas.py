@@ -16,7 +16,8 @@ class GenerateInput(BaseModel):
     model: str | None = Field(None, description="model for the agent's nodes: 'builtin' (no LLM), 'replay:FILE', or a "
                                                 "litellm name; default: the server's configuration")
     backend: Backend = Field("sim", description="toolchain: sim (CPU emulation), cann (CANN + NPU)")
-    tolerance: str = Field("default", description="tolerance preset: default, mkb, npukb, kernelbench, akb, mere")
+    tolerance: str = Field("auto", description="tolerance preset: auto (the task's benchmark's own, ours for other "
+                                               "tasks), default, mkb, npukb, kernelbench, akb, mere")
     max_steps: int | None = Field(None, ge=1, le=200, description="cap on node runs over the whole task")
 
 

@@ -90,6 +90,6 @@ def test_saved_settings_change_only_by_name():
     assert changed.config.models.default.name == "openai/o3" and changed.config.toolchain.tolerance == "mkb"
     assert changed.models == {"planner": "openai/o3", "debugger": "openai/o3"}
     assert [(c.key, c.old, c.new) for c in changed.changes] == [("models.default.name", "openai/gpt-4o", "openai/o3"),
-                                                                ("toolchain.tolerance", "default", "mkb")]
+                                                                ("toolchain.tolerance", "auto", "mkb")]
     with pytest.raises(ConfigError, match="toolchain.soc: unknown SoC"):
         saved.resumed({}, {"soc": "Bogus"})

@@ -80,3 +80,36 @@ def test_a_held_layer_is_named_with_the_line_that_built_it():
 def test_parameter_containers_pass_every_python_check():
     src = (CORPUS / "clean_param_container.py").read_text()
     assert anticheat.run_checks(src, {}) == ([], [])
+
+
+def test_binding_findings_follow_the_presets_harness():
+    """MultiKernelBench's cheating check reads only ModelNew: under its preset an ATen binding is reported
+    (the kernel did not compute the whole op) without failing; our preset and AscendOpGenAgent's fail it."""
+    from kernelwright.tools.referee.tolerance import PRESETS
+    binding = {"bind/op.cpp": (CORPUS / "at_matmul_binding.cpp").read_text()}
+    strict, warn = anticheat.run_checks(None, binding, bindings_strict=PRESETS["mkb"].binding_checks_fail,
+                                        harness="MultiKernelBench")
+    assert strict == [] and len(warn) == 1
+    assert "check_at_compute" in warn[0] and "at::matmul" in warn[0] and "MultiKernelBench reads only ModelNew" in warn[0]
+    for preset in ("default", "mere"):
+        strict, warn = anticheat.run_checks(None, binding, bindings_strict=PRESETS[preset].binding_checks_fail)
+        assert len(strict) == 1 and strict[0].startswith("bind/op.cpp: check_at_compute") and warn == []
+    # ModelNew's own checks stay strict under every preset (the harness reads ModelNew)
+    strict, _ = anticheat.run_checks((CORPUS / "torch_fallback_relu.py").read_text(), {}, bindings_strict=False)
+    assert strict and strict[0].startswith("ModelNew: check_torch_compute")
+
+
+def test_an_aten_binding_is_prepared_for_a_cpu_build():
+    """The binding compiled as written: NPU headers stubbed, the PrivateUse1 registration dropped, the
+    pybind module kept (referee/aten_binding.py)."""
+    from kernelwright.tools.referee.aten_binding import prepare, wants_native
+    src = ('#include <torch/library.h>\n#include "pytorch_npu_helper.hpp"\n#include <torch/extension.h>\n'
+           'at::Tensor f(const at::Tensor& x) { at::Tensor y = at::empty_like(x); EXEC_NPU_CMD(aclnnF, x, y); '
+           'return at::relu(y); }\n'
+           'TORCH_LIBRARY_IMPL(myops, PrivateUse1, m) { m.impl("f", &f); }\n'
+           'PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("f", &f, "f"); }\n')
+    out = prepare(src)
+    assert out.startswith('#include "kw_npu_helper.hpp"')
+    assert '// (NPU header, stubbed) #include "pytorch_npu_helper.hpp"' in out
+    assert "#include <torch/extension.h>" in out and "TORCH_LIBRARY_IMPL" not in out and "PYBIND11_MODULE" in out
+    assert wants_native({"bind/op.cpp": src}) and not wants_native({"bind/op.cpp": src.replace("at::relu(y)", "y")})

@@ -271,6 +271,29 @@ def check_binding_launches(src: str) -> tuple[bool, str]:
     return True, "the binding never launches a kernel (no EXEC_NPU_CMD, aclnn call, <<<>>> or *_launch)"
 
 
+# CANN's own aclnn operators (the library, not an answer's kernel) that MultiKernelBench answers launch
+CANN_BUILTIN_OPS = {"aclnnConvolution", "aclnnBatchNorm", "aclnnGroupNorm", "aclnnMean", "aclnnLayerNorm", "aclnnMatmul",
+                    "aclnnMm", "aclnnBatchMatMul", "aclnnAdd", "aclnnMul", "aclnnSoftmax", "aclnnSum", "aclnnMaxPool",
+                    "aclnnAvgPool2d", "aclnnRelu", "aclnnGelu", "aclnnSigmoid", "aclnnTanh", "aclnnExp", "aclnnLinear",
+                    "aclnnConvDepthwise2d", "aclnnAffineGrid", "aclnnGridSampler2D", "aclnnUpsampleBilinear2dAA"}
+_EXEC_OPS = re.compile(r"\bEXEC_NPU_CMD\s*\(\s*(\w+)")
+
+
+def builtin_launches(src: str) -> list[str]:
+    """The CANN builtin operators a binding's EXEC_NPU_CMDs launch."""
+    return sorted({op for op in _EXEC_OPS.findall(strip_cpp(src)) if op in CANN_BUILTIN_OPS})
+
+
+# Rationale: a binding whose every EXEC_NPU_CMD launches a CANN library operator (aclnnConvolution, ...) has the
+# library compute the op; the answer's own kernel never runs (AscendOpGenAgent Type1, through the library).
+def check_builtin_only(src: str) -> tuple[bool, str]:
+    ops = _EXEC_OPS.findall(strip_cpp(src))
+    if ops and all(op in CANN_BUILTIN_OPS for op in ops):
+        return True, (f"the binding launches only CANN's own operators ({', '.join(sorted(set(ops)))}), never the "
+                      "answer's kernel")
+    return False, ""
+
+
 # The public harness rule each check follows, named in every finding so an author can look it up.
 RULES: dict[str, str] = {
     "check_torch_compute": "MultiKernelBench cheating_detection.py _forbidden_torch_ops (torch/F/tensor compute "
@@ -284,16 +307,20 @@ RULES: dict[str, str] = {
     "check_result_cache": "KernelBench unit_tests/test_eval_adversarial.py (result reuse)",
     "check_at_compute": "AscendOpGenAgent: no at:: compute in pybind11.cpp",
     "check_binding_launches": "AscendOpGenAgent Type1 (the kernel is never launched)",
+    "check_builtin_only": "AscendOpGenAgent Type1 (the kernel is never launched: CANN's library computes the op)",
 }
 
 STRICT_PY: list[Check] = [check_torch_compute, check_nn_layers, check_kernel_not_called, check_python_loops,
                           check_try_fallback]
 WARN_PY: list[Check] = [check_result_cache]
-STRICT_CPP: list[Check] = [check_at_compute, check_binding_launches]
+STRICT_CPP: list[Check] = [check_at_compute, check_binding_launches, check_builtin_only]
 
 
-def run_checks(model_src: str | None, bindings: dict[str, str]) -> tuple[list[str], list[str]]:
-    """(strict findings, warnings), each `path: check: reason`."""
+def run_checks(model_src: str | None, bindings: dict[str, str], *, bindings_strict: bool = True,
+               harness: str = "") -> tuple[list[str], list[str]]:
+    """(strict findings, warnings), each `path: check: reason`. With `bindings_strict` off (a benchmark
+    preset whose harness does not read the binding, named `harness`), the binding's findings are warnings
+    that say so: the verdict follows the harness, the report tells the kernel engineer what ran in ATen."""
     strict, warn = [], []
     if model_src:
         for check in STRICT_PY + WARN_PY:
@@ -304,6 +331,11 @@ def run_checks(model_src: str | None, bindings: dict[str, str]) -> tuple[list[st
     for path, src in bindings.items():
         for check in STRICT_CPP:
             flagged, reason = check(src)
-            if flagged:
+            if flagged and bindings_strict:
                 strict.append(f"{path}: {check.__name__}: {reason} [rule: {RULES[check.__name__]}]")
+            elif flagged:
+                warn.append(f"{path}: {check.__name__}: {reason}: not the custom kernel's work (the kernel did not "
+                            f"compute the whole op); {harness or 'the harness'} reads only ModelNew, so this does not "
+                            f"fail the answer under its preset (`--tolerance default` fails it) "
+                            f"[rule: {RULES[check.__name__]}]")
     return strict, warn

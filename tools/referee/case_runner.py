@@ -3,6 +3,7 @@ bind them onto the project, run the kernel, compare every output and check the i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -45,6 +46,7 @@ class Setting:
     # the answer's ModelNew and the extension functions it calls (model_new_case.py); empty: the static binding
     model_new: dict[str, Any] = field(default_factory=dict)
     model_src: str | None = None
+    native: Path | None = None        # the answer's binding built for the CPU (aten_binding.py): ModelNew calls it
 
 
 def _tensor_shapes(values) -> list[list[int]]:
@@ -216,7 +218,7 @@ def run_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShap
         return run
     run.run_shapes = _tensor_shapes(ref.args)
     run.notes += ref.notes
-    if s.model_new:
+    if s.model_new or s.native:
         judge_model_new(s, case, seed, plan.mapping if run.shrunk else {}, ref, run)
         return run
     bound, expected = bind(s, ref)

@@ -17,6 +17,7 @@ import numpy as np
 
 from kernelwright.tools.dtypes import KERNEL_DTYPES, name_of
 from kernelwright.tools.project import KernelProject
+from kernelwright.tools.referee.aten_binding import build_native, wants_native
 from kernelwright.tools.referee.bind_lists import list_members
 from kernelwright.tools.referee.bind_msopgen import AttrValueError, attr_value
 from kernelwright.tools.referee.binding import TaskValue, expected_outputs
@@ -50,6 +51,33 @@ def model_new_functions(project: KernelProject) -> tuple[dict[str, BoundFunction
     return found, model
 
 
+UNFOLLOWED = "a value the binding computes in a way not followed here"
+
+
+def unfollowed(runs: list[CaseRun]) -> bool:
+    """A trial stopped because the stand-in could not follow what the binding computes for an argument."""
+    return any(m.rule == "binding" and UNFOLLOWED in m.message for r in runs for m in r.mismatches)
+
+
+def native_binding(project: KernelProject, model_src: str | None, *, always: bool = False
+                   ) -> tuple[Path | None, str | None, str]:
+    """(the answer's binding built for the CPU, ModelNew's source, a note) when its binding computes with ATen or
+    launches CANN's own operators (MultiKernelBench runs that code: the verdict must too), or `always` (the
+    stand-in could not follow it); (None, model_src, why not) otherwise."""
+    model = project.model_source() if project.kind == "msopgen" else None
+    bindings = project.binding_sources() if model else {}
+    if not model or not (always or wants_native(bindings)):
+        return None, model_src, ""
+    if len(bindings) != 1:
+        return None, model_src, f"the binding is {len(bindings)} files: not built as one module to run as written"
+    built = build_native(next(iter(bindings.values())))
+    if built.path is None:
+        return None, model_src, f"the binding could not be run as written: {built.reason}"
+    why = "the stand-in could not follow it" if always else "the binding computes with ATen or CANN's own operators"
+    return built.path, model, (f"{why}: built as a CPU torch extension and run as written (its ATen calls on the "
+                               "CPU, its EXEC_NPU_CMD on this backend)")
+
+
 class CallBinder:
     """Answers the worker's extension calls: binds each onto the OpDef, runs it, replies with outputs."""
 
@@ -71,7 +99,7 @@ class CallBinder:
         own = f"aclnn{self.s.project.name}"
         if call["exec_op"] != own:
             return self._stop(f"{call['fn']}() launches {call['exec_op']}, not the answer's operator ({own}): CANN's "
-                              "builtin operators are not emulated here")
+                              "builtin operators are not emulated here", judgeable=False)
         case, outs, problem = bind_call(self.s.build.op, call, values, self.s.supported_dtypes,
                                         self.functions.get(call["fn"]))
         if case is None:
@@ -144,7 +172,7 @@ def bind_call(op: OpSpec | None, call: dict[str, Any], values: list[RefValue], s
         if v.kind in ("none", "unknown"):
             if p.param_type == "required":
                 return None, {}, f"OpDef input '{p.name}' is required and its argument `{names[i]}` is " + \
-                    ("empty" if v.kind == "none" else "a value the binding computes in a way not followed here")
+                    ("empty" if v.kind == "none" else UNFOLLOWED)
             continue
         if is_dynamic(p) or v.kind == "tensor_list":
             got, _, problem = list_members(p, TaskValue(names[i], "call", i, v))
@@ -190,7 +218,7 @@ def judge_model_new(s: Any, case: Any, seed: int, mapping: dict[int, int], ref: 
     """Run ModelNew for this trial and fill `run` (status, reason, mismatches)."""
     binder = CallBinder(s, f"{case.id} seed {seed}", run, s.model_new)
     got = s.worker.model_new(case, seed, mapping, model_src=s.model_src,
-                             functions={k: vars(f) for k, f in s.model_new.items()}, on_call=binder)
+                             functions={k: vars(f) for k, f in s.model_new.items()}, on_call=binder, native=s.native)
     if isinstance(got, RefFailure):
         run.status, run.reason = "error", got.render()
         return

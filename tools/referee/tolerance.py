@@ -29,6 +29,12 @@ class Tolerance(BaseModel):
     # judges its own shapes only, so its preset reports that ("written for the task's shapes only") and passes;
     # ours keeps it a failure (a user's kernel meets other shapes)
     task_shapes_only_passes: bool = True
+    # the anti-cheat checks on the C++ binding (ATen compute, no launch) fail the answer: the harness reads the
+    # binding. MultiKernelBench's cheating check reads only ModelNew (utils/cheating_detection.py @460a972) and
+    # NPUKernelBench/KernelBench have none, so their presets report those findings without failing; ours fails
+    # them (an ATen binding means the custom kernel did not compute the whole op, which a user asked it to), and
+    # AscendOpGenAgent's rule ("no at:: compute in pybind11.cpp") is the `mere` preset's
+    binding_checks_fail: bool = False
     source: str = ""
 
     def bar(self, dtype: str) -> tuple[float, float]:
@@ -49,7 +55,7 @@ class Tolerance(BaseModel):
 
 PRESETS: dict[str, Tolerance] = {
     "default": Tolerance(
-        name="default", rule="allclose", task_shapes_only_passes=False,
+        name="default", rule="allclose", task_shapes_only_passes=False, binding_checks_fail=True,
         # about two units in the last place of each format, and fp32 at the field's usual 1e-4
         table={"float32": (1e-4, 1e-4), "float16": (1e-3, 2e-3), "bfloat16": (4e-3, 1.6e-2), "float64": (1e-7, 1e-7)},
         source="kernelwright: per-dtype table"),
@@ -68,7 +74,7 @@ PRESETS: dict[str, Tolerance] = {
         table={"float32": (1e-4, 1e-4), "float16": (1e-2, 1e-2), "bfloat16": (1e-2, 1e-2), "float64": (1e-4, 1e-4)},
         source="KernelBench get_tolerance_for_precision (also AscendKernelBench)"),
     "mere": Tolerance(
-        name="mere", rule="mere_mare", check_dtype=False,
+        name="mere", rule="mere_mare", check_dtype=False, binding_checks_fail=True,
         mere={"float16": 2 ** -10, "bfloat16": 2 ** -7, "float32": 2 ** -13, "float64": 2 ** -30},
         int_lsb={"int8": 1, "int16": 1},
         source="AscendOpGenAgent utils/verification_ascendc.py: MERE < T and MARE < 10T"),
@@ -96,6 +102,13 @@ def preset_for(layout: str) -> tuple[Tolerance, str]:
 
 class UnknownTolerance(ConfigError):
     pass
+
+
+def check_name(name: str) -> str:
+    """A preset name a setting may hold: one of PRESETS, or `auto` (resolved per task by preset_for)."""
+    if name != AUTO and name not in PRESETS:
+        raise UnknownTolerance(f"unknown tolerance preset '{name}'; known: {AUTO}, {', '.join(sorted(PRESETS))}")
+    return name
 
 
 def get_tolerance(name: str | Tolerance) -> Tolerance:

@@ -19,10 +19,10 @@ from kernelwright.tools.hardware import load_soc
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.referee import judgeable
 from kernelwright.tools.referee.case_runner import Setting, run_trial, run_trial_with_fallback
-from kernelwright.tools.referee.model_new_case import model_new_functions
+from kernelwright.tools.referee.model_new_case import model_new_functions, native_binding, unfollowed
 from kernelwright.tools.referee.speed import judge_speed
 from kernelwright.tools.referee.stages import lint_stage, measure_stage
-from kernelwright.tools.referee.tolerance import AUTO, Tolerance, get_tolerance, preset_for
+from kernelwright.tools.referee.tolerance import AUTO, BENCHMARK_NAMES, Tolerance, get_tolerance, preset_for
 from kernelwright.tools.referee.verdict import CaseRun, StageReport, Verdict
 from kernelwright.tools.task import Task, TaskCase
 from kernelwright.tools.tasks.reference import ReferenceWorker, RefFailure, RefShapes
@@ -31,6 +31,9 @@ from kernelwright.tools.toolchain import EMULATION_BUDGET, Toolchain
 
 DEFAULT_BUDGET = EMULATION_BUDGET  # elements per case on an emulation (inputs, init tensors and weights)
 FALLBACK_BUDGET = 1 << 23         # a case that cannot shrink safely may still run at its own size up to this
+# ... and up to this when no emulated kernel runs in it (a binding run as written that launches only ATen or
+# CANN's own operators: PyTorch computes it on the CPU in seconds, the emulation's speed does not bound it)
+HOST_ONLY_BUDGET = 1 << 26
 RECHECK_SEED = 104729
 
 
@@ -75,7 +78,8 @@ def verify(task: Task, project: KernelProject, toolchain: Toolchain, *, toleranc
     profile = load_soc(soc) if soc else toolchain.soc
     v = Verdict(task=task.name, op_type=task.op_type, project=project.name, backend=toolchain.name, soc=profile.name,
                 tolerance=tol.name, tolerance_rule=rule, seed=seed)
-    v.stages.append(lint_stage(project, api_lint=api_lint, extra_glue=extra_glue))
+    v.stages.append(lint_stage(project, api_lint=api_lint, extra_glue=extra_glue, bindings_strict=tol.binding_checks_fail,
+                               harness=BENCHMARK_NAMES.get(tol.name, tol.name)))
     # said in every verdict where the machine or the backend could not contain the steps
     for note in (sandbox.status().note(), toolchain.uncontained):
         if note:
@@ -98,10 +102,25 @@ def verify(task: Task, project: KernelProject, toolchain: Toolchain, *, toleranc
                 soc=profile, fallback_budget=fallback_budget, supported_dtypes=toolchain.capabilities.dtypes,
                 task_check=tol.task_check and task.custom_check)
     s.model_new, s.model_src = model_new_functions(project)
+    if v.stage("lint").status != "fail":     # a binding computing with ATen or CANN's ops runs as written (aten_binding.py)
+        s.native, s.model_src, note = native_binding(project, s.model_src)
+        if note:
+            v.stage("run").findings.append(note)
+        if s.native is not None and not s.model_new:       # the binding launches nothing of the answer's own
+            s.fallback_budget = max(s.fallback_budget, HOST_ONLY_BUDGET)
     try:
         shrink = toolchain.capabilities.shrink_budget
-        _run_cases(v, task, s, Options(trials, seed, (budget or shrink) if shrink else None, cases, recheck,
-                                       stop_after_failures))
+        options = Options(trials, seed, (budget or shrink) if shrink else None, cases, recheck, stop_after_failures)
+        _run_cases(v, task, s, options)
+        if s.model_new and s.native is None and unfollowed(v.runs):   # judge the binding as written instead
+            s.native, s.model_src, note = native_binding(project, s.model_src, always=True)
+            v.stage("run").findings.append(note)
+            if s.native is not None:
+                kept = list(v.stage("run").findings)
+                v.runs, v.skipped_cases, s.results, s.ran = [], {}, [], []
+                v.stages = [st for st in v.stages if st.name in ("lint", "build")]
+                v.stage("run").findings += kept
+                _run_cases(v, task, s, options)
     finally:
         if own_worker:
             s.worker.close()
@@ -197,6 +216,8 @@ def _finish(v: Verdict, start: float) -> Verdict:
     elif any(r.status == "pass" for r in v.runs):
         skipped = f"; {len(v.skipped_cases)} case(s) not run" if v.skipped_cases else ""
         v.status, v.summary = "pass", f"{sum(r.status == 'pass' for r in v.runs)} run(s) passed{skipped}"
+        if any("reads only ModelNew" in f for f in v.stage("lint").findings):   # passed by the harness's rule
+            v.summary += "; by the benchmark's rule only: the binding, not the kernel, computes (lint findings)"
     else:
         v.status = "error"
         v.summary = "no case could run: " + ("; ".join(f"{k}: {r}" for k, r in list(v.skipped_cases.items())[:3]) or

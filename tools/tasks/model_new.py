@@ -84,17 +84,41 @@ def extension(name: str, functions: dict[str, Signature], dispatch: Dispatch, ru
     return mod
 
 
+def counted(native: types.ModuleType, run: ModelNewRun, stopped: Callable[[], BaseException | None]) -> types.ModuleType:
+    """The answer's own binding built as a CPU extension (referee/aten_binding.py), its calls counted; a
+    call the parent stopped (the kernel failed) ends ModelNew as a dispatch error does."""
+    mod = types.ModuleType(native.__name__)
+
+    def wrap(f: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            run.calls += 1
+            try:
+                return f(*args, **kwargs)
+            except Exception as e:      # noqa: BLE001 - the binding's own errors are the answer's; ours re-raised
+                why = stopped()
+                if why is not None:
+                    raise _FromDispatch(why) from e
+                raise
+        return call
+    for attr in dir(native):
+        value = getattr(native, attr)
+        setattr(mod, attr, wrap(value) if callable(value) and not attr.startswith("_") else value)
+    return mod
+
+
 def set_seed(seed: int) -> None:
     torch.manual_seed(seed)
 
 
 def run_model_new(model_src: str, *, init: list[Any], inputs: list[Any], functions: dict[str, Signature],
                   dispatch: Dispatch, seed: int, module_names: tuple[str, ...] = ("custom_ops_lib",),
-                  dtype: torch.dtype | None = None) -> ModelNewRun:
-    """`ModelNew(*init)(*inputs)` with the seed set before construction, the extension stood in for."""
+                  dtype: torch.dtype | None = None, native: types.ModuleType | None = None,
+                  stopped: Callable[[], BaseException | None] = lambda: None) -> ModelNewRun:
+    """`ModelNew(*init)(*inputs)` with the seed set before construction, the extension stood in for (or,
+    `native`, the answer's binding built for the CPU, whose EXEC_NPU_CMDs reach the operator)."""
     run = ModelNewRun()
     shim.install()                      # torch_npu and friends, as the reference worker has them
-    ext = extension(module_names[0], functions, dispatch, run)
+    ext = counted(native, run, stopped) if native is not None else extension(module_names[0], functions, dispatch, run)
     saved = {n: sys.modules.get(n) for n in module_names}
     sys.modules.update({n: ext for n in module_names})
     try:

@@ -17,6 +17,7 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
+from kernelwright.tools.tasks import aten_hook
 from kernelwright.tools.tasks.model_new import ModelNewRun, run_model_new
 from kernelwright.tools.tasks.pybind_alloc import UNKNOWN, evaluate, value_of
 from kernelwright.tools.tasks.worker_values import TORCH_DTYPES, describe, flatten_outputs
@@ -36,6 +37,9 @@ class Fn:
     returns: list[str] | None = None
     helpers: dict[str, list] = field(default_factory=dict)
     constants: str = ""
+
+
+_NATIVE: dict[str, Any] = {}     # built bindings loaded in this worker, by path (an extension loads once)
 
 
 class KernelAborted(Exception):
@@ -90,12 +94,23 @@ def dispatcher(ask: Ask, tmp: Path) -> Callable[[Fn, dict[str, Any]], Any]:
 
 
 def serve(model_src: str, functions: dict[str, dict[str, Any]], *, init: list[Any], args: list[Any], seed: int,
-          dtype: torch.dtype | None, ask: Ask, tmp: Path, store: dict[str, np.ndarray]) -> dict[str, Any]:
-    """ModelNew(*init)(*args), each extension call run by the parent; the outputs go into `store`."""
+          dtype: torch.dtype | None, ask: Ask, tmp: Path, store: dict[str, np.ndarray],
+          native: str | None = None) -> dict[str, Any]:
+    """ModelNew(*init)(*args), each extension call run by the parent; the outputs go into `store`. With
+    `native` (the answer's binding built for the CPU, referee/aten_binding.py) ModelNew calls that module and
+    only its EXEC_NPU_CMDs reach the parent."""
     fns = {k: Fn(**{f: v for f, v in spec.items() if f in Fn.__dataclass_fields__}) for k, spec in functions.items()}
+    module = None
+    if native:
+        aten_hook.attach(ask, tmp, _tensor)
+        module = _NATIVE.get(native) or _NATIVE.setdefault(native, aten_hook.load_module(native, "custom_ops_lib"))
+
+    def stopped() -> BaseException | None:
+        why = aten_hook.aborted()
+        return KernelAborted(why) if why else None
     try:
         run = run_model_new(model_src, init=init, inputs=args, functions=fns, dispatch=dispatcher(ask, tmp),  # type: ignore[arg-type]
-                            seed=seed, dtype=dtype)
+                            seed=seed, dtype=dtype, native=module, stopped=stopped)
     except KernelAborted as e:
         return {"aborted": str(e), "outputs": [], "calls": -1}
     return _response(run, store)

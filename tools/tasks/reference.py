@@ -289,15 +289,16 @@ class ReferenceWorker:
         return run
 
     def model_new(self, case: TaskCase, seed: int, mapping: dict[int, int] | None, *, model_src: str,
-                  functions: dict[str, Any], on_call: OnCall) -> ModelNewResult | RefFailure:
+                  functions: dict[str, Any], on_call: OnCall, native: Path | None = None) -> ModelNewResult | RefFailure:
         """The answer's ModelNew(*init)(*inputs) on this case's inputs (as `run` makes them, same seed), each
         call into its extension answered by `on_call` (which runs the operator): its outputs, or why it
-        stopped (`aborted`: on_call ended it; `problem`: the answer's ModelNew failed)."""
+        stopped (`aborted`: on_call ended it; `problem`: the answer's ModelNew failed). `native`: the answer's
+        binding built for the CPU (referee/aten_binding.py), which ModelNew then calls instead of the stand-in."""
         self._n += 1
         out = self.tmp / f"model_new{self._n}.npz"
         resp = self._ask({"op": "model_new", "case": case.model_dump(mode="json"), "seed": seed, "out": str(out),
                           "mapping": {str(k): v for k, v in (mapping or {}).items()}, "model_src": model_src,
-                          "functions": functions}, on_call)
+                          "functions": functions, "native": self._native(native)}, on_call)
         if isinstance(resp, RefFailure):
             return resp
         result = ModelNewResult(calls=resp.get("calls", 0), problem=resp.get("problem"), aborted=resp.get("aborted"),
@@ -307,6 +308,16 @@ class ReferenceWorker:
                 result.outputs = _values(resp["outputs"], data, "out")
             out.unlink(missing_ok=True)
         return result
+
+    def _native(self, built: Path | None) -> str | None:
+        """The built binding copied into the worker's own directory (all a contained worker sees)."""
+        if built is None:
+            return None
+        target = self.tmp / "native" / built.name
+        if not target.is_file():
+            target.parent.mkdir(exist_ok=True)
+            shutil.copyfile(built, target)
+        return str(target)
 
     def aten_ops(self, case: TaskCase, mapping: dict[int, int] | None = None) -> dict[str, Any] | RefFailure:
         """The ATen ops one forward runs at the (shrunk) shapes, in order: {"ops": [{op, overload, inputs,

@@ -226,7 +226,7 @@ class TaskRunner:
         store: dict[str, np.ndarray] = {}
         response = serve(req["model_src"], req["functions"], init=init, args=args, seed=seed, ask=ask,
                          dtype=TORCH_DTYPES[case["dtype"]] if case.get("dtype") else None,
-                         tmp=Path(req["out"]).parent, store=store)
+                         tmp=Path(req["out"]).parent, store=store, native=req.get("native"))
         np.savez(req["out"], **store)
         return response
 
