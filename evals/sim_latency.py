@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="kw-latency-") as home:
         os.environ["KERNELWRIGHT_HOME"] = home  # read at call time by the cache
         from kernelwright.tools.sim import corpus
-        from kernelwright.tools.sim.compiler import find_compiler
+        from kernelwright.tools.buildkit.compiler import find_compiler
         from kernelwright.tools.sim.runtime_lib import ensure_runtime
         from kernelwright.tools.sim.toolchain import SimToolchain
 

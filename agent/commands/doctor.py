@@ -23,7 +23,7 @@ def findings(check: bool = False) -> list[dict]:
     from kernelwright import __version__
     from kernelwright.agent.doctor_checks import (cann_install, llm_config, npu_devices, npu_state, retrieval_state,
                                                 sandbox_state, sim_selftest)
-    from kernelwright.tools.sim.compiler import NoCompiler, all_compilers, find_compiler
+    from kernelwright.tools.buildkit.compiler import NoCompiler, all_compilers, find_compiler
 
     out = [_line("kernelwright", None, f"{__version__} on Python {platform.python_version()} ({platform.machine()})",
                  "everything below")]

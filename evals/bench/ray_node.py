@@ -24,7 +24,7 @@ from kernelwright.evals.bench.worker import WorkSpec
 from kernelwright.knowledge.retriever import IndexRetriever
 from kernelwright.tools.buildkit.cache import entry, home
 from kernelwright.tools.hardware import load_soc
-from kernelwright.tools.sim.compiler import find_compiler
+from kernelwright.tools.buildkit.compiler import find_compiler
 from kernelwright.tools.sim.runtime_lib import RuntimeLib, ensure_runtime, runtime_key
 
 NPU = "NPU"                            # the custom resource NPU hosts advertise (Ray also detects it)

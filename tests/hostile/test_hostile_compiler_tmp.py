@@ -4,7 +4,7 @@ from pathlib import Path
 
 from kernelwright.tools.dsl.lower import lower
 from kernelwright.tools.dsl.parse_program import parse_file
-from kernelwright.tools.sim import compiler
+from kernelwright.tools.buildkit import compiler
 
 DSL = Path(__file__).resolve().parents[2] / "prompts" / "examples" / "elementwise" / "relu.dsl.py"
 

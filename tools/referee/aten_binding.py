@@ -24,7 +24,7 @@ from pathlib import Path
 from kernelwright.tools.buildkit import cache, sandbox
 from kernelwright.tools.buildkit.containment import View
 from kernelwright.tools.referee.anticheat import builtin_launches, check_at_compute
-from kernelwright.tools.sim.compiler import find_compiler
+from kernelwright.tools.buildkit.compiler import find_compiler
 
 NAMESPACE = "aten_binding"
 MODULE = "custom_ops_lib"     # the name MultiKernelBench's ModelNew imports

@@ -26,7 +26,7 @@ from kernelwright.tools.dtypes import BY_GE
 from kernelwright.tools.opspec import OpAttr, OpParam, OpSpec
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.sim import includes, mix, sources
-from kernelwright.tools.sim.compiler import Compiler
+from kernelwright.tools.buildkit.compiler import Compiler
 from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR, RuntimeLib, compiler_view
 from kernelwright.tools.toolchain import BuildResult, Diagnostic
 

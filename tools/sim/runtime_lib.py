@@ -9,7 +9,7 @@ from pathlib import Path
 
 from kernelwright.tools.buildkit import cache, sandbox
 from kernelwright.tools.buildkit.sandbox import View
-from kernelwright.tools.sim.compiler import Compiler
+from kernelwright.tools.buildkit.compiler import Compiler
 
 SIM_DIR = Path(__file__).resolve().parent
 INCLUDE_DIR = SIM_DIR / "include"

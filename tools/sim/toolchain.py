@@ -9,7 +9,7 @@ from kernelwright.tools.buildkit.executor import POOL
 from kernelwright.tools.hardware import load_soc
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.sim.build import Builder, build_key
-from kernelwright.tools.sim.compiler import NoCompiler, find_compiler
+from kernelwright.tools.buildkit.compiler import NoCompiler, find_compiler
 from kernelwright.tools.sim.run import SIM_DTYPES, Runner
 from kernelwright.tools.sim.runtime_lib import RuntimeBuildError, ensure_runtime
 from kernelwright.tools.toolchain import EMULATION_BUDGET, BuildResult, Capabilities, Case, Diagnostic, RunResult, Toolchain

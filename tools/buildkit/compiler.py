@@ -1,4 +1,5 @@
-"""Which C++ compiler the emulation uses and with which flags.
+"""Which host C++ compiler builds the emulation and the native bindings the referee runs, and with
+which flags (shared, so the referee needs no backend).
 
 bisheng (CANN's compiler) is clang-based, so clang is preferred: narrowing in brace
 initialisers is an error there, as on the NPU. `half` is the builtin `_Float16`, which needs
