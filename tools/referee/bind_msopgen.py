@@ -83,8 +83,9 @@ def _at(p: OpParam, col: int) -> str:
 
 
 def _kernel_dtype(name: str) -> str:
-    """A declared dtype an array can carry (float32 for one outside the table, e.g. a quantised type)."""
-    return name if name in KERNEL_DTYPES else "float32"
+    """A declared dtype an array can carry (float32 for one outside the table, e.g. a quantised type);
+    complex64 is carried as its float pairs (NPUKernelBench's AbsMath and Muls allocate complex64 outputs)."""
+    return name if name in KERNEL_DTYPES or name == "complex64" else "float32"
 
 
 def _pick(pool: list[TaskValue], claimed: set[int], wanted: str, kinds: tuple[str, ...]) -> tuple[TaskValue | None, str]:
