@@ -22,6 +22,12 @@ static_assert(sizeof(Shadow) == sizeof(uint64_t), "shadow packs into 8 bytes");
 constexpr uint64_t kRaceCheckLimit = 256ull << 20;  // bytes of GM beyond which the race shadow is skipped
 constexpr uint64_t kAllocGranule = 512;  // device allocations are whole multiples of this
 constexpr uint64_t kAllocExtra = 32;     // torch_npu's caching allocator adds this before rounding
+// torch_npu's caching allocator (NPUCachingAllocator get_allocation_size): a block of up to 1 MiB is cut from
+// a 2 MiB segment, one below 10 MiB from a 20 MiB segment, a larger one is a segment rounded up to 2 MiB;
+// blocks are cut from a segment's start in allocation order, so past a block lies the next tensor or free,
+// mapped memory: the MTE does not fault there
+constexpr uint64_t kSmallSize = 1ull << 20, kSmallSegment = 2ull << 20;
+constexpr uint64_t kMinLargeAlloc = 10ull << 20, kLargeSegment = 20ull << 20, kRoundLarge = 2ull << 20;
 constexpr uint64_t kSysWorkspace220 = 16ull << 20;
 constexpr uint64_t kSysWorkspace200 = 2ull << 20;
 
@@ -43,6 +49,22 @@ void* shared_map(uint64_t bytes) {
     return p;
 }
 std::string fmt_bytes(uint64_t b) { return std::to_string(b) + " bytes"; }
+uint64_t segment_of(uint64_t capacity) {
+    if (capacity <= kSmallSize) return kSmallSegment;
+    if (capacity < kMinLargeAlloc) return kLargeSegment;
+    return (capacity + kRoundLarge - 1) / kRoundLarge * kRoundLarge;
+}
+bool device_tensor(const GmBuffer* b) { return b->role == "in" || b->role == "out" || b->role == "inout" || b->role == "workspace"; }
+// the tensor the allocator cut right after `b` from the same pool (small or large), or null: what a write past
+// b's block overwrites on the NPU (the manifest lists tensors in the harness's order: inputs, outputs, workspace)
+const GmBuffer* next_in_pool(const GmBuffer* b) {
+    bool seen = false;
+    for (auto* o : buffers()) {
+        if (o == b) seen = true;
+        else if (seen && device_tensor(o) && (o->capacity <= kSmallSize) == (b->capacity <= kSmallSize)) return o;
+    }
+    return nullptr;
+}
 }  // namespace
 
 std::vector<GmBuffer*>& gm_buffers() { return buffers(); }
@@ -56,16 +78,17 @@ GmBuffer* gm_register(const std::string& name, uint64_t bytes, const std::string
     // least 32 bytes to spare, so a DataCopy that runs a little past the tensor's end stays inside
     // memory the tensor owns; it is accepted (gm.padding warns) and the padding holds garbage
     b->capacity = (bytes + kAllocExtra + kAllocGranule - 1) / kAllocGranule * kAllocGranule;
+    b->segment = role == "list" || role == "tiling" ? b->capacity : segment_of(b->capacity);
     // Guard pages around every buffer turn far raw-pointer overruns into a clean crash report; the bytes
     // between the tensor's end and the guard hold canaries, so a near one is found after the run.
-    b->span = (b->capacity + 4095) / 4096 * 4096;
+    b->span = (b->segment + 4095) / 4096 * 4096;
     uint8_t* map = static_cast<uint8_t*>(shared_map(b->span + 2 * 4096));
     mprotect(map, 4096, PROT_NONE);
     mprotect(map + 4096 + b->span, 4096, PROT_NONE);
     b->base = map + 4096;
     b->role = role;
     std::memset(b->base + bytes, kGmCanary, b->span - bytes);
-    if (b->capacity > bytes) b->tail_written = static_cast<uint8_t*>(shared_map(b->capacity - bytes));
+    if (b->segment > bytes) b->tail_written = static_cast<uint8_t*>(shared_map(b->segment - bytes));
     if (config().race_check && total_gm() + b->capacity <= kRaceCheckLimit)
         b->shadow = static_cast<uint64_t*>(shared_map(b->capacity * sizeof(uint64_t)));
     buffers().push_back(b);
@@ -74,7 +97,7 @@ GmBuffer* gm_register(const std::string& name, uint64_t bytes, const std::string
 
 static GmBuffer* find_buffer(const uint8_t* p, uint64_t bytes) {
     for (auto* b : buffers())
-        if (p >= b->base && p + bytes <= b->base + b->capacity) return b;
+        if (p >= b->base && p + bytes <= b->base + b->segment) return b;
     return nullptr;
 }
 
@@ -83,13 +106,42 @@ static std::string describe_miss(const uint8_t* p, uint64_t bytes) {
     int64_t dist = 0;
     for (auto* b : buffers()) {
         int64_t d = p < b->base ? int64_t(b->base - p) : int64_t(p - (b->base + b->bytes));
-        if (p >= b->base && p < b->base + b->capacity) d = int64_t((p + bytes) - (b->base + b->capacity));
+        if (p >= b->base && p < b->base + b->segment) d = int64_t((p + bytes) - (b->base + b->segment));
         if (!best || std::llabs(d) < std::llabs(dist)) best = b, dist = d;
     }
     if (!best) return "no GM buffer was passed to the kernel";
     int64_t off = int64_t(p - best->base);
     return "the nearest buffer is '" + best->name + "' (" + fmt_bytes(best->bytes) + "); the access covers bytes [" +
            std::to_string(off) + ", " + std::to_string(off + int64_t(bytes)) + ") of it";
+}
+
+// An access past the tensor's block, inside its allocator segment (find_buffer): the NPU does not fault. A read
+// gets whatever lies there (canaries here); a write overwrites the tensor the allocator placed next, an error
+// naming it, or free memory when none follows, which passes by luck (a warning: another allocation order or a
+// fuller pool corrupts a tensor).
+static void past_allocation(const GmBuffer* b, uint64_t off, uint64_t bytes, bool write, const char* api) {
+    std::string where = std::string(api) + (write ? " writes" : " reads") + " bytes [" + std::to_string(off) + ", " +
+                        std::to_string(off + bytes) + ") of '" + b->name + "', which holds " + fmt_bytes(b->bytes) +
+                        " in a " + fmt_bytes(b->capacity) + " device block";
+    const GmBuffer* next = write ? next_in_pool(b) : nullptr;
+    if (next)
+        Diag("gm.out_of_bounds", api)
+            .msg(where + ": past the block, where torch_npu's caching allocator places the next tensor, '" + next->name +
+                 "'; on the NPU this write overwrites it")
+            .val("buffer", b->name).val("bytes", (long long)b->bytes).val("end", (long long)(off + bytes))
+            .hint("check the per-core offset (GetBlockIdx() * length) and the tail length of the last tile")
+            .fatal();
+    static std::vector<const GmBuffer*> warned;  // one warning per buffer (and block)
+    if (std::find(warned.begin(), warned.end(), b) != warned.end()) return;
+    warned.push_back(b);
+    Diag("gm.past_allocation", api)
+        .msg(where + ": past the block, inside the allocator's " + fmt_bytes(b->segment) + " segment, where the NPU does "
+             "not fault: " + (write ? "the bytes land in free memory only because no tensor was allocated after '" +
+                                          b->name + "' (with another allocation order they overwrite one)"
+                                    : "the bytes read are another tensor's or garbage, and the kernel must not use them"))
+        .val("buffer", b->name).val("bytes", (long long)b->bytes).val("end", (long long)(off + bytes))
+        .hint("keep copies inside the tensor (DataCopyPad, or a tail length for the last tile): the kernel relies on luck")
+        .warn();
 }
 
 static const void* g_store_value = nullptr;  // set by access_gm_store for the duration of one access
@@ -118,8 +170,10 @@ void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char*
         uint64_t from = off > b->bytes ? off : b->bytes;
         std::memset(b->tail_written + (from - b->bytes), 1, off + bytes - from);
     }
+    if (off + bytes > b->capacity) past_allocation(b, off, bytes, write, api);
     static std::vector<const GmBuffer*> warned;  // one warning per buffer (and block)
-    if (off + bytes > (b->bytes + 31) / 32 * 32 && std::find(warned.begin(), warned.end(), b) == warned.end()) {
+    if (off + bytes > (b->bytes + 31) / 32 * 32 && off + bytes <= b->capacity &&
+        std::find(warned.begin(), warned.end(), b) == warned.end()) {
         warned.push_back(b);
         Diag("gm.padding", api)
             .msg(std::string(api) + (write ? " writes" : " reads") + " bytes [" + std::to_string(off) + ", " +
@@ -139,7 +193,7 @@ void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char*
     bool unchanged = write && g_store_value && std::memcmp(a, g_store_value, bytes) == 0;  // an idempotent store
     uint64_t prev_in = 0, prev_out = 0;  // neighbouring bytes usually share a state: reuse its outcome
     bool have_prev = false;
-    for (uint64_t i = off; i < off + bytes; ++i) {
+    for (uint64_t i = off; i < std::min(off + bytes, b->capacity); ++i) {  // the shadow covers the block
         if (have_prev && b->shadow[i] == prev_in) {
             b->shadow[i] = prev_out;
             continue;
