@@ -182,3 +182,14 @@ def test_a_complex64_output_is_allocated_as_declared():
     b = bind_msopgen(spec, [TaskValue("x", "input", 0, RefValue(kind="tensor", shape=[4], dtype="complex64", array=c))],
                      [RefValue(kind="tensor", shape=[4], dtype="float32")])
     assert b.problem is None and b.case.outputs["y"].dtype == "complex64"
+
+
+def test_a_one_element_tensor_feeds_a_number_attribute():
+    # NPUKernelBench's Gemm: forward(a, b, c, alpha, beta) with alpha = torch.rand(1), bound to a float attribute
+    values = [tensor("a", (2, 2)), tensor("b", (2, 2), index=1), tensor("c", (2, 2), index=2),
+              TaskValue("alpha", "input", 3, RefValue(kind="tensor", shape=[1], dtype="float32", array=np.float32([0.5]))),
+              TaskValue("beta", "input", 4, RefValue(kind="tensor", shape=[1], dtype="float32", array=np.float32([-2.0])))]
+    b = bind_msopgen(op([("a", "required"), ("b", "required"), ("c", "required")], [("alpha", "float"), ("beta", "float")]),
+                     values, [])
+    assert b.problem is None and b.case.attrs == {"alpha": 0.5, "beta": -2.0}
+    assert any("1-element tensor, as pybind converts it" in n for n in b.notes)
