@@ -75,17 +75,19 @@ KW_EXPORT_KERNEL(at)
 """
 
 
-@pytest.mark.parametrize("at,into_a,rule", [(4096, 0, "gm.past_allocation"), (4096, 1, "gm.out_of_bounds"),
-                                            (1 << 20, 0, "gm.out_of_bounds")])
-def test_a_write_past_the_block(tmp_path, at, into_a, rule):
-    """8 KiB past the 1 KiB output is free segment memory (NPUKernelBench's ExpandV2 writes there); past the
-    input it is the output's block, which the allocator cut next; 2 MiB past it, outside the segment."""
+@pytest.mark.parametrize("at,into_a,workspace,rule", [(4096, 0, 0, "gm.past_allocation"), (4096, 1, 0, "gm.out_of_bounds"),
+                                                      (4096, 0, 64, "gm.out_of_bounds"), (1 << 20, 0, 0, "gm.out_of_bounds")])
+def test_a_write_past_the_block(tmp_path, at, into_a, workspace, rule):
+    """8 KiB past the 1 KiB output is free segment memory (NPUKernelBench's ExpandV2 writes there) unless the
+    operator asks for a workspace, which EXEC_NPU_CMD allocates next; past the input it is the output's block,
+    which the allocator cut next; 2 MiB past it, outside the segment."""
     a = np.full(256, 3.0, dtype=np.float16)
-    r = h.build_and_run(tmp_path, h.kernel_source(AT), "at", [h.Buf("a", a), h.Buf("out", nbytes=512, role="out", dtype="float16")],
+    r = h.build_and_run(tmp_path, h.kernel_source(AT), "at", [h.Buf("a", a), h.Buf("out", nbytes=512, role="out", dtype="float16"),
+                                                               h.Buf("workspace", nbytes=workspace, role="workspace")],
                         [("buffer", "a"), ("buffer", "out"), ("int", at), ("int", into_a)])
     if rule == "gm.past_allocation":
         assert r.status == 0 and [d["severity"] for d in r.diags if d["rule"] == rule] == ["warning"]
     else:
         assert r.rules("error") == [rule]
-        if into_a:
-            assert "the next tensor, 'out'" in r.diags[0]["message"]
+        if into_a or workspace:
+            assert f"the next tensor, '{'out' if into_a else 'workspace'}'" in r.diags[0]["message"]

@@ -54,7 +54,10 @@ uint64_t segment_of(uint64_t capacity) {
     if (capacity < kMinLargeAlloc) return kLargeSegment;
     return (capacity + kRoundLarge - 1) / kRoundLarge * kRoundLarge;
 }
-bool device_tensor(const GmBuffer* b) { return b->role == "in" || b->role == "out" || b->role == "inout" || b->role == "workspace"; }
+// a tensor the caching allocator gave a block (EXEC_NPU_CMD allocates the workspace only when its size is not 0)
+bool device_tensor(const GmBuffer* b) {
+    return b->bytes > 0 && (b->role == "in" || b->role == "out" || b->role == "inout" || b->role == "workspace");
+}
 // the tensor the allocator cut right after `b` from the same pool (small or large), or null: what a write past
 // b's block overwrites on the NPU (the manifest lists tensors in the harness's order: inputs, outputs, workspace)
 const GmBuffer* next_in_pool(const GmBuffer* b) {
