@@ -75,14 +75,18 @@ KW_EXPORT_KERNEL(at)
 """
 
 
-@pytest.mark.parametrize("at,into_a,workspace,rule", [(4096, 0, 0, "gm.past_allocation"), (4096, 1, 0, "gm.out_of_bounds"),
-                                                      (4096, 0, 64, "gm.out_of_bounds"), (1 << 20, 0, 0, "gm.out_of_bounds")])
-def test_a_write_past_the_block(tmp_path, at, into_a, workspace, rule):
+@pytest.mark.parametrize("at,into_a,out,workspace,rule", [
+    (4096, 0, 512, 0, "gm.past_allocation"), (4096, 1, 512, 0, "gm.out_of_bounds"), (4096, 0, 512, 64, "gm.out_of_bounds"),
+    (1 << 20, 0, 512, 0, "gm.out_of_bounds"), ((3 << 19) + 4096, 0, 3 << 20, 16 << 20, "gm.out_of_bounds"),
+    ((3 << 20) + 4096, 0, 6 << 20, 16 << 20, "gm.past_allocation")])
+def test_a_write_past_the_block(tmp_path, at, into_a, out, workspace, rule):
     """8 KiB past the 1 KiB output is free segment memory (NPUKernelBench's ExpandV2 writes there) unless the
     operator asks for a workspace, which EXEC_NPU_CMD allocates next; past the input it is the output's block,
-    which the allocator cut next; 2 MiB past it, outside the segment."""
+    which the allocator cut next; 2 MiB past it, outside the segment. A 16 MiB workspace is cut from the rest of
+    the 20 MiB segment of a 3 MiB output, but does not fit beside a 6 MiB one (NPUKernelBench's PreLayerNorm, with
+    4.5 MiB of tensors): it gets its own segment, and past the output is free memory again."""
     a = np.full(256, 3.0, dtype=np.float16)
-    r = h.build_and_run(tmp_path, h.kernel_source(AT), "at", [h.Buf("a", a), h.Buf("out", nbytes=512, role="out", dtype="float16"),
+    r = h.build_and_run(tmp_path, h.kernel_source(AT), "at", [h.Buf("a", a), h.Buf("out", nbytes=out, role="out", dtype="float16"),
                                                                h.Buf("workspace", nbytes=workspace, role="workspace")],
                         [("buffer", "a"), ("buffer", "out"), ("int", at), ("int", into_a)])
     if rule == "gm.past_allocation":

@@ -58,15 +58,33 @@ uint64_t segment_of(uint64_t capacity) {
 bool device_tensor(const GmBuffer* b) {
     return b->bytes > 0 && (b->role == "in" || b->role == "out" || b->role == "inout" || b->role == "workspace");
 }
-// the tensor the allocator cut right after `b` from the same pool (small or large), or null: what a write past
-// b's block overwrites on the NPU (the manifest lists tensors in the harness's order: inputs, outputs, workspace)
-const GmBuffer* next_in_pool(const GmBuffer* b) {
-    bool seen = false;
-    for (auto* o : buffers()) {
-        if (o == b) seen = true;
-        else if (seen && device_tensor(o) && (o->capacity <= kSmallSize) == (b->capacity <= kSmallSize)) return o;
+// Where the allocator puts each tensor, in the harness's order (the manifest's: inputs, outputs, workspace): a
+// block is cut from the start of the smallest free remainder of a segment of its pool (small: blocks up to
+// 1 MiB) that holds it, else from a new segment; a large block keeps a remainder of 1 MiB or less (not split).
+// Sets each buffer's reach (bytes from its start to its segment's end) and the tensor cut right after it.
+void layout() {
+    static size_t done = 0;
+    if (done == buffers().size()) return;
+    done = buffers().size();
+    struct Seg { uint64_t size, used; bool small; GmBuffer* last; };
+    std::vector<Seg> segs;
+    for (auto* b : buffers()) {
+        b->reach = b->capacity, b->next = nullptr;
+        if (!device_tensor(b)) continue;
+        bool small = b->capacity <= kSmallSize;
+        Seg* pick = nullptr;
+        for (auto& g : segs)
+            if (g.small == small && g.size - g.used >= b->capacity && (!pick || g.size - g.used < pick->size - pick->used)) pick = &g;
+        if (!pick) {
+            segs.push_back({segment_of(b->capacity), 0, small, nullptr});
+            pick = &segs.back();
+        }
+        if (pick->last) pick->last->next = b;
+        b->reach = std::min(pick->size - pick->used, b->segment);
+        pick->used += b->capacity;
+        if (!small && pick->size - pick->used <= kSmallSize) pick->used = pick->size;   // not split off
+        pick->last = b;
     }
-    return nullptr;
 }
 }  // namespace
 
@@ -99,8 +117,9 @@ GmBuffer* gm_register(const std::string& name, uint64_t bytes, const std::string
 }
 
 static GmBuffer* find_buffer(const uint8_t* p, uint64_t bytes) {
+    layout();
     for (auto* b : buffers())
-        if (p >= b->base && p + bytes <= b->base + b->segment) return b;
+        if (p >= b->base && p + bytes <= b->base + b->reach) return b;
     return nullptr;
 }
 
@@ -109,7 +128,7 @@ static std::string describe_miss(const uint8_t* p, uint64_t bytes) {
     int64_t dist = 0;
     for (auto* b : buffers()) {
         int64_t d = p < b->base ? int64_t(b->base - p) : int64_t(p - (b->base + b->bytes));
-        if (p >= b->base && p < b->base + b->segment) d = int64_t((p + bytes) - (b->base + b->segment));
+        if (p >= b->base && p < b->base + b->reach) d = int64_t((p + bytes) - (b->base + b->reach));
         if (!best || std::llabs(d) < std::llabs(dist)) best = b, dist = d;
     }
     if (!best) return "no GM buffer was passed to the kernel";
@@ -126,7 +145,7 @@ static void past_allocation(const GmBuffer* b, uint64_t off, uint64_t bytes, boo
     std::string where = std::string(api) + (write ? " writes" : " reads") + " bytes [" + std::to_string(off) + ", " +
                         std::to_string(off + bytes) + ") of '" + b->name + "', which holds " + fmt_bytes(b->bytes) +
                         " in a " + fmt_bytes(b->capacity) + " device block";
-    const GmBuffer* next = write ? next_in_pool(b) : nullptr;
+    const GmBuffer* next = write ? b->next : nullptr;
     if (next)
         Diag("gm.out_of_bounds", api)
             .msg(where + ": past the block, where torch_npu's caching allocator places the next tensor, '" + next->name +
@@ -138,7 +157,7 @@ static void past_allocation(const GmBuffer* b, uint64_t off, uint64_t bytes, boo
     if (std::find(warned.begin(), warned.end(), b) != warned.end()) return;
     warned.push_back(b);
     Diag("gm.past_allocation", api)
-        .msg(where + ": past the block, inside the allocator's " + fmt_bytes(b->segment) + " segment, where the NPU does "
+        .msg(where + ": past the block, inside the allocator's segment (" + fmt_bytes(b->reach) + " from the tensor's start), where the NPU does "
              "not fault: " + (write ? "the bytes land in free memory only because no tensor was allocated after '" +
                                           b->name + "' (with another allocation order they overwrite one)"
                                     : "the bytes read are another tensor's or garbage, and the kernel must not use them"))
