@@ -212,15 +212,17 @@ void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char*
     uint16_t me = uint16_t((config().cube_ratio ? st.group : st.block_idx) + 1);  // MIX: the AIC and its AIVs order by flags
     uint16_t ep = uint16_t(st.epoch + 1);
     bool atomic = write && st.atomic != 0;
-    bool unchanged = write && g_store_value && std::memcmp(a, g_store_value, bytes) == 0;  // an idempotent store
+    // an idempotent store, byte by byte (a copy's burst may leave some bytes as they were and change others)
+    const uint8_t* value = write ? static_cast<const uint8_t*>(g_store_value) : nullptr;
     uint64_t prev_in = 0, prev_out = 0;  // neighbouring bytes usually share a state: reuse its outcome
-    bool have_prev = false;
+    bool have_prev = false, prev_unchanged = false;
     for (uint64_t i = off; i < std::min(off + bytes, b->capacity); ++i) {  // the shadow covers the block
-        if (have_prev && b->shadow[i] == prev_in) {
+        bool unchanged = value && a[i - off] == value[i - off];
+        if (have_prev && b->shadow[i] == prev_in && unchanged == prev_unchanged) {
             b->shadow[i] = prev_out;
             continue;
         }
-        prev_in = b->shadow[i], have_prev = true;
+        prev_in = b->shadow[i], have_prev = true, prev_unchanged = unchanged;
         Shadow sh = __builtin_bit_cast(Shadow, b->shadow[i]);
         uint16_t w = sh.writer & 0x7fff;
         bool w_atomic = sh.writer & 0x8000;
