@@ -172,3 +172,24 @@ def test_a_value_that_does_not_fit_an_attribute_is_a_problem_not_a_traceback():
     b = bind_msopgen(op([("x", "required")], [("stride", "int")]), values, [])
     assert b.case is None and b.problem == ("attribute 'stride' <- init 'stride' = [2, 2, 2], which is not a value of the "
                                         "OpDef's attribute type int")
+
+
+def test_a_complex64_output_is_allocated_as_declared():
+    # NPUKernelBench's AbsMath: a complex64 x whose binding allocates empty_like(x), compared with torch.abs(x)
+    c = np.ones(4, np.complex64)
+    spec = OpSpec(op_type="AbsMath", inputs=[OpParam(name="x", dtypes=["float32", "complex64"])],
+                  outputs=[OpParam(name="y", dtypes=["float32", "complex64"])])
+    b = bind_msopgen(spec, [TaskValue("x", "input", 0, RefValue(kind="tensor", shape=[4], dtype="complex64", array=c))],
+                     [RefValue(kind="tensor", shape=[4], dtype="float32")])
+    assert b.problem is None and b.case.outputs["y"].dtype == "complex64"
+
+
+def test_a_one_element_tensor_feeds_a_number_attribute():
+    # NPUKernelBench's Gemm: forward(a, b, c, alpha, beta) with alpha = torch.rand(1), bound to a float attribute
+    values = [tensor("a", (2, 2)), tensor("b", (2, 2), index=1), tensor("c", (2, 2), index=2),
+              TaskValue("alpha", "input", 3, RefValue(kind="tensor", shape=[1], dtype="float32", array=np.float32([0.5]))),
+              TaskValue("beta", "input", 4, RefValue(kind="tensor", shape=[1], dtype="float32", array=np.float32([-2.0])))]
+    b = bind_msopgen(op([("a", "required"), ("b", "required"), ("c", "required")], [("alpha", "float"), ("beta", "float")]),
+                     values, [])
+    assert b.problem is None and b.case.attrs == {"alpha": 0.5, "beta": -2.0}
+    assert any("1-element tensor, as pybind converts it" in n for n in b.notes)

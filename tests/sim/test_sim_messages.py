@@ -98,7 +98,7 @@ def test_truncating_copy_says_what_is_lost(sim):
 
 def test_gm_out_of_bounds_names_the_buffer_and_block(sim):
     d = _finding(sim, "gm_out_of_bounds_last_core")
-    assert d.block == 3 and "nearest buffer is 'x'" in d.message
+    assert d.block == 3 and "of 'y'" in d.message and "the next tensor, 'z'" in d.message
     assert d.hint
 
 

@@ -1,10 +1,12 @@
 """MIX kernels with their own cube code: every AI Core runs as one AIC (the kernel compiled for the cube
 core) and two AIVs, synchronised by CrossCoreSetFlag/WaitFlag; a wait nobody will satisfy is the NPU's
-hang, reported as such."""
+hang, reported as such. Cube-only kernels (Catlass's BasicMatmul: `operator()<AIC>` is the only definition of
+the kernel's body; `KERNEL_TYPE_AIC_ONLY`) have no AIV copy: bisheng builds them for the cube core alone, and
+the emulation compiles them for the AIC and runs one process per block."""
 import numpy as np
 
 from kernelwright.tools.project import KernelProject
-from kernelwright.tools.sim.mix import cube_ratio
+from kernelwright.tools.sim.mix import cube_only, cube_ratio
 from kernelwright.tools.toolchain import Case, OutputSpec
 
 HOST = r'''
@@ -136,3 +138,63 @@ def test_a_wait_for_a_flag_no_core_sets_is_a_hang(sim):
     assert run.status == "rule_violation"
     found = [d for d in run.diagnostics if d.rule == "flag.wait_without_set"]
     assert found and "wait in CrossCoreWaitFlag for flags no core will set" in found[0].message
+
+
+# y = a @ b for 16x16 halves, written by the AIC's Fixpipe; the AIV body is declared and never defined
+AIC_KERNEL = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+struct Mm {
+    template <int32_t CORE_TYPE = g_coreType> __aicore__ inline void operator()(GM_ADDR a, GM_ADDR b, GM_ADDR y);
+};
+template <> __aicore__ inline void Mm::operator()<AscendC::AIC>(GM_ADDR a, GM_ADDR b, GM_ADDR y) {
+    TPipe pipe;
+    TBuf<TPosition::A1> a1Buf; TBuf<TPosition::B1> b1Buf; TBuf<TPosition::A2> a2Buf;
+    TBuf<TPosition::B2> b2Buf; TBuf<TPosition::CO1> cBuf;
+    pipe.InitBuffer(a1Buf, 512); pipe.InitBuffer(b1Buf, 512); pipe.InitBuffer(a2Buf, 512);
+    pipe.InitBuffer(b2Buf, 512); pipe.InitBuffer(cBuf, 1024);
+    LocalTensor<half> a1 = a1Buf.Get<half>(), b1 = b1Buf.Get<half>(), a2 = a2Buf.Get<half>(), b2 = b2Buf.Get<half>();
+    LocalTensor<float> c1 = cBuf.Get<float>();
+    GlobalTensor<half> ag, bg;
+    GlobalTensor<float> yg;
+    ag.SetGlobalBuffer((__gm__ half*)a);
+    bg.SetGlobalBuffer((__gm__ half*)b);
+    yg.SetGlobalBuffer((__gm__ float*)y);
+    DataCopy(a1, ag, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+    DataCopy(b1, bg, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+    SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    LoadData(a2, a1, LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+    LoadData(b2, b1, LoadData2DParams(0, 1, 1, 0, 0, true, 0));
+    SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    Mmad(c1, a2, b2, MmadParams(16, 16, 16, 0, false, true));
+    SetFlag<HardEvent::M_FIX>(EVENT_ID0);
+    WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
+    Fixpipe(yg, c1, FixpipeParamsV220(16, 16, 16, 16, false));
+}
+extern "C" __global__ __aicore__ void aic_mm(GM_ADDR a, GM_ADDR b, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    Mm mm;
+    mm(a, b, y);
+}
+'''
+
+
+def test_cube_only_kernels_are_told_from_mix_ones():
+    assert cube_only([AIC_KERNEL]) and cube_ratio([AIC_KERNEL]) == 2     # the build asks cube_only first
+    assert not cube_only([KERNEL])                                        # an AIV path: MIX
+    assert not cube_only([AIC_KERNEL + "template <> void f<AIV>();"])                # an AIV specialisation too
+    assert cube_only(["KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY); Mmad(c, a, b, p);"])
+
+
+def test_a_cube_only_kernel_links_and_runs_on_the_aic(sim):
+    files = {"op_host/aic_mm.cpp": HOST.replace("MixMm", "AicMm"), "op_kernel/aic_mm.cpp": AIC_KERNEL}
+    build = sim.build(KernelProject(name="AicMm", kind="msopgen", files=files))
+    assert build.ok, [d.render() for d in build.diagnostics]
+    assert not any(k.startswith("kernel_cube:") for k in build.artifacts)
+    rng = np.random.default_rng(5)
+    a, b = rng.uniform(-1, 1, (16, 16)).astype(np.float16), rng.uniform(-1, 1, (16, 16)).astype(np.float16)
+    run = sim.run(build, Case(inputs={"a": a, "b": b}, outputs={"y": OutputSpec(shape=(16, 16), dtype="float32")}))
+    assert run.status == "ok", [d.render() for d in run.diagnostics]
+    np.testing.assert_allclose(run.outputs["y"], a.astype(np.float32) @ b.astype(np.float32), rtol=1e-5, atol=1e-5)

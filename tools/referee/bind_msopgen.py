@@ -83,8 +83,9 @@ def _at(p: OpParam, col: int) -> str:
 
 
 def _kernel_dtype(name: str) -> str:
-    """A declared dtype an array can carry (float32 for one outside the table, e.g. a quantised type)."""
-    return name if name in KERNEL_DTYPES else "float32"
+    """A declared dtype an array can carry (float32 for one outside the table, e.g. a quantised type);
+    complex64 is carried as its float pairs (NPUKernelBench's AbsMath and Muls allocate complex64 outputs)."""
+    return name if name in KERNEL_DTYPES or name == "complex64" else "float32"
 
 
 def _pick(pool: list[TaskValue], claimed: set[int], wanted: str, kinds: tuple[str, ...]) -> tuple[TaskValue | None, str]:
@@ -172,17 +173,26 @@ def bind_msopgen(op: OpSpec, values: list[TaskValue], expected: list, *, mutated
     attrs: dict[str, Any] = {}
     for a in op.attrs:
         v, how = _pick(values, claimed, a.name, ("scalar",))
+        raw = v.value.value if v is not None else None
+        if v is None and not a.type.lower().startswith("list"):
+            # a 1-element tensor for a number: pybind converts it as it binds a `double`/`int64_t` parameter
+            # (NPUKernelBench's Gemm passes alpha = torch.rand(1) to an attribute)
+            ones = [x for x in values if x.value.kind == "tensor" and x.value.array is not None and x.value.array.size == 1]
+            v, how = _pick(ones, claimed, a.name, ("tensor",))
+            raw = v.value.array.reshape(-1)[0].item() if v is not None else None
+            if v is not None:
+                bound.notes.append(f"attribute '{a.name}' <- {v.label} = {raw!r} (a 1-element tensor, as pybind converts it)")
         if v is None:
             continue
         claimed.add(id(v))
         try:
-            attrs[a.name] = attr_value(a.type, v.value.value)
+            attrs[a.name] = attr_value(a.type, raw)
         except (TypeError, ValueError):   # e.g. a tuple (stride=(2, 2, 2)) for an int attribute
             bound.problem = (f"attribute '{a.name}' <- {v.label} = {v.value.value!r}, which is not a value of "
                              f"the OpDef's attribute type {a.type}")
             return bound
         if how == "position":
-            bound.notes.append(f"attribute '{a.name}' <- {v.label} = {v.value.value!r} (by position)")
+            bound.notes.append(f"attribute '{a.name}' <- {v.label} = {raw!r} (by position)")
     unused = [v.label for v in values if id(v) not in claimed and v.origin != "param" and v.value.kind not in ("none",)]
     if unused:
         bound.notes.append(f"task values not passed to the kernel: {', '.join(unused)}")

@@ -166,15 +166,19 @@ class Builder:
         kernel_name = self.project.snake_name
         result.kernels = [kernel_name]
 
-        ratio = mix.cube_ratio([t for rel, t in self.project.files.items() if rel.startswith("op_kernel/")])
+        kernel_texts = [t for rel, t in self.project.files.items() if rel.startswith("op_kernel/")]
+        aic_only = mix.cube_only(kernel_texts)
+        ratio = 0 if aic_only else mix.cube_ratio(kernel_texts)
         includes_ = [f"-I{self.src / 'op_kernel'}", f"-I{self.src}"]
+        # a cube-only kernel is compiled for the AIC alone, without the precompiled header (built for the AIV)
+        core_flags = self.rt.kernel_flags(pch=False) + ["-DKW_CORE_TYPE=AscendC::AIC", "-DKW_AIC_ONLY=1"] if aic_only else self.rt.kernel_flags()
 
         def compile_variant(i: int) -> tuple[int, bool]:
             tu = self.out / f"kernel_v{i}.cpp"
             tu.write_text(sources.kernel_unit(kernel_rel, self.src, [kernel_name],
                                               sources.msopgen_prologue(self.out / "kw_tiling.h", variants[i])))
             obj = self.out / f"kernel_v{i}.o"
-            ok = self._compile(self.rt.kernel_flags() + includes_ + ["-c", str(tu), "-o", str(obj)])
+            ok = self._compile(core_flags + includes_ + ["-c", str(tu), "-o", str(obj)])
             if ok and ratio:
                 ok = self._cube_library(tu, includes_, self.out / f"kernel_v{i}_cube.so")
             # a MIX runner exports the whole runtime: the cube-core library calls parts the AIV code never does (gemm.cpp)

@@ -22,6 +22,12 @@ static_assert(sizeof(Shadow) == sizeof(uint64_t), "shadow packs into 8 bytes");
 constexpr uint64_t kRaceCheckLimit = 256ull << 20;  // bytes of GM beyond which the race shadow is skipped
 constexpr uint64_t kAllocGranule = 512;  // device allocations are whole multiples of this
 constexpr uint64_t kAllocExtra = 32;     // torch_npu's caching allocator adds this before rounding
+// torch_npu's caching allocator (NPUCachingAllocator get_allocation_size): a block of up to 1 MiB is cut from
+// a 2 MiB segment, one below 10 MiB from a 20 MiB segment, a larger one is a segment rounded up to 2 MiB;
+// blocks are cut from a segment's start in allocation order, so past a block lies the next tensor or free,
+// mapped memory: the MTE does not fault there
+constexpr uint64_t kSmallSize = 1ull << 20, kSmallSegment = 2ull << 20;
+constexpr uint64_t kMinLargeAlloc = 10ull << 20, kLargeSegment = 20ull << 20, kRoundLarge = 2ull << 20;
 constexpr uint64_t kSysWorkspace220 = 16ull << 20;
 constexpr uint64_t kSysWorkspace200 = 2ull << 20;
 
@@ -43,6 +49,43 @@ void* shared_map(uint64_t bytes) {
     return p;
 }
 std::string fmt_bytes(uint64_t b) { return std::to_string(b) + " bytes"; }
+uint64_t segment_of(uint64_t capacity) {
+    if (capacity <= kSmallSize) return kSmallSegment;
+    if (capacity < kMinLargeAlloc) return kLargeSegment;
+    return (capacity + kRoundLarge - 1) / kRoundLarge * kRoundLarge;
+}
+// a tensor the caching allocator gave a block (EXEC_NPU_CMD allocates the workspace only when its size is not 0)
+bool device_tensor(const GmBuffer* b) {
+    return b->bytes > 0 && (b->role == "in" || b->role == "out" || b->role == "inout" || b->role == "workspace");
+}
+// Where the allocator puts each tensor, in the harness's order (the manifest's: inputs, outputs, workspace): a
+// block is cut from the start of the smallest free remainder of a segment of its pool (small: blocks up to
+// 1 MiB) that holds it, else from a new segment; a large block keeps a remainder of 1 MiB or less (not split).
+// Sets each buffer's reach (bytes from its start to its segment's end) and the tensor cut right after it.
+void layout() {
+    static size_t done = 0;
+    if (done == buffers().size()) return;
+    done = buffers().size();
+    struct Seg { uint64_t size, used; bool small; GmBuffer* last; };
+    std::vector<Seg> segs;
+    for (auto* b : buffers()) {
+        b->reach = b->capacity, b->next = nullptr;
+        if (!device_tensor(b)) continue;
+        bool small = b->capacity <= kSmallSize;
+        Seg* pick = nullptr;
+        for (auto& g : segs)
+            if (g.small == small && g.size - g.used >= b->capacity && (!pick || g.size - g.used < pick->size - pick->used)) pick = &g;
+        if (!pick) {
+            segs.push_back({segment_of(b->capacity), 0, small, nullptr});
+            pick = &segs.back();
+        }
+        if (pick->last) pick->last->next = b;
+        b->reach = std::min(pick->size - pick->used, b->segment);
+        pick->used += b->capacity;
+        if (!small && pick->size - pick->used <= kSmallSize) pick->used = pick->size;   // not split off
+        pick->last = b;
+    }
+}
 }  // namespace
 
 std::vector<GmBuffer*>& gm_buffers() { return buffers(); }
@@ -56,16 +99,17 @@ GmBuffer* gm_register(const std::string& name, uint64_t bytes, const std::string
     // least 32 bytes to spare, so a DataCopy that runs a little past the tensor's end stays inside
     // memory the tensor owns; it is accepted (gm.padding warns) and the padding holds garbage
     b->capacity = (bytes + kAllocExtra + kAllocGranule - 1) / kAllocGranule * kAllocGranule;
+    b->segment = role == "list" || role == "tiling" ? b->capacity : segment_of(b->capacity);
     // Guard pages around every buffer turn far raw-pointer overruns into a clean crash report; the bytes
     // between the tensor's end and the guard hold canaries, so a near one is found after the run.
-    b->span = (b->capacity + 4095) / 4096 * 4096;
+    b->span = (b->segment + 4095) / 4096 * 4096;
     uint8_t* map = static_cast<uint8_t*>(shared_map(b->span + 2 * 4096));
     mprotect(map, 4096, PROT_NONE);
     mprotect(map + 4096 + b->span, 4096, PROT_NONE);
     b->base = map + 4096;
     b->role = role;
     std::memset(b->base + bytes, kGmCanary, b->span - bytes);
-    if (b->capacity > bytes) b->tail_written = static_cast<uint8_t*>(shared_map(b->capacity - bytes));
+    if (b->segment > bytes) b->tail_written = static_cast<uint8_t*>(shared_map(b->segment - bytes));
     if (config().race_check && total_gm() + b->capacity <= kRaceCheckLimit)
         b->shadow = static_cast<uint64_t*>(shared_map(b->capacity * sizeof(uint64_t)));
     buffers().push_back(b);
@@ -73,8 +117,9 @@ GmBuffer* gm_register(const std::string& name, uint64_t bytes, const std::string
 }
 
 static GmBuffer* find_buffer(const uint8_t* p, uint64_t bytes) {
+    layout();
     for (auto* b : buffers())
-        if (p >= b->base && p + bytes <= b->base + b->capacity) return b;
+        if (p >= b->base && p + bytes <= b->base + b->reach) return b;
     return nullptr;
 }
 
@@ -83,13 +128,42 @@ static std::string describe_miss(const uint8_t* p, uint64_t bytes) {
     int64_t dist = 0;
     for (auto* b : buffers()) {
         int64_t d = p < b->base ? int64_t(b->base - p) : int64_t(p - (b->base + b->bytes));
-        if (p >= b->base && p < b->base + b->capacity) d = int64_t((p + bytes) - (b->base + b->capacity));
+        if (p >= b->base && p < b->base + b->reach) d = int64_t((p + bytes) - (b->base + b->reach));
         if (!best || std::llabs(d) < std::llabs(dist)) best = b, dist = d;
     }
     if (!best) return "no GM buffer was passed to the kernel";
     int64_t off = int64_t(p - best->base);
     return "the nearest buffer is '" + best->name + "' (" + fmt_bytes(best->bytes) + "); the access covers bytes [" +
            std::to_string(off) + ", " + std::to_string(off + int64_t(bytes)) + ") of it";
+}
+
+// An access past the tensor's block, inside its allocator segment (find_buffer): the NPU does not fault. A read
+// gets whatever lies there (canaries here); a write overwrites the tensor the allocator placed next, an error
+// naming it, or free memory when none follows, which passes by luck (a warning: another allocation order or a
+// fuller pool corrupts a tensor).
+static void past_allocation(const GmBuffer* b, uint64_t off, uint64_t bytes, bool write, const char* api) {
+    std::string where = std::string(api) + (write ? " writes" : " reads") + " bytes [" + std::to_string(off) + ", " +
+                        std::to_string(off + bytes) + ") of '" + b->name + "', which holds " + fmt_bytes(b->bytes) +
+                        " in a " + fmt_bytes(b->capacity) + " device block";
+    const GmBuffer* next = write ? b->next : nullptr;
+    if (next)
+        Diag("gm.out_of_bounds", api)
+            .msg(where + ": past the block, where torch_npu's caching allocator places the next tensor, '" + next->name +
+                 "'; on the NPU this write overwrites it")
+            .val("buffer", b->name).val("bytes", (long long)b->bytes).val("end", (long long)(off + bytes))
+            .hint("check the per-core offset (GetBlockIdx() * length) and the tail length of the last tile")
+            .fatal();
+    static std::vector<const GmBuffer*> warned;  // one warning per buffer (and block)
+    if (std::find(warned.begin(), warned.end(), b) != warned.end()) return;
+    warned.push_back(b);
+    Diag("gm.past_allocation", api)
+        .msg(where + ": past the block, inside the allocator's segment (" + fmt_bytes(b->reach) + " from the tensor's start), where the NPU does "
+             "not fault: " + (write ? "the bytes land in free memory only because no tensor was allocated after '" +
+                                          b->name + "' (with another allocation order they overwrite one)"
+                                    : "the bytes read are another tensor's or garbage, and the kernel must not use them"))
+        .val("buffer", b->name).val("bytes", (long long)b->bytes).val("end", (long long)(off + bytes))
+        .hint("keep copies inside the tensor (DataCopyPad, or a tail length for the last tile): the kernel relies on luck")
+        .warn();
 }
 
 static const void* g_store_value = nullptr;  // set by access_gm_store for the duration of one access
@@ -118,8 +192,10 @@ void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char*
         uint64_t from = off > b->bytes ? off : b->bytes;
         std::memset(b->tail_written + (from - b->bytes), 1, off + bytes - from);
     }
+    if (off + bytes > b->capacity) past_allocation(b, off, bytes, write, api);
     static std::vector<const GmBuffer*> warned;  // one warning per buffer (and block)
-    if (off + bytes > (b->bytes + 31) / 32 * 32 && std::find(warned.begin(), warned.end(), b) == warned.end()) {
+    if (off + bytes > (b->bytes + 31) / 32 * 32 && off + bytes <= b->capacity &&
+        std::find(warned.begin(), warned.end(), b) == warned.end()) {
         warned.push_back(b);
         Diag("gm.padding", api)
             .msg(std::string(api) + (write ? " writes" : " reads") + " bytes [" + std::to_string(off) + ", " +
@@ -136,15 +212,17 @@ void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char*
     uint16_t me = uint16_t((config().cube_ratio ? st.group : st.block_idx) + 1);  // MIX: the AIC and its AIVs order by flags
     uint16_t ep = uint16_t(st.epoch + 1);
     bool atomic = write && st.atomic != 0;
-    bool unchanged = write && g_store_value && std::memcmp(a, g_store_value, bytes) == 0;  // an idempotent store
+    // an idempotent store, byte by byte (a copy's burst may leave some bytes as they were and change others)
+    const uint8_t* value = write ? static_cast<const uint8_t*>(g_store_value) : nullptr;
     uint64_t prev_in = 0, prev_out = 0;  // neighbouring bytes usually share a state: reuse its outcome
-    bool have_prev = false;
-    for (uint64_t i = off; i < off + bytes; ++i) {
-        if (have_prev && b->shadow[i] == prev_in) {
+    bool have_prev = false, prev_unchanged = false;
+    for (uint64_t i = off; i < std::min(off + bytes, b->capacity); ++i) {  // the shadow covers the block
+        bool unchanged = value && a[i - off] == value[i - off];
+        if (have_prev && b->shadow[i] == prev_in && unchanged == prev_unchanged) {
             b->shadow[i] = prev_out;
             continue;
         }
-        prev_in = b->shadow[i], have_prev = true;
+        prev_in = b->shadow[i], have_prev = true, prev_unchanged = unchanged;
         Shadow sh = __builtin_bit_cast(Shadow, b->shadow[i]);
         uint16_t w = sh.writer & 0x7fff;
         bool w_atomic = sh.writer & 0x8000;

@@ -13,7 +13,7 @@ bool gm_check_canaries() {
         uint64_t first = 0, last = 0, count = 0;
         for (uint64_t i = b->bytes; i < b->span; ++i) {
             if (b->base[i] == kGmCanary) continue;
-            if (i < b->capacity && b->tail_written && b->tail_written[i - b->bytes]) continue;
+            if (i < b->segment && b->tail_written && b->tail_written[i - b->bytes]) continue;
             if (count++ == 0) first = i;
             last = i;
         }

@@ -49,6 +49,9 @@ struct GmBuffer {
     uint64_t capacity = 0;   // rounded-up allocation (32 B) the kernel may touch
     uint64_t* shadow = nullptr;  // per-byte race shadow (shared mapping) or null
     std::string role;        // in / out / inout / workspace / tiling / host
+    uint64_t segment = 0;    // mapped bytes: the most its allocator segment can leave it (segment_of)
+    uint64_t reach = 0;      // accessible bytes: to the end of its segment (gm.cpp layout; past `capacity` a warning)
+    const GmBuffer* next = nullptr;  // the tensor the allocator cut right after it in its segment, if any
     uint64_t span = 0;       // mapped bytes up to the guard page: [bytes, span) are canaries (gm_canary.cpp)
     uint8_t* tail_written = nullptr;  // per byte of [bytes, capacity): written through an AscendC API (shared)
     std::vector<uint8_t> fill;        // an output's starting bytes, repeated (the referee's poison, or 0xFF); empty: none

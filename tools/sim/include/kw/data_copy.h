@@ -152,7 +152,10 @@ void dma_gm_local(Pipe pipe, const LocalTensor<T>& local, T* gm, bool to_local, 
     for (uint32_t i = 0; i < blocks; ++i) {
         uint8_t* g = gbase + i * (burst + gm_gap);
         uint8_t* l = lbase + i * (local_row + local_gap);
-        rt::access_gm(pipe, g, burst, !to_local, api, to_local ? "src" : "dst");
+        if (!to_local && rt::atomic_mode() == 0)   // a burst that leaves GM as another block wrote it is no race
+            rt::access_gm_store(pipe, g, burst, l, api, "dst");
+        else
+            rt::access_gm(pipe, g, burst, !to_local, api, to_local ? "src" : "dst");
         rt::access_local(pipe, local.hw(), uint32_t(l - rt::arena(local.hw())), burst, to_local, api, to_local ? "dst" : "src");
         if (to_local) std::memcpy(l, g, burst);
         else if (rt::atomic_mode() == 0) std::memcpy(g, l, burst);

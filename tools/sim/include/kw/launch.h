@@ -71,6 +71,11 @@ template <class K, class... A> inline int launch_kernel(K* kernel, uint32_t bloc
 
 }  // namespace kw
 
-#define KW_EXPORT_KERNEL(name) static ::kw::KernelRegistrar kw_registrar_##name(#name, &name, false, g_coreType == AscendC::AIC);
-#define KW_EXPORT_KERNEL_AS(fn, name) static ::kw::KernelRegistrar kw_registrar_##fn(#name, &fn, false, g_coreType == AscendC::AIC);
+#ifdef KW_AIC_ONLY  // a cube-only kernel (tools/sim/mix.py): its AIC copy is the kernel, run as any other
+#define KW_CUBE_COPY false
+#else              // the AIC copy of a MIX kernel: the cube instances' half, loaded beside the AIV copy
+#define KW_CUBE_COPY (g_coreType == AscendC::AIC)
+#endif
+#define KW_EXPORT_KERNEL(name) static ::kw::KernelRegistrar kw_registrar_##name(#name, &name, false, KW_CUBE_COPY);
+#define KW_EXPORT_KERNEL_AS(fn, name) static ::kw::KernelRegistrar kw_registrar_##fn(#name, &fn, false, KW_CUBE_COPY);
 #define KW_EXPORT_HOST_ENTRY(name) static ::kw::KernelRegistrar kw_host_registrar_##name(#name, &name, true);

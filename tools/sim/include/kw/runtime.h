@@ -107,9 +107,10 @@ void pipe_barrier(Pipe p);  // Pipe::COUNT means PIPE_ALL
 // Checks that [addr, addr+bytes) lies in a buffer passed to the kernel, tracks cross-block
 // races (per SyncAll epoch) and in-core MTE ordering on GM.
 void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char* api, const char* operand);
-// A scalar store of `value` (bytes long) to addr: as access_gm(write); a store that leaves the bytes as
-// they are (another block stored the same value in this phase, e.g. a found-inf flag set to 1.0 by
-// every block that finds one) is not a race, since the result is the same in any order.
+// A store of `value` (bytes long) to addr, scalar or a copy's burst: as access_gm(write); a store that leaves the
+// bytes as they are (another block stored the same value in this phase, e.g. a found-inf flag set to 1.0 by
+// every block that finds one, or a copy whose last tile overlaps the next block's with the same data) is not a
+// race, since the result is the same in any order.
 void access_gm_store(Pipe p, const void* addr, uint64_t bytes, const void* value, const char* api, const char* operand);
 void set_atomic(int mode, const char* dtype);  // 0 none, 1 add, 2 max, 3 min
 int atomic_mode();

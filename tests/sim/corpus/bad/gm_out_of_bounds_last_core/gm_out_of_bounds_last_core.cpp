@@ -1,5 +1,6 @@
 // Every core takes ceil(n / blocks) rounded up to 256 elements, so the last cores read and write past the end of x and y
-// (core 2 only into the 512-byte allocation padding, which the NPU tolerates; core 3 past the allocation).
+// (core 2 only into the 512-byte allocation padding, which the NPU tolerates; core 3 past the allocation, into the
+// block of z, which the allocator cut right after y).
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -38,7 +39,7 @@ private:
     uint32_t n = 0;
 };
 
-extern "C" __global__ __aicore__ void gm_out_of_bounds_last_core(GM_ADDR x, GM_ADDR y, uint32_t n)
+extern "C" __global__ __aicore__ void gm_out_of_bounds_last_core(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t n)
 {
     KernelScale op;
     op.Init(x, y, n);

@@ -5,7 +5,12 @@
 #include "kw/highlevel/common.h"
 
 namespace kw::hl {
-inline float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+// Sigmoid as CANN's SigmoidIntrinsicsImpl computes it: Muls(-1), Exp, Adds(1), Div(1, .), each a vector
+// instruction on T, so half data is rounded after every step (as torch's half ops round each op's result)
+template <class T> inline float sigmoid(float x) {
+    auto r = [](float v) { return float(T(v)); };
+    return 1.0f / r(1.0f + r(std::exp(-x)));
+}
 inline float sign(float x) { return x > 0 ? 1.0f : (x < 0 ? -1.0f : 0.0f); }
 inline float frac(float x) { return x - std::trunc(x); }
 // tanh-form GELU: x / (1 + exp(-2 * sqrt(2/pi) * (x + 0.044715 x^3)))
@@ -73,7 +78,7 @@ namespace AscendC {
     }
 
 KW_HL_UNARY4(Tanh, std::tanh(x))
-KW_HL_UNARY4(Sigmoid, kw::hl::sigmoid(x))
+KW_HL_UNARY4(Sigmoid, kw::hl::sigmoid<T>(x))
 KW_HL_UNARY4(Log2, std::log2(x))
 KW_HL_UNARY4(Erf, std::erf(x))
 KW_HL_UNARY4(Erfc, std::erfc(x))
@@ -150,14 +155,14 @@ KW_HL_GELU(FasterGeluV2, kw::hl::faster_gelu_v2)
 template <typename T, bool isReuseSource = false>
 inline void Silu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, uint32_t dataSize) {
     KW_HL_DTYPE(Silu, half, float);
-    kw::hl::map1("Silu", dstLocal, srcLocal, dataSize, [](float x) { return x * kw::hl::sigmoid(x); });
+    kw::hl::map1("Silu", dstLocal, srcLocal, dataSize, [](float x) { return x * kw::hl::sigmoid<float>(x); });
 }
 // Swish: x * sigmoid(beta * x); note the argument order (dataSize before the scalar).
 template <typename T, bool isReuseSource = false>
 inline void Swish(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, uint32_t dataSize, const T scalarValue) {
     KW_HL_DTYPE(Swish, half, float);
     const float beta = float(scalarValue);
-    kw::hl::map1("Swish", dstLocal, srcLocal, dataSize, [beta](float x) { return x * kw::hl::sigmoid(beta * x); });
+    kw::hl::map1("Swish", dstLocal, srcLocal, dataSize, [beta](float x) { return x * kw::hl::sigmoid<float>(beta * x); });
 }
 
 // ---- Power: tensor^tensor, tensor^scalar, scalar^tensor, each with/without tmp and count ----
