@@ -16,7 +16,7 @@ from kernelwright.tools.referee.verdict import CaseRun
 from kernelwright.tools.tasks import load_task
 from kernelwright.tools.tasks.reference import ReferenceWorker, RefRun
 from kernelwright.tools.tasks.shrink import Shape, plan_shrink
-from kernelwright.tools.toolchain import Capabilities, RunResult, Toolchain
+from kernelwright.tools.toolchain import Capabilities, Diagnostic, RunResult, Toolchain
 
 HERE = Path(__file__).parent
 QUIRKS = HERE.parent / "tasks/fixtures/quirks"
@@ -154,3 +154,25 @@ def test_a_plain_task_keeps_kernelwrights_own_preset():
     assert tol.name == "default" and "no known benchmark" in why
     assert {layout: preset_for(layout)[0].name for layout in ("mkb", "npukb", "kernelbench")} == {
         "mkb": "mkb", "npukb": "npukb", "kernelbench": "kernelbench"}
+
+
+class LuckyWrites(Backend):
+    """The emulation's runs, plus the warning the emulation gives a kernel that wrote past its output into free
+    allocator memory (tests/sim/test_sim_gm_padding.py shows the emulation giving it)."""
+
+    def run(self, build, case):
+        r = self.sim.run(build, case)
+        warn = Diagnostic(stage="run", severity="warning", rule="gm.past_allocation",
+                          message="DataCopy writes bytes [4096, 4160) of 'z', which holds 1 KiB in a 2 MiB device block")
+        return r.model_copy(update={"diagnostics": [*r.diagnostics, warn]})
+
+
+def test_a_write_past_the_tensor_passes_a_benchmark_preset_by_luck_and_fails_ours(sim):
+    task = load_task(SCALE_ADD)
+    lucky = LuckyWrites(sim, sim.capabilities)
+    common = dict(cases=["case_id 0"], api_lint=False, recheck=False, trials=1)
+    with ReferenceWorker(task) as worker:
+        bench = verify(task, KernelProject.from_path(task.golden), lucky, worker=worker, tolerance="npukb", **common)
+        ours = verify(task, KernelProject.from_path(task.golden), lucky, worker=worker, tolerance="default", **common)
+    assert bench.status == "pass" and any(d.rule == "gm.past_allocation" for r in bench.runs for d in r.diagnostics)
+    assert ours.status == "fail" and "writes past a tensor into free device memory" in ours.runs[0].reason

@@ -35,6 +35,10 @@ class Tolerance(BaseModel):
     # them (an ATen binding means the custom kernel did not compute the whole op, which a user asked it to), and
     # AscendOpGenAgent's rule ("no at:: compute in pybind11.cpp") is the `mere` preset's
     binding_checks_fail: bool = False
+    # a kernel that writes past its tensor into free allocator memory (gm.past_allocation) passes on the NPU by
+    # luck: in a user's model the allocator puts another tensor there. The benchmarks' harnesses cannot see it
+    # (a warning there); ours fails it
+    luck_fails: bool = False
     source: str = ""
 
     def bar(self, dtype: str) -> tuple[float, float]:
@@ -55,7 +59,7 @@ class Tolerance(BaseModel):
 
 PRESETS: dict[str, Tolerance] = {
     "default": Tolerance(
-        name="default", rule="allclose", task_shapes_only_passes=False, binding_checks_fail=True,
+        name="default", rule="allclose", task_shapes_only_passes=False, binding_checks_fail=True, luck_fails=True,
         # about two units in the last place of each format, and fp32 at the field's usual 1e-4
         table={"float32": (1e-4, 1e-4), "float16": (1e-3, 2e-3), "bfloat16": (4e-3, 1.6e-2), "float64": (1e-7, 1e-7)},
         source="kernelwright: per-dtype table"),
