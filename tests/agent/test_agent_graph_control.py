@@ -63,7 +63,7 @@ def test_review_interrupt_pauses_and_resume_continues(agent_config, sim):
     # the change is recorded and used by the DSL check and the referee alike
     saved = json.loads((second.artifacts / "config.json").read_text())
     assert saved["config"]["toolchain"]["tolerance"] == "mkb" and saved["config"]["agent"]["interrupts"] == ["plan"]
-    assert [(c["key"], c["old"], c["new"]) for c in saved["changes"]] == [("toolchain.tolerance", "default", "mkb")]
+    assert [(c["key"], c["old"], c["new"]) for c in saved["changes"]] == [("toolchain.tolerance", "auto", "mkb")]
     [resumed] = [e for e in map(json.loads, (second.artifacts / "events.jsonl").read_text().splitlines())
                  if e["node"] == "resume"]
     assert [c["key"] for c in resumed["changes"]] == ["toolchain.tolerance"]
