@@ -102,10 +102,9 @@ def _lost_node(e: Exception) -> str:
 
 def _loss(e: Exception) -> str:
     """One line on a lost try, with the node when Ray names it."""
-    text = str(e)
-    node = re.search(r"(?:node ID|node_id)[:=]\s*([0-9a-f]{8})", text, re.I)
+    text, node = str(e), _lost_node(e)
     ip = re.search(r"(?:IP address|node IP)[:=]?\s*([0-9.]+)", text, re.I)
-    where = f" on {ip.group(1) if ip else '?'}/{node.group(1)}" if node else ""
+    where = f" on {ip.group(1) if ip else '?'}/{node}" if node else ""
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
     return f"{type(e).__name__}{where}: {first[:240]}"
 

@@ -23,7 +23,7 @@ def _in_suite(pairs: list, per_family: int = 2) -> list:
     out, seen = [], {}
     for e, t in pairs:
         seen.setdefault(e.family, []).append((e, t))
-    for family, group in seen.items():
+    for group in seen.values():
         step = math.ceil(len(group) / per_family)
         out += [pytest.param(e, t, id=f"{e.name}:{t.path.split('/')[-1][:-3]}",
                              marks=() if i % step == 0 else pytest.mark.slow) for i, (e, t) in enumerate(group)]
