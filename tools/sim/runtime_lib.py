@@ -65,10 +65,18 @@ def _sources() -> list[Path]:
     return [p for p in files if p.suffix in {".h", ".hpp", ".cpp"}]
 
 
+def pch_flags(compiler: Compiler) -> list[str]:
+    """Flags for making a precompiled header only. clang instantiates the templates the headers use
+    (std::map<DataType, ...>, the runtime's vectors) once, in the PCH, instead of in every unit: about a
+    fifth of a kernel or op_host unit's compile time. What only the unit uses is instantiated there, as before."""
+    return ["-fpch-instantiate-templates"] if compiler.family == "clang" else []
+
+
 def runtime_key(compiler: Compiler, cce_aicore: int) -> str:
     # the header root is part of the key: the precompiled headers record the absolute paths they were made from
     return "rt-" + cache.digest([compiler.identity, compiler.path, str(cce_aicore), " ".join(compiler.common_flags()),
-                                 cache.tree_digest(_sources(), SIM_DIR), str(INCLUDE_DIR), *cache.install_parts()])
+                                 " ".join(pch_flags(compiler)), cache.tree_digest(_sources(), SIM_DIR), str(INCLUDE_DIR),
+                                 *cache.install_parts()])
 
 
 def compiler_view(compiler: Compiler, out: Path, readable: tuple[str, ...] = ()) -> View:
@@ -128,13 +136,14 @@ def _build(compiler: Compiler, cce: int, out: Path) -> None:
         header, pch_out = INCLUDE_DIR / "kernel_operator.h", pch / "kw_pch.h.pch"
     else:
         header, pch_out = pch / "kw_pch.h", pch / "kw_pch.h.gch"
-    jobs.append(common + arch_defines(cce) + [f"-I{INCLUDE_DIR}", "-x", "c++-header", str(header), "-o", str(pch_out)])
+    jobs.append(common + pch_flags(compiler) + arch_defines(cce) + [f"-I{INCLUDE_DIR}", "-x", "c++-header", str(header),
+                                                                  "-o", str(pch_out)])
     (pch / "kw_host_pch.h").write_text('#include "kwhost/host_pch.h"\n')
     if compiler.family == "clang":
         header, pch_out = INCLUDE_DIR / "kwhost" / "host_pch.h", pch / "kw_host_pch.h.pch"
     else:
         header, pch_out = pch / "kw_host_pch.h", pch / "kw_host_pch.h.gch"
-    jobs.append(hflags + ["-x", "c++-header", str(header), "-o", str(pch_out)])
+    jobs.append(hflags + pch_flags(compiler) + ["-x", "c++-header", str(header), "-o", str(pch_out)])
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = list(pool.map(lambda a: _compile(compiler, a, out), jobs))
     failed = [r for r in results if r.returncode != 0]
