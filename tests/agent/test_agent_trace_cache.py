@@ -62,3 +62,16 @@ def test_an_entry_for_another_task_is_not_used(task_copy, monkeypatch):
     assert trace_cache.load(key, task) is None
     (trace_cache.cache.cache_root(trace_cache.NAMESPACE) / f"{key}.json").write_text('{"ok": true, "task": "other"}')
     assert trace_cache.load(key, task) is None
+
+
+def test_a_bench_traces_its_tasks_ahead_into_the_cache(task_copy, tmp_path):
+    from kernelwright.evals.bench.options import BenchOptions
+    from kernelwright.evals.bench.runner import pretrace
+    task = load_task(task_copy)
+    opts = BenchOptions(suite=str(task_copy), out=tmp_path / "out")
+    opts.out.mkdir()
+    proc = pretrace([task, task], opts)
+    assert proc is not None and proc.wait(timeout=600) == 0
+    cached = trace_cache.load(trace_cache.key(task), task)
+    assert cached is not None and "abs" in cached["ops"]
+    assert pretrace([], opts) is None
