@@ -101,14 +101,14 @@ def run_bench(opts: BenchOptions, tasks: list[Task], progress=None, executor: Ex
 
 
 def pretrace(tasks: list[Task], opts: BenchOptions) -> subprocess.Popen | None:
-    """Trace the tasks ahead of their tries (agent/builtin/pretrace.py), in a process of its own session
+    """Trace the tasks ahead of their tries (evals/bench/pretrace.py), in a process of its own session
     (task code runs there, as in a try) that the bench ends when it is done."""
     unique = list({t.name: t for t in tasks}.values())
     if not unique:
         return None
     listing = opts.out / ".pretrace.json"
     write_json_atomic(listing, [t.model_dump(mode="json") for t in unique])
-    return subprocess.Popen([sys.executable, "-m", "kernelwright.agent.builtin.pretrace", str(listing), str(os.getpid())],
+    return subprocess.Popen([sys.executable, "-m", "kernelwright.evals.bench.pretrace", str(listing), str(os.getpid())],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
 

@@ -1,31 +1,23 @@
-"""Trace a bench's tasks ahead of its tries, into the trace cache (`python -m kernelwright.agent.builtin.pretrace
+"""Trace a bench's tasks ahead of its tries, into the trace cache (`python -m kernelwright.evals.bench.pretrace
 TASKS.json PARENT_PID`): one torch import for a chunk of tasks instead of one per try. A try whose task is not
 traced yet when it starts traces it itself, as before; nothing waits for this process. It stops when the
 bench (PARENT_PID) is gone, and the bench ends it with its process group when the tries are done."""
 from __future__ import annotations
 
 import json
-import os
-import signal
 import sys
 import threading
-import time
 from pathlib import Path
 
 from kernelwright.agent.builtin.trace import trace_tasks
+from kernelwright.evals.bench.worker import watch_parent
 from kernelwright.tools.task import Task
 
 CHUNK = 8      # tasks per tracer process: a chunk's failure (one task hanging the tracer) costs only its traces
 
 
-def _watch(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os.killpg(os.getpgrp(), signal.SIGKILL)
-
-
 def main(argv: list[str]) -> int:
-    threading.Thread(target=_watch, args=(int(argv[1]),), daemon=True).start()
+    threading.Thread(target=watch_parent, args=(int(argv[1]),), daemon=True).start()
     tasks = [Task.model_validate(t) for t in json.loads(Path(argv[0]).read_text(encoding="utf-8"))]
     for i in range(0, len(tasks), CHUNK):
         trace_tasks(tasks[i:i + CHUNK])
