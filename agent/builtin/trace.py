@@ -9,6 +9,7 @@ import sys
 import tempfile
 from typing import Any
 
+from kernelwright.agent.builtin import trace_cache
 from kernelwright.tools.buildkit import sandbox
 from kernelwright.tools.buildkit.sandbox import View
 from kernelwright.tools.task import Task
@@ -18,12 +19,24 @@ TIMEOUT_S = 300
 
 
 def trace_tasks(tasks: list[Task]) -> list[dict[str, Any]]:
-    """One trace per task; one torch import for all. Every trace has `ok`, `ops` and `summary` (empty
-    when tracing failed, with `error` saying why), so prompts and recognisers read a failed trace
-    (a tracer slowed past TIMEOUT_S on a loaded machine, say) like an empty one."""
-    if not tasks:
-        return []
+    """One trace per task; one torch import for all those not traced before (`trace_cache`). Every trace
+    has `ok`, `ops` and `summary` (empty when tracing failed, with `error` saying why), so prompts and
+    recognisers read a failed trace (a tracer slowed past TIMEOUT_S on a loaded machine, say) like an
+    empty one."""
+    keys = [trace_cache.key(t) for t in tasks]
+    found = [trace_cache.load(k, t) for k, t in zip(keys, tasks)]
+    missing = [t for t, f in zip(tasks, found) if f is None]
+    fresh = iter(_traced(missing) if missing else [])
+    out = []
+    for k, t, f in zip(keys, tasks, found):
+        if f is None:
+            f = next(fresh)
+            trace_cache.store(k, t, f)
+        out.append(f)
+    return out
 
+
+def _traced(tasks: list[Task]) -> list[dict[str, Any]]:
     def failed(why: str) -> list[dict[str, Any]]:
         return [_complete({"ok": False, "task": t.name, "error": f"the tracer failed: {why}"}) for t in tasks]
     with tempfile.TemporaryDirectory(prefix="kw-trace-") as scratch:

@@ -5,6 +5,10 @@ failures excepted), so a killed or crashed bench resumes without losing finished
 written at the end."""
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 from collections import deque
 from typing import Protocol
 
@@ -74,6 +78,7 @@ def run_bench(opts: BenchOptions, tasks: list[Task], progress=None, executor: Ex
     if progress is None:
         from kernelwright.evals.bench.progress import make_progress
         progress = make_progress(total, total - len(todo))
+    tracer = pretrace([t for t, _ in todo], opts) if executor is None else None
     try:
         executor = executor or make_executor(opts, progress.note)
         while todo or executor.busy():
@@ -88,6 +93,29 @@ def run_bench(opts: BenchOptions, tasks: list[Task], progress=None, executor: Ex
     finally:
         if executor is not None:       # interrupted: unfinished tries are not recorded and rerun next time
             executor.close()
+        if tracer is not None:
+            _end(tracer)
         progress.close()
     names = {t.name for t in tasks}
     return [rec for key, rec in done.items() if key[0] in names and key[1] < opts.attempts]
+
+
+def pretrace(tasks: list[Task], opts: BenchOptions) -> subprocess.Popen | None:
+    """Trace the tasks ahead of their tries (evals/bench/pretrace.py), in a process of its own session
+    (task code runs there, as in a try) that the bench ends when it is done."""
+    unique = list({t.name: t for t in tasks}.values())
+    if not unique:
+        return None
+    listing = opts.out / ".pretrace.json"
+    write_json_atomic(listing, [t.model_dump(mode="json") for t in unique])
+    return subprocess.Popen([sys.executable, "-m", "kernelwright.evals.bench.pretrace", str(listing), str(os.getpid())],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+
+
+def _end(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.wait()

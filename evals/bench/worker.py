@@ -55,7 +55,7 @@ os.killpg(0, 9)
 """
 
 
-def _watch_parent(parent: int) -> None:
+def watch_parent(parent: int) -> None:
     """Kill this worker's process group once the bench is gone. The bench's pid comes from the runner,
     not from getppid() here: a bench killed while this worker was still starting has already been
     replaced by init (or a subreaper) as our parent."""
@@ -149,7 +149,7 @@ def run(spec: WorkSpec) -> TaskRecord:
 
 def main(argv: list[str]) -> int:
     parent = int(os.environ.get(PARENT_ENV) or os.getppid())
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    threading.Thread(target=watch_parent, args=(parent,), daemon=True).start()
     _start_sentinel(parent)
     spec = WorkSpec.model_validate_json(Path(argv[0]).read_text(encoding="utf-8"))
     record = run(spec)

@@ -69,8 +69,9 @@ def test_dsl_mismatch_goes_to_the_debugger_and_back_to_the_writer(run_task, trac
     # loaded machine that limit was reached, the failed trace had no `summary`, and the strict prompt
     # templates raised. A failed trace is now an empty one: the path and verdict do not depend on it.
     if tracer == "times_out":
-        from kernelwright.agent.builtin import trace
+        from kernelwright.agent.builtin import trace, trace_cache
         monkeypatch.setattr(trace, "TIMEOUT_S", 0.001)
+        monkeypatch.setattr(trace_cache, "load", lambda key, task: None)   # traced before: this run must trace
     result, model = run_task("dsl_mismatch_repair")
     assert result.path == ["planner", "dsl_writer", "debugger", "dsl_writer", "lowerer", "verify", "finish"]
     assert result.status == "passed", result.reason

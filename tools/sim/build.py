@@ -170,8 +170,7 @@ class Builder:
         aic_only = mix.cube_only(kernel_texts)
         ratio = 0 if aic_only else mix.cube_ratio(kernel_texts)
         includes_ = [f"-I{self.src / 'op_kernel'}", f"-I{self.src}"]
-        # a cube-only kernel is compiled for the AIC alone, without the precompiled header (built for the AIV)
-        core_flags = self.rt.kernel_flags(pch=False) + ["-DKW_CORE_TYPE=AscendC::AIC", "-DKW_AIC_ONLY=1"] if aic_only else self.rt.kernel_flags()
+        core_flags = self.rt.kernel_flags("aic" if aic_only else "aiv")   # a cube-only kernel: for the AIC alone
 
         def compile_variant(i: int) -> tuple[int, bool]:
             tu = self.out / f"kernel_v{i}.cpp"
@@ -202,8 +201,7 @@ class Builder:
         """The AIC copy of a MIX kernel (mix.py): the unit compiled for the cube core, as a shared library whose
         own inline code stays its own (-Bsymbolic); the runtime it calls is the executable's."""
         obj = lib.with_suffix(".o")
-        return (self._compile(self.rt.kernel_flags(pch=False) + includes_ + ["-fPIC", "-DKW_CORE_TYPE=AscendC::AIC", "-c", str(tu),
-                                                                              "-o", str(obj)])
+        return (self._compile(self.rt.kernel_flags("aic_pic") + includes_ + ["-c", str(tu), "-o", str(obj)])
                 and self._compile(["-shared", "-fPIC", "-Wl,-Bsymbolic", str(obj), "-o", str(lib)]))
 
     def _describe(self, host_exe: Path) -> tuple[OpSpec, list[dict[str, Any]]] | None:

@@ -27,6 +27,16 @@ def arch_defines(cce_aicore: int) -> list[str]:
     return [f"-D__CCE_AICORE__={cce_aicore}", "-DKERNELWRIGHT_SIM=1"] + core
 
 
+# what a kernel unit is compiled for: the vector core (the default), the cube core alone (a cube-only kernel,
+# tools/sim/mix.py), and the cube core's copy of a MIX kernel (a shared library: position-independent)
+CORES = {"aiv": [], "aic": ["-DKW_CORE_TYPE=AscendC::AIC", "-DKW_AIC_ONLY=1"],
+         "aic_pic": ["-fPIC", "-DKW_CORE_TYPE=AscendC::AIC"]}
+
+
+def _pch_suffix(core: str) -> str:
+    return "" if core == "aiv" else f"_{core}"
+
+
 @dataclass(frozen=True)
 class RuntimeLib:
     root: Path
@@ -45,16 +55,17 @@ class RuntimeLib:
     def pch_dir(self) -> Path:
         return self.root / "pch"
 
-    def kernel_flags(self, pch: bool = True) -> list[str]:
-        flags = self.compiler.common_flags() + arch_defines(self.cce_aicore) + [f"-I{INCLUDE_DIR}"]
-        if not pch:  # a unit the precompiled header does not fit (the AIC copy of a MIX kernel: its own core type, PIC)
-            return flags + ["-include", "kernel_operator.h"]   # what the precompiled header holds
+    def kernel_flags(self, core: str = "aiv") -> list[str]:
+        """A kernel unit's flags for `core` (CORES); clang has a precompiled header for each."""
+        flags = self.compiler.common_flags() + arch_defines(self.cce_aicore) + [f"-I{INCLUDE_DIR}"] + CORES[core]
         if self.compiler.family == "clang":
-            return flags + ["-include-pch", str(self.pch_dir / "kw_pch.h.pch")]
+            return flags + ["-include-pch", str(self.pch_dir / f"kw_pch{_pch_suffix(core)}.h.pch")]
+        if core != "aiv":   # gcc: the one precompiled header is the AIV's
+            return flags + ["-include", "kernel_operator.h"]   # what the precompiled header holds
         return flags + [f"-I{self.pch_dir}", "-include", "kw_pch.h"]
 
     def host_flags(self) -> list[str]:
-        flags = self.compiler.common_flags() + ["-DKERNELWRIGHT_SIM=1", f"-I{INCLUDE_DIR}"]
+        flags = host_unit_flags(self.compiler)
         if self.compiler.family == "clang":
             return flags + ["-include-pch", str(self.pch_dir / "kw_host_pch.h.pch")]
         return flags + [f"-I{self.pch_dir}", "-include", "kw_host_pch.h"]
@@ -65,9 +76,24 @@ def _sources() -> list[Path]:
     return [p for p in files if p.suffix in {".h", ".hpp", ".cpp"}]
 
 
+def pch_flags(compiler: Compiler) -> list[str]:
+    """Flags for making a precompiled header only. clang instantiates the templates the headers use
+    (std::map<DataType, ...>, the runtime's vectors) once, in the PCH, instead of in every unit: about a
+    fifth of a kernel or op_host unit's compile time. What only the unit uses is instantiated there, as before."""
+    return ["-fpch-instantiate-templates"] if compiler.family == "clang" else []
+
+
+def host_unit_flags(compiler: Compiler) -> list[str]:
+    """op_host units (tiling, OpDef) are compiled without optimisation: they run once per case, and -O1
+    cost a third of their compile time. Their precompiled header is made the same way (it records the
+    optimisation level). The host runtime they link against stays at -O1."""
+    return [f for f in compiler.common_flags() if f != "-O1"] + ["-O0", "-DKERNELWRIGHT_SIM=1", f"-I{INCLUDE_DIR}"]
+
+
 def runtime_key(compiler: Compiler, cce_aicore: int) -> str:
     # the header root is part of the key: the precompiled headers record the absolute paths they were made from
     return "rt-" + cache.digest([compiler.identity, compiler.path, str(cce_aicore), " ".join(compiler.common_flags()),
+                                 " ".join(pch_flags(compiler)), " ".join(host_unit_flags(compiler)), repr(CORES),
                                  cache.tree_digest(_sources(), SIM_DIR), str(INCLUDE_DIR), *cache.install_parts()])
 
 
@@ -128,13 +154,18 @@ def _build(compiler: Compiler, cce: int, out: Path) -> None:
         header, pch_out = INCLUDE_DIR / "kernel_operator.h", pch / "kw_pch.h.pch"
     else:
         header, pch_out = pch / "kw_pch.h", pch / "kw_pch.h.gch"
-    jobs.append(common + arch_defines(cce) + [f"-I{INCLUDE_DIR}", "-x", "c++-header", str(header), "-o", str(pch_out)])
+    jobs.append(common + pch_flags(compiler) + arch_defines(cce) + [f"-I{INCLUDE_DIR}", "-x", "c++-header", str(header),
+                                                                  "-o", str(pch_out)])
+    if compiler.family == "clang":    # the cube core's units: a PCH each (its core type and PIC are recorded in it)
+        jobs += [common + pch_flags(compiler) + arch_defines(cce) + CORES[core] + [
+            f"-I{INCLUDE_DIR}", "-x", "c++-header", str(header), "-o", str(pch / f"kw_pch{_pch_suffix(core)}.h.pch")]
+            for core in CORES if core != "aiv"]
     (pch / "kw_host_pch.h").write_text('#include "kwhost/host_pch.h"\n')
     if compiler.family == "clang":
         header, pch_out = INCLUDE_DIR / "kwhost" / "host_pch.h", pch / "kw_host_pch.h.pch"
     else:
         header, pch_out = pch / "kw_host_pch.h", pch / "kw_host_pch.h.gch"
-    jobs.append(hflags + ["-x", "c++-header", str(header), "-o", str(pch_out)])
+    jobs.append(host_unit_flags(compiler) + pch_flags(compiler) + ["-x", "c++-header", str(header), "-o", str(pch_out)])
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = list(pool.map(lambda a: _compile(compiler, a, out), jobs))
     failed = [r for r in results if r.returncode != 0]
