@@ -8,6 +8,8 @@ from kernelwright.agent.builtin import recipes
 from kernelwright.agent.builtin.chain import Unsupported, fn_name, is_elementwise
 from kernelwright.agent.builtin.dslgen import ident
 from kernelwright.agent.builtin.graphview import Node, ref
+from kernelwright.agent.builtin.patterns import tail_group_rows
+from kernelwright.agent.builtin.patterns.stitch import Stage, View
 
 PASS = {"contiguous", "clone", "detach", "identity", "Dropout", "dropout", "Identity", "float", "to", "type_as"}
 RESHAPE = {"view", "reshape", "flatten", "squeeze", "unsqueeze", "Flatten"}
@@ -121,6 +123,8 @@ class TailOps:
         v = self.val
         if not isinstance(G, int) or len(v.shape) < 2 or v.shape[1] % G:
             raise Unsupported([n.op], "group norm whose groups do not divide the channels")
+        if n.kind == "call_module" and len(v.shape) == 2 and v.shape[1] // G <= tail_group_rows.NARROW:
+            return self.narrow_groups(n, G)
         shape = [v.shape[0], G, v.shape[1] // G] + v.shape[2:]
         self.reseat([v.dims[0], str(G), f"({v.dims[1]}) // {G}"] + v.dims[2:], shape)
         out = self.normalise({"node": "zin"}, shape, list(range(2, len(shape))), float(n.module.get("eps", 1e-5)))
@@ -135,6 +139,17 @@ class TailOps:
         self.close(seen=(v.dims, list(n.shape)))         # the same memory, seen (N, C, ...) again
         if len(v.shape) > 2:          # the affine per channel, in the next segment (within the lanes of this one)
             self.local[n.name] = self.affine(n, "zin", list(n.shape), len(n.shape))
+
+    def narrow_groups(self, n: Node, G: int) -> None:
+        """Group norm of a (rows, C) value in groups of a few channels: a stage of its own
+        (patterns/tail_group_rows.py) instead of one composer row per group."""
+        keys = [f"{n.target}.{p}" for p in ("weight", "bias")]
+        affine = n.module.get("affine", True) and all(k in self.g.params for k in keys)
+        leaves = []
+        for k in keys if affine else []:
+            gm = ident(k, set())
+            leaves.append(View(gm, [f"{gm}.shape[0]"]))
+        self.staged(Stage(tail_group_rows.program(G, float(n.module.get("eps", 1e-5)), affine), [None] + leaves), n)
 
     def pool(self, n: Node) -> None:
         """Each pooled axis in a segment of its own: the axis seen as (windows, taps) with the windows
