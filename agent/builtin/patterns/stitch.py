@@ -262,12 +262,15 @@ def _share_queues(stages: list[Stage], like: str) -> tuple[list[str], list[dict[
                   for node in ast.walk(loop) if isinstance(node, ast.Call) for a in node.args[:2] if isinstance(a, ast.Name)}
         count: dict[str, int] = {}
         mine = {}
-        for tile, r in sorted(role.items(), key=lambda kv: kv[0] not in double):   # double-buffered ones share first
+        for tile, r in sorted(role.items(), key=lambda kv: kv[0] not in double):
             dt = ast.unparse(ub[tile].args[0])
             key = "in" if dt.endswith(".dtype") else dt.replace("A.", "")
+            # a double-buffered tile shares only with double-buffered ones: a shared queue takes two slots of
+            # the largest tile, and a stage that sized its tiles as single ones (a GEMM's) would overflow the UB
+            key += "_d" if tile in double else ""
             j = count[r + key] = count.get(r + key, -1) + 1
             pooled = f"{r}_{key}_{j}"
-            dtypes[pooled] = f"{like}.dtype" if key == "in" else dt
+            dtypes[pooled] = f"{like}.dtype" if key.startswith("in") else dt
             sizes.setdefault(pooled, []).append(ast.unparse(ub[tile].args[1]))
             mine[tile] = pooled
         renames.append(mine)
