@@ -78,3 +78,56 @@ def program(groups: int, eps: float, affine: bool) -> str:
             f"@A.shapes\ndef shapes({args}):\n    return {{\"y\": (x.shape[0], x.shape[1], )}}\n\n\n"
             f'@A.kernel(inputs={{{cols}}}, outputs={{"y": "x"}})\n'
             f"def group_rows({args}, y, t):\n" + "\n".join("    " + ln for ln in lines) + "\n")
+
+
+def window_program(kind: str, k: int) -> str:
+    """A stage program over x (rows, Wi): pooling (kind "amax" or "mean") of the last axis in windows of k taps,
+    k apart, to (rows, (Wi - k) // k + 1). A unit is a run of Wc windows (of one row, or anywhere when the
+    windows tile the rows exactly): gathered into k rows of Wc lanes, then k - 1 vector maxima or sums."""
+    fold = "A.Max" if kind == "amax" else "A.Add"
+    lines = [
+        "xin = A.ub(x.dtype, t.E)", "xf = A.ub(A.f32, t.E)", "tt = A.ub(A.f32, t.E)", "idx = A.ub(A.i32, t.E)",
+        "acc = A.ub(A.f32, t.Wc)", "yout = A.ub(x.dtype, t.Wc)",
+        "A.Duplicate(xf, 0.0, t.E)                     # lanes past a short last run: defined, never stored",
+        "for j in A.range(t.K):",
+        "    for w in A.range(t.Wc):",
+        "        A.set(idx, j * t.Wc + w, w * t.K + j)",
+        "u0, u1 = A.block_span(t.units)",
+        "for u in A.range(u0, u1):",
+        "    r = u // t.pieces",
+        "    w0 = u % t.pieces * t.Wc",
+        "    m = min(t.Wc, t.O - w0)",
+        "    A.load(xin, x[r * t.Wi + w0 * t.K:], m * t.K)",
+        '    A.Cast(xf, xin, "auto", m * t.K)',
+        "    A.gather(tt, xf, idx, t.E, t.E)           # tap j of every window: row j",
+        "    A.copy(acc, tt, t.Wc)",
+        "    for j in A.range(1, t.K):",
+        f"        {fold}(acc, acc, tt[j * t.Wc:], t.Wc)",
+        *(["    A.Muls(acc, acc, t.inv_k, t.Wc)"] if kind == "mean" else []),
+        '    A.Cast(yout, acc, "auto", m)',
+        "    A.store(y[r * t.O + w0:], yout, m)",
+    ]
+    host = [
+        f"K = {k}",
+        "Wi = x.shape[1]",
+        "R = x.shape[0]",
+        "O = (Wi - K) // K + 1",
+        "if O * K == Wi:",                 # the windows tile every row: one run of windows over all rows
+        "    O = O * R",
+        "    Wi = Wi * R",
+        "    R = 1",
+        "Wc = max(8, A.align_down((hw.ub_bytes - 4096) // (K * (12 + x.dtype.size) + 4 + x.dtype.size), 8))",
+        "Wc = min(Wc, A.align_up(O, 8))",
+        "pieces = A.ceil_div(O, Wc)",
+        "units = R * pieces",
+        "nb = max(1, min(hw.vector_cores, units))",
+        "return A.Tiling(block_dim=nb, K=K, Wi=Wi, O=O, Wc=Wc, E=Wc * K, pieces=pieces, units=units, "
+        f"inv_k={1.0 / k!r})",
+    ]
+    return (doc(f"{'Max' if kind == 'amax' else 'Average'} pooling of the last axis in windows of {k}, gathered into "
+                "rows of taps (written by the builtin writer).") + "\n\n"
+            "@A.tiling\ndef tiling(x, hw):\n" + "\n".join("    " + h for h in host) + "\n\n\n"
+            "@A.shapes\ndef shapes(x):\n"
+            f"    return {{\"y\": (x.shape[0], (x.shape[1] - {k}) // {k} + 1, )}}\n\n\n"
+            '@A.kernel(inputs={"x": (A.f32, A.f16, A.bf16)}, outputs={"y": "x"})\n'
+            "def window_rows(x, y, t):\n" + "\n".join("    " + ln for ln in lines) + "\n")

@@ -4,6 +4,8 @@ split into groups: a view) and pooling (each pooled axis as (windows, taps): a s
 own. A mixin of tail.Segments, which owns the segment state these methods add nodes to."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kernelwright.agent.builtin import recipes
 from kernelwright.agent.builtin.chain import Unsupported, fn_name, is_elementwise
 from kernelwright.agent.builtin.dslgen import ident
@@ -151,6 +153,17 @@ class TailOps:
             leaves.append(View(gm, [f"{gm}.shape[0]"]))
         self.staged(Stage(tail_group_rows.program(G, float(n.module.get("eps", 1e-5)), affine), [None] + leaves), n)
 
+    def pool_last(self, n: Node, kind: str, k: int) -> None:
+        """Pooling of the last axis in windows of k taps, k apart: a stage of its own (patterns/tail_group_rows.py),
+        not one composer row of k lanes per window."""
+        v = self.val
+        rows = " * ".join(f"({d})" for d in v.dims[:-1]) or "1"
+        self.st.add(Stage(tail_group_rows.window_program(kind, k), [View(v.gm, [rows, v.dims[-1]], None, v.workspace)]))
+        o = (v.shape[-1] - k) // k + 1
+        self.val = self.at[n.name] = replace(v, gm=f"ws_{len(self.st.stages) - 1}", shape=v.shape[:-1] + [o],
+                                             dims=v.dims[:-1] + [f"(({v.dims[-1]}) - {k}) // {k} + 1"], workspace=True)
+        self._fresh()
+
     def pool(self, n: Node) -> None:
         """Each pooled axis in a segment of its own: the axis seen as (windows, taps) with the windows
         `stride` apart (a strided view), reduced over the taps."""
@@ -168,7 +181,10 @@ class TailOps:
             raise Unsupported([n.op], f"{n.op} with padding, dilation, ceil_mode, a divisor or indices")
         kind = POOLS[n.op]
         rank = len(self.val.shape)
-        for a, k, s in zip(range(rank - p, rank), ks, st):
+        axes = list(zip(range(rank - p, rank), ks, st))
+        if axes[-1][1] == axes[-1][2] and 2 <= axes[-1][1] <= tail_group_rows.NARROW:
+            self.pool_last(n, kind, axes.pop()[1])
+        for a, k, s in axes:
             if k == 1 and s == 1:
                 continue
             v = self.val
