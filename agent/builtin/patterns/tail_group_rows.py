@@ -15,7 +15,8 @@ NARROW = 64          # groups of at most this many channels take this stage
 def program(groups: int, eps: float, affine: bool) -> str:
     """A stage program over x (rows, C) and, when `affine`, weight and bias (C,): GroupNorm(groups) of x."""
     ins = ["x", "weight", "bias"] if affine else ["x"]
-    per = "4 * x.dtype.size + 20" + (" + weight.dtype.size + bias.dtype.size + 8" if affine else "")
+    # bytes per element: xin, yout; xf, tt (and wv, bv); idx, inv; each gather's hidden i32 offsets
+    per = "2 * x.dtype.size + 32" + (" + weight.dtype.size + bias.dtype.size + 8" if affine else "")
     cols = ", ".join(f'"{i}": (A.f32, A.f16, A.bf16)' for i in ins)
     decl_affine = ["win = A.ub(weight.dtype, t.E)", "bin_ = A.ub(bias.dtype, t.E)", "wv = A.ub(A.f32, t.E)",
                    "bv = A.ub(A.f32, t.E)"] if affine else []
@@ -116,7 +117,8 @@ def window_program(kind: str, k: int) -> str:
         "    O = O * R",
         "    Wi = Wi * R",
         "    R = 1",
-        "Wc = max(8, A.align_down((hw.ub_bytes - 4096) // (K * (12 + x.dtype.size) + 4 + x.dtype.size), 8))",
+        # bytes per tap: xin; xf, tt; idx and the gather's hidden i32 offsets; per window: acc, yout
+        "Wc = max(8, A.align_down((hw.ub_bytes - 4096) // (K * (16 + x.dtype.size) + 4 + x.dtype.size), 8))",
         "Wc = min(Wc, A.align_up(O, 8))",
         "pieces = A.ceil_div(O, Wc)",
         "units = R * pieces",
