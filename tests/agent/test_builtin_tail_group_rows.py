@@ -32,7 +32,7 @@ def test_group_norm_in_narrow_groups_matches_numpy(rows, groups, width):
     assert plain.ok and np.allclose(plain.outputs["y"], _group_norm(x, groups, 1.0, 0.0, 1e-5), rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.parametrize("kind,k,width", [("amax", 2, 64), ("mean", 4, 30), ("amax", 2, 30001)])
+@pytest.mark.parametrize("kind,k,width", [("amax", 2, 64), ("mean", 4, 30), ("amax", 2, 9603)])
 def test_pooling_the_last_axis_in_windows_matches_numpy(kind, k, width):
     rng = np.random.default_rng(5)
     x = rng.standard_normal((3, width)).astype(np.float32)
