@@ -1,7 +1,8 @@
 """How the tail's ops become the composer's: softmax, log_softmax, logsumexp, max/min over a dim, batch norm
 (eval), layer and instance norm as elementwise ops and reductions in the open segment; group norm (the channels
 split into groups: a view) and pooling (each pooled axis as (windows, taps): a strided view) as segments of their
-own. A mixin of tail.Segments, which owns the segment state these methods add nodes to."""
+own, except narrow groups of a (rows, C) value and short windows along the last axis, which are gathered stages
+(tail_group_rows.py). A mixin of tail.Segments, which owns the segment state these methods add nodes to."""
 from __future__ import annotations
 
 from dataclasses import replace
