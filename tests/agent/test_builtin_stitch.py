@@ -69,3 +69,30 @@ def test_reshapes_merge_and_add_axes_but_never_split_one():
     assert regroup([2, 3, 4, 5], list("abcd"), [2, 60]) == ["(a)", "(b) * (c) * (d)"]
     with pytest.raises(Unsupported):
         regroup([2, 60], ["a", "b"], [2, 3, 20])
+
+
+def test_double_buffered_tiles_keep_their_own_queues_while_a_core_has_slots():
+    double = SCALE.replace("A.tiles(lo, hi, t.tile)", "A.tiles(lo, hi, t.tile, stages=2)")
+    st = Stitcher(["x"], "y")
+    dims = st.add(Stage(SCALE, [View("x", [], whole=True)]))
+    st.add(Stage(double, [View("ws_0", dims, workspace=True)]))
+    src = st.source("twice", "y = 4 x")
+    # the first stage sized its tiles as single ones: a shared queue would take two slots of its largest tile
+    assert "qin_in_0 = A.ub(x.dtype, t.s0_tile)" in src and "qin_in_d_0 = A.ub(x.dtype, t.s1_tile)" in src
+    parse_program(src)
+    # a first stage loading four tiles and a double-buffered one loading three: 4 + 3 x 2 = 10 slots apart,
+    # past a core's 8: all share again (as before: 3 queues of two slots, one of one)
+    def loads(extra: int, stages: str = "") -> str:
+        return SCALE.replace("    yout = A.ub(x.dtype, t.tile)", "    yout = A.ub(x.dtype, t.tile)\n" + "".join(
+            f"    x{j} = A.ub(x.dtype, t.tile)\n" for j in range(extra))).replace(
+            "        A.Muls(yout, xin, 2.0, n)", "".join(f"        A.load(x{j}, x[off:], n)\n        A.Add(xin, xin, x{j}, n)\n"
+                                                     for j in range(extra)) + "        A.Muls(yout, xin, 0.5, n)").replace(
+            "A.tiles(lo, hi, t.tile)", f"A.tiles(lo, hi, t.tile{stages})")
+    four, three = loads(3), loads(2, ", stages=2")
+    st = Stitcher(["x"], "y")
+    dims = st.add(Stage(four, [View("x", [], whole=True)]))
+    st.add(Stage(three, [View("ws_0", dims, workspace=True)]))
+    src = st.source("mixed", "y = 4 x")
+    assert "_d_" not in src and src.count("qin_in_") == src.count("qin_in_0") + src.count("qin_in_1") + \
+        src.count("qin_in_2") + src.count("qin_in_3")
+    parse_program(src)

@@ -242,7 +242,7 @@ class Stitcher:
                 f"def {kernel_name(name)}({ins}, {self.out}, t):\n" + _block(text.splitlines()) + "\n")
 
 
-def _share_queues(stages: list[Stage], like: str) -> tuple[list[str], list[dict[str, str]]]:
+def _share_queues(stages: list[Stage], like: str, apart: bool = True) -> tuple[list[str], list[dict[str, str]]]:
     """The stages run one after another, so the j-th loaded (stored) tile of each stage can be one queue: a core
     has 8 per direction, which a GEMM stage and a norm stage with its parameters would pass together. Tiles of
     an input's dtype share (the inputs have one dtype column), others by their dtype."""
@@ -262,15 +262,22 @@ def _share_queues(stages: list[Stage], like: str) -> tuple[list[str], list[dict[
                   for node in ast.walk(loop) if isinstance(node, ast.Call) for a in node.args[:2] if isinstance(a, ast.Name)}
         count: dict[str, int] = {}
         mine = {}
-        for tile, r in sorted(role.items(), key=lambda kv: kv[0] not in double):   # double-buffered ones share first
+        for tile, r in sorted(role.items(), key=lambda kv: kv[0] not in double):
             dt = ast.unparse(ub[tile].args[0])
             key = "in" if dt.endswith(".dtype") else dt.replace("A.", "")
+            # `apart`: a double-buffered tile shares only with double-buffered ones (a shared queue takes two
+            # slots of the largest tile: a stage that sized its tiles as single ones, a GEMM's, overflowed the UB)
+            key += "_d" if apart and tile in double else ""
             j = count[r + key] = count.get(r + key, -1) + 1
             pooled = f"{r}_{key}_{j}"
-            dtypes[pooled] = f"{like}.dtype" if key == "in" else dt
+            dtypes[pooled] = f"{like}.dtype" if key.startswith("in") else dt
             sizes.setdefault(pooled, []).append(ast.unparse(ub[tile].args[1]))
             mine[tile] = pooled
         renames.append(mine)
+
+    for way in ("qin", "qout"):              # apart, past a core's 8 slots per direction: all share again
+        if apart and sum(2 if "_d_" in p else 1 for p in sizes if p.startswith(way + "_")) > 8:
+            return _share_queues(stages, like, apart=False)
 
     def biggest(xs: list[str]) -> str:
         return xs[0] if len(xs) == 1 else f"max({xs[0]}, {biggest(xs[1:])})"

@@ -164,6 +164,11 @@ class Segments(TailOps):
         if op in PASS or op in RESHAPE and srcn is not None and srcn.shape == n.shape:
             self.alias[n.name] = src
             return
+        if srcn is not None and n.kind != "call_module" and _over_ones(n, srcn):
+            if op in ("max", "min"):
+                self.tuples.add(n.name)
+            self.alias[n.name] = src        # a reduction over axes of size 1 (a mean's kept axis): the value
+            return
         if n.op == "getitem" or n.op == "getattr" and n.args[1:] == ["values"]:
             if src in self.tuples and n.args[1] in (0, "values"):
                 self.alias[n.name] = src
@@ -258,3 +263,16 @@ class Segments(TailOps):
     def reseat(self, dims: list[str], shape: list[int], strides: list[str] | None = None) -> None:
         """The open (empty) segment reads the value in GM as `dims` (a view of it)."""
         self.ins[0] = (dict(self.ins[0][0], shape=list(shape)), View(self.val.gm, dims, strides, self.val.workspace))
+
+
+def _over_ones(n: Node, srcn: Node) -> bool:
+    """n reduces (sum, mean, max, min, logsumexp) only axes of size 1 of its input, keeping them: n is its input.
+    (The composer would reduce the frame's axis there, counting the broadcast value once per lane.)"""
+    if fn_name(n) not in ("sum", "mean", "amax", "amin", "max", "min", "logsumexp") or srcn.shape is None or \
+            n.shape != srcn.shape:
+        return False
+    dims = n.arg(1, "dim")
+    dims = dims if isinstance(dims, (list, tuple)) else [dims]
+    if not dims or not all(isinstance(d, int) and not isinstance(d, bool) for d in dims):
+        return False
+    return all(srcn.shape[d % len(srcn.shape)] == 1 for d in dims)

@@ -1,13 +1,18 @@
 """How the tail's ops become the composer's: softmax, log_softmax, logsumexp, max/min over a dim, batch norm
 (eval), layer and instance norm as elementwise ops and reductions in the open segment; group norm (the channels
 split into groups: a view) and pooling (each pooled axis as (windows, taps): a strided view) as segments of their
-own. A mixin of tail.Segments, which owns the segment state these methods add nodes to."""
+own, except narrow groups of a (rows, C) value and short windows along the last axis, which are gathered stages
+(tail_group_rows.py). A mixin of tail.Segments, which owns the segment state these methods add nodes to."""
 from __future__ import annotations
+
+from dataclasses import replace
 
 from kernelwright.agent.builtin import recipes
 from kernelwright.agent.builtin.chain import Unsupported, fn_name, is_elementwise
 from kernelwright.agent.builtin.dslgen import ident
 from kernelwright.agent.builtin.graphview import Node, ref
+from kernelwright.agent.builtin.patterns import tail_group_rows
+from kernelwright.agent.builtin.patterns.stitch import Stage, View
 
 PASS = {"contiguous", "clone", "detach", "identity", "Dropout", "dropout", "Identity", "float", "to", "type_as"}
 RESHAPE = {"view", "reshape", "flatten", "squeeze", "unsqueeze", "Flatten"}
@@ -121,6 +126,8 @@ class TailOps:
         v = self.val
         if not isinstance(G, int) or len(v.shape) < 2 or v.shape[1] % G:
             raise Unsupported([n.op], "group norm whose groups do not divide the channels")
+        if n.kind == "call_module" and len(v.shape) == 2 and v.shape[1] // G <= tail_group_rows.NARROW:
+            return self.narrow_groups(n, G)
         shape = [v.shape[0], G, v.shape[1] // G] + v.shape[2:]
         self.reseat([v.dims[0], str(G), f"({v.dims[1]}) // {G}"] + v.dims[2:], shape)
         out = self.normalise({"node": "zin"}, shape, list(range(2, len(shape))), float(n.module.get("eps", 1e-5)))
@@ -135,6 +142,28 @@ class TailOps:
         self.close(seen=(v.dims, list(n.shape)))         # the same memory, seen (N, C, ...) again
         if len(v.shape) > 2:          # the affine per channel, in the next segment (within the lanes of this one)
             self.local[n.name] = self.affine(n, "zin", list(n.shape), len(n.shape))
+
+    def narrow_groups(self, n: Node, G: int) -> None:
+        """Group norm of a (rows, C) value in groups of a few channels: a stage of its own
+        (patterns/tail_group_rows.py) instead of one composer row per group."""
+        keys = [f"{n.target}.{p}" for p in ("weight", "bias")]
+        affine = n.module.get("affine", True) and all(k in self.g.params for k in keys)
+        leaves = []
+        for k in keys if affine else []:
+            gm = ident(k, set())
+            leaves.append(View(gm, [f"{gm}.shape[0]"]))
+        self.staged(Stage(tail_group_rows.program(G, float(n.module.get("eps", 1e-5)), affine), [None] + leaves), n)
+
+    def pool_last(self, n: Node, kind: str, k: int) -> None:
+        """Pooling of the last axis in windows of k taps, k apart: a stage of its own (patterns/tail_group_rows.py),
+        not one composer row of k lanes per window."""
+        v = self.val
+        rows = " * ".join(f"({d})" for d in v.dims[:-1]) or "1"
+        self.st.add(Stage(tail_group_rows.window_program(kind, k), [View(v.gm, [rows, v.dims[-1]], None, v.workspace)]))
+        o = (v.shape[-1] - k) // k + 1
+        self.val = self.at[n.name] = replace(v, gm=f"ws_{len(self.st.stages) - 1}", shape=v.shape[:-1] + [o],
+                                             dims=v.dims[:-1] + [f"(({v.dims[-1]}) - {k}) // {k} + 1"], workspace=True)
+        self._fresh()
 
     def pool(self, n: Node) -> None:
         """Each pooled axis in a segment of its own: the axis seen as (windows, taps) with the windows
@@ -153,7 +182,10 @@ class TailOps:
             raise Unsupported([n.op], f"{n.op} with padding, dilation, ceil_mode, a divisor or indices")
         kind = POOLS[n.op]
         rank = len(self.val.shape)
-        for a, k, s in zip(range(rank - p, rank), ks, st):
+        axes = list(zip(range(rank - p, rank), ks, st))
+        if axes[-1][1] == axes[-1][2] and 2 <= axes[-1][1] <= tail_group_rows.NARROW:
+            self.pool_last(n, kind, axes.pop()[1])
+        for a, k, s in axes:
             if k == 1 and s == 1:
                 continue
             v = self.val
