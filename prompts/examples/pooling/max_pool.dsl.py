@@ -39,8 +39,9 @@ def tiling(x, hw, kernel_size, stride, padding, dilation):
     A0 = A.align_up(p, epb)                           # left margin of a V row (the padding reads it)
     slots_per_col = 1 if s == 1 else k
     fixed_cols = A0 + epb + (k - 1) * dl + 1          # V columns beside OWc * s
-    per_col = (NB + G) * s * sz + G * slots_per_col * (sz + 8) + G * (2 * sz + 4) + 4 * G
-    fixed = (NB + G) * fixed_cols * sz + G * ((k - 1) * dl + epb) * (sz + 8) + 8192
+    # band and oo take two queue slots (the unit loop is double-buffered)
+    per_col = (2 * NB + G) * s * sz + G * slots_per_col * (sz + 8) + G * (3 * sz + 4) + 4 * G
+    fixed = (2 * NB + G) * fixed_cols * sz + G * ((k - 1) * dl + epb) * (sz + 8) + 8192
     OWc = max(1, min(OW, A.align_down((hw.ub_bytes - fixed) // per_col, epb)))
     span = (OWc - 1) * s + (k - 1) * dl + 1
     Wv = A.align_up(A0 + span, epb)
@@ -92,7 +93,7 @@ def max_pool(x, y, t):
         A.Adds(idx_out[g * t.OWa:], idx_out, g, t.OWa)
     A.Duplicate(rr, -A.inf, t.OWa * t.G)              # columns past a ragged chunk are gathered, never stored
     u0, u1 = A.block_span(t.units)
-    for u in A.range(u0, u1):
+    for u in A.range(u0, u1, stages=2):
         q = u // t.OHB
         oh0 = u % t.OHB * t.G
         gn = min(t.G, t.OH - oh0)
