@@ -35,24 +35,30 @@ def tiling(x, hw, kernel_size, stride, padding):
         NP = x.shape[0] * x.shape[1] * OD
     epb = A.elems_per_block(x.dtype)
     sz = x.dtype.size
-    G = min(4 * epb, A.align_up(OH, epb))             # output rows per unit, whole 32-byte lanes
+    # output rows per unit (whole 32-byte lanes): the most lanes with the fewest rows on the busiest core
+    c1 = A.ceil_div(NP * A.ceil_div(OH, epb), hw.vector_cores) * epb
+    c2 = A.ceil_div(NP * A.ceil_div(OH, 2 * epb), hw.vector_cores) * 2 * epb
+    c4 = A.ceil_div(NP * A.ceil_div(OH, 4 * epb), hw.vector_cores) * 4 * epb
+    G = min(4 * epb if c4 <= min(c1, c2) else 2 * epb if c2 <= c1 else epb, A.align_up(OH, epb))
     NB = min((G - 1) * sh + (kh - 1) * dh + 1, H + 2 * ph)     # band rows (from the first one G outputs read)
     A0 = A.align_up(p, epb)                           # left margin of a V row (the padding reads it)
     slots_per_col = 1 if s == 1 else k
     fixed_cols = A0 + epb + (k - 1) * dl + 1          # V columns beside OWc * s
     # band and oo take two queue slots (the unit loop is double-buffered)
-    per_col = (2 * NB + G) * s * sz + G * slots_per_col * (sz + 8) + G * (3 * sz + 4) + 4 * G
-    fixed = (2 * NB + G) * fixed_cols * sz + G * ((k - 1) * dl + epb) * (sz + 8) + 8192
+    per_col = (2 * NB + G) * s * sz + G * slots_per_col * (2 * sz + 8) + G * (2 * sz + 4) + 4 * G
+    fixed = (2 * NB + G) * fixed_cols * sz + G * ((k - 1) * dl + epb) * (2 * sz + 8) + 8192
     OWc = max(1, min(OW, A.align_down((hw.ub_bytes - fixed) // per_col, epb)))
     span = (OWc - 1) * s + (k - 1) * dl + 1
     Wv = A.align_up(A0 + span, epb)
     NROW = OWc + (k - 1) * dl if s == 1 else OWc    # slots of tap 0 (stride 1: every tap's)
     NS = NROW if s == 1 else k * OWc
+    # stride 1 with 2, 4, 8 or 16 taps: the window is built by doubling (log2 k ops instead of k - 1)
+    LV = (1 if k == 2 else 2 if k == 4 else 3 if k == 8 else 4 if k == 16 else 0) if s == 1 else 0
     OHB = A.ceil_div(OH, G)
     units = NP * OHB
     return A.Tiling(block_dim=max(1, min(hw.vector_cores, units)), units=units, OHB=OHB, D=D, H=H, W=W,
                     OD=OD, OH=OH, OW=OW, G=G, NB=NB, A0=A0, OWc=OWc, OWa=A.align_up(OWc, epb), Wv=Wv, NROW=NROW,
-                    NS=NS, TAP=(dl if s == 1 else OWc) * G, KWX=1 if s == 1 else k,
+                    NS=NS, TAP=(dl if s == 1 else OWc) * G, KWX=1 if s == 1 else k, LV=LV, NT=max(NS, A.align_up(OWc, epb)),
                     inv_k=1.0 / (kd * kh * k), KD=kd, KH=kh, KW=k, SD=sd, SH=sh, SW=s, PD=pd, PH=ph, PW=p, DD=dd, DH=dh, DW=dl)
 
 
@@ -70,8 +76,8 @@ def shapes(x, kernel_size, stride, padding):
 def avg_pool(x, y, t):
     band = A.ub(x.dtype, t.NB * t.Wv)
     v = A.ub(x.dtype, t.G * t.Wv)
-    tt = A.ub(x.dtype, t.NS * t.G)
-    rr = A.ub(x.dtype, t.OWa * t.G)
+    tt = A.ub(x.dtype, t.NT * t.G)
+    rr = A.ub(x.dtype, t.NT * t.G)
     oo = A.ub(y.dtype, t.G * t.OWa)
     idx_in = A.ub(A.i32, t.NS * t.G)
     idx_out = A.ub(A.i32, t.G * t.OWa)
@@ -92,7 +98,7 @@ def avg_pool(x, y, t):
         A.Adds(idx_out[q * 8:], idx_out, q * 8 * t.G, 8)
     for g in A.range(1, t.G):
         A.Adds(idx_out[g * t.OWa:], idx_out, g, t.OWa)
-    A.Duplicate(rr, 0.0, t.OWa * t.G)              # columns past a ragged chunk are gathered, never stored
+    A.Duplicate(rr, 0.0, t.NT * t.G)               # columns past a ragged chunk are gathered, never stored
     u0, u1 = A.block_span(t.units)
     for u in A.range(u0, u1, stages=2):
         q = u // t.OHB
@@ -126,12 +132,23 @@ def avg_pool(x, y, t):
                 A.Adds(idx_in, idx_in, base - c0, t.NS * t.G)
             else:
                 A.gather(tt, v, idx_in, ns, t.G * t.Wv)
-            if t.KW == 1:
+            if t.LV > 0:
+                # width 2w from width w at a shift of w taps, ping-ponging between rr and tt
+                A.Add(rr, tt, tt[t.TAP:], ns - t.TAP)
+                if t.LV >= 2:
+                    A.Add(tt, rr, rr[2 * t.TAP:], ns - 3 * t.TAP)
+                if t.LV >= 3:
+                    A.Add(rr, tt, tt[4 * t.TAP:], ns - 7 * t.TAP)
+                if t.LV >= 4:
+                    A.Add(tt, rr, rr[8 * t.TAP:], ns - 15 * t.TAP)
+                if t.LV % 2 == 0:
+                    A.copy(rr, tt, m * t.G)
+            elif t.KW == 1:
                 A.copy(rr, tt, m * t.G)
             else:
                 A.Add(rr, tt, tt[t.TAP:], m * t.G)
                 for kw in A.range(2, t.KW):
                     A.Add(rr, rr, tt[kw * t.TAP:], m * t.G)
             A.Muls(rr, rr, t.inv_k, m * t.G)
-            A.gather(oo, rr, idx_out, gn * t.OWa, t.OWa * t.G)
+            A.gather(oo, rr, idx_out, gn * t.OWa, t.NT * t.G)
             A.store(y[(q * t.OH + oh0) * t.OW + ow0:], oo, m, rows=gn, src_stride=t.OWa, dst_stride=t.OW)
