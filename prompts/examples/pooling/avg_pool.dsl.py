@@ -35,12 +35,22 @@ def tiling(x, hw, kernel_size, stride, padding):
         NP = x.shape[0] * x.shape[1] * OD
     epb = A.elems_per_block(x.dtype)
     sz = x.dtype.size
-    # output rows per unit (whole 32-byte lanes): the most lanes with the fewest rows on the busiest core
+    # output rows per unit (whole 32-byte lanes): the most lanes with the fewest rows on the busiest core.
+    # Planes of fewer than 2 * epb output rows are flat: a unit's lanes run on over planes and one copy
+    # brings every input plane they read; otherwise a unit's lanes stay in one plane, one copy per depth tap.
     c1 = A.ceil_div(NP * A.ceil_div(OH, epb), hw.vector_cores) * epb
     c2 = A.ceil_div(NP * A.ceil_div(OH, 2 * epb), hw.vector_cores) * 2 * epb
     c4 = A.ceil_div(NP * A.ceil_div(OH, 4 * epb), hw.vector_cores) * 4 * epb
-    G = min(4 * epb if c4 <= min(c1, c2) else 2 * epb if c2 <= c1 else epb, A.align_up(OH, epb))
-    NB = min((G - 1) * sh + (kh - 1) * dh + 1, H + 2 * ph)     # band rows (from the first one G outputs read)
+    Gp = min(4 * epb if c4 <= min(c1, c2) else 2 * epb if c2 <= c1 else epb, A.align_up(OH, epb))
+    f1 = A.ceil_div(A.ceil_div(NP * OH, epb), hw.vector_cores) * epb
+    f2 = A.ceil_div(A.ceil_div(NP * OH, 2 * epb), hw.vector_cores) * 2 * epb
+    f4 = A.ceil_div(A.ceil_div(NP * OH, 4 * epb), hw.vector_cores) * 4 * epb
+    Gf = 4 * epb if f4 <= min(f1, f2) else 2 * epb if f2 <= f1 else epb
+    NQ = A.ceil_div(Gf - 1, OH) + 1                   # planes a flat unit's lanes touch
+    NPL = min((NQ - 1) * sd + (kd - 1) * dd + 1 + (D if NQ > 1 else 0), x.numel // (H * W))
+    flat = nd >= 2 and OH < 2 * epb and 6 * NPL * H * (W + 2 * p + 2 * epb) * sz <= hw.ub_bytes
+    G = Gf if flat else Gp
+    NB = NPL * H if flat else min((G - 1) * sh + (kh - 1) * dh + 1, H + 2 * ph)     # band rows
     A0 = A.align_up(p, epb)                           # left margin of a V row (the padding reads it)
     slots_per_col = 1 if s == 1 else k
     fixed_cols = A0 + epb + (k - 1) * dl + 1          # V columns beside OWc * s
@@ -55,8 +65,8 @@ def tiling(x, hw, kernel_size, stride, padding):
     # stride 1 with 2, 4, 8 or 16 taps: the window is built by doubling (log2 k ops instead of k - 1)
     LV = (1 if k == 2 else 2 if k == 4 else 3 if k == 8 else 4 if k == 16 else 0) if s == 1 else 0
     OHB = A.ceil_div(OH, G)
-    units = NP * OHB
-    return A.Tiling(block_dim=max(1, min(hw.vector_cores, units)), units=units, OHB=OHB, D=D, H=H, W=W,
+    units = A.ceil_div(NP * OH, G) if flat else NP * OHB
+    return A.Tiling(block_dim=max(1, min(hw.vector_cores, units)), units=units, OHB=OHB, flat=flat, NP=NP, KG=1 if flat else kd, D=D, H=H, W=W,
                     OD=OD, OH=OH, OW=OW, G=G, NB=NB, A0=A0, OWc=OWc, OWa=A.align_up(OWc, epb), Wv=Wv, NROW=NROW,
                     NS=NS, TAP=(dl if s == 1 else OWc) * G, KWX=1 if s == 1 else k, LV=LV, NT=max(NS, A.align_up(OWc, epb)),
                     inv_k=1.0 / (kd * kh * k), KD=kd, KH=kh, KW=k, SD=sd, SH=sh, SW=s, PD=pd, PH=ph, PW=p, DD=dd, DH=dh, DW=dl)
@@ -101,30 +111,39 @@ def avg_pool(x, y, t):
     A.Duplicate(rr, 0.0, t.NT * t.G)               # columns past a ragged chunk are gathered, never stored
     u0, u1 = A.block_span(t.units)
     for u in A.range(u0, u1, stages=2):
-        q = u // t.OHB
-        oh0 = u % t.OHB * t.G
-        gn = min(t.G, t.OH - oh0)
-        nc = q // t.OD
-        od = q % t.OD
-        lo_y = oh0 * t.SH - t.PH
-        ylo = max(lo_y, 0)
-        yhi = min((oh0 + gn - 1) * t.SH - t.PH + (t.KH - 1) * t.DH + 1, t.H)
+        r0 = u * t.G if t.flat else u // t.OHB * t.OH + u % t.OHB * t.G
+        gn = min(t.G, t.NP * t.OH - r0) if t.flat else min(t.G, t.OH - u % t.OHB * t.G)
+        qa = r0 // t.OH                               # the first and the last lane's plane and row
+        qb = (r0 + gn - 1) // t.OH
         for ow0, m in A.tiles(0, t.OW, t.OWc):
             c0 = ow0 * t.SW - t.PW
             base = max(c0, 0)
             wn = min(c0 + (m - 1) * t.SW + (t.KW - 1) * t.DW + 1, t.W) - base
             A.Duplicate(v, 0.0, t.G * t.Wv)
-            for kd in A.range(t.KD):
-                iz = od * t.SD - t.PD + kd * t.DD
-                if iz >= 0 and iz < t.D:
-                    A.load(band[(ylo - lo_y) * t.Wv + t.A0:], x[((nc * t.D + iz) * t.H + ylo) * t.W + base:], wn,
-                           rows=yhi - ylo, src_stride=t.W, dst_stride=t.Wv, pad=0.0)
+            for kg in A.range(t.KG):
+                kd0 = 0 if t.flat else kg
+                kd1 = t.KD if t.flat else kg + 1
+                # input rows [b0, b1) hold every tap kd0 <= kd < kd1 of the lanes (flat: whole planes)
+                iza = qa % t.OD * t.SD - t.PD + kd0 * t.DD
+                izb = qb % t.OD * t.SD - t.PD + (kd1 - 1) * t.DD
+                b0 = (qa // t.OD * t.D + max(iza, 0)) * t.H + (0 if t.flat else max(r0 % t.OH * t.SH - t.PH, 0))
+                b1 = (qb // t.OD * t.D + min(izb, t.D - 1)) * t.H + (
+                    t.H if t.flat else min((r0 + gn - 1) % t.OH * t.SH - t.PH + (t.KH - 1) * t.DH + 1, t.H))
+                if b1 > b0:
+                    A.load(band[t.A0:], x[b0 * t.W + base:], wn, rows=b1 - b0, src_stride=t.W, dst_stride=t.Wv,
+                           pad=0.0)
                     for g in A.range(gn):
-                        for kh in A.range(t.KH):
-                            iy = (oh0 + g) * t.SH - t.PH + kh * t.DH
-                            if iy >= 0 and iy < t.H:
-                                A.Add(v[g * t.Wv + t.A0:], v[g * t.Wv + t.A0:], band[(iy - lo_y) * t.Wv + t.A0:],
-                                      A.align_up(wn, epb))
+                        q = (r0 + g) // t.OH
+                        oh = (r0 + g) % t.OH
+                        for kd in A.range(kd0, kd1):
+                            iz = q % t.OD * t.SD - t.PD + kd * t.DD
+                            if iz >= 0 and iz < t.D:
+                                for kh in A.range(t.KH):
+                                    iy = oh * t.SH - t.PH + kh * t.DH
+                                    if iy >= 0 and iy < t.H:
+                                        row = (q // t.OD * t.D + iz) * t.H + iy - b0
+                                        A.Add(v[g * t.Wv + t.A0:], v[g * t.Wv + t.A0:], band[row * t.Wv + t.A0:],
+                                              A.align_up(wn, epb))
             ns = (m + (t.KW - 1) * t.DW if t.SW == 1 else t.NS) * t.G
             if c0 != base:                            # the first chunk starts in the padding: shift the slots
                 A.Adds(idx_in, idx_in, c0 - base, t.NS * t.G)
@@ -151,4 +170,4 @@ def avg_pool(x, y, t):
                     A.Add(rr, rr, tt[kw * t.TAP:], m * t.G)
             A.Muls(rr, rr, t.inv_k, m * t.G)
             A.gather(oo, rr, idx_out, gn * t.OWa, t.NT * t.G)
-            A.store(y[(q * t.OH + oh0) * t.OW + ow0:], oo, m, rows=gn, src_stride=t.OWa, dst_stride=t.OW)
+            A.store(y[r0 * t.OW + ow0:], oo, m, rows=gn, src_stride=t.OWa, dst_stride=t.OW)
