@@ -1,4 +1,4 @@
-"""L1 normalisation: y = x / sum(|x|) along the last axis, row by row (pass 1 folds |x| into an fp32
+"""L1 normalisation: y = x / sum(|x|) along the last axis (x / mean(|x|) with mean=True), row by row (pass 1 folds |x| into an fp32
 accumulator; pass 2 scales the row by the reciprocal).
 
 Narrow rows (cols <= 32) go R rows at a time, so each copy moves R * cols elements instead of one short
@@ -8,7 +8,7 @@ import adsl as A
 
 
 @A.tiling
-def tiling(x, hw):
+def tiling(x, hw, mean):
     cols = x.shape[-1]
     rows = x.numel // cols
     narrow = cols <= 32 and rows >= 8
@@ -19,10 +19,10 @@ def tiling(x, hw):
     chunk = min(A.align_down((hw.ub_bytes - 16384) // per_elem, 64), A.align_up(cols, 64))
     units = A.ceil_div(rows, R) if narrow else rows
     return A.Tiling(block_dim=max(1, min(hw.vector_cores, units)), rows=rows, cols=cols, narrow=narrow, R=R,
-                    chunk=R * cols if narrow else chunk, ichunk=R * cols if narrow else 8, lanes=min(chunk, cols), units=units)
+                    chunk=R * cols if narrow else chunk, ichunk=R * cols if narrow else 8, lanes=min(chunk, cols), units=units, num=float(cols) if mean else 1.0)
 
 
-@A.kernel(inputs={"x": (A.f32, A.f16)}, outputs={"y": "x"})
+@A.kernel(inputs={"x": (A.f32, A.f16)}, outputs={"y": "x"}, attrs={"mean": False})
 def l1_norm(x, y, t):
     xin = A.ub(x.dtype, t.chunk)
     yout = A.ub(y.dtype, t.chunk)
@@ -44,7 +44,7 @@ def l1_norm(x, y, t):
         for q in A.range(1, t.R // 8):
             A.Adds(idx2[q * 8 * t.cols:], idx2, q * 8, 8 * t.cols)
         A.Duplicate(w, 1.0, t.chunk)                  # rows past a ragged block are summed, never stored
-        A.Duplicate(ones, 1.0, t.R)
+        A.Duplicate(ones, t.num, t.R)               # the numerator: 1, or cols for the mean
         u0, u1 = A.block_span(t.units)
         for u in A.range(u0, u1, stages=2):
             m = min(t.R, t.rows - u * t.R)
@@ -71,7 +71,7 @@ def l1_norm(x, y, t):
                 A.Abs(w, w, n)
                 A.Add(acc, acc, w, n)
             total = A.reduce_sum(acc, t.lanes)
-            inv = 1.0 / total
+            inv = t.num / total
             for c, n in A.tiles(0, t.cols, t.chunk, stages=2):
                 A.load(xin, x[base + c:], n)
                 A.Cast(w, xin, "auto", n)
