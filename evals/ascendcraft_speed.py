@@ -3,6 +3,8 @@ writer on the emulation, before and after the performance phase (agent.perf).
 
     python -m kernelwright.evals.ascendcraft_speed --mkb MKB/reference --out DIR [--jobs 2] [--candidates 3]
     python -m kernelwright.evals.ascendcraft_speed --out DIR --tabulate     # only read a finished (or partial) run
+    python -m kernelwright.evals.ascendcraft_speed --mkb MKB/reference --out DIR --filter 'name=*pooling*' \
+        --carry OLD/bench/results.jsonl          # re-run some tasks; the others' rows come from an older run
 
 Which 52 tasks. AscendCraft (arXiv 2601.22760) reports on "MultiKernelBench across seven operator
 categories" and gives its rates over 52 kernels (46.2 % at least as fast as eager = 24/52; 57.7 % fast_0.8
@@ -18,6 +20,9 @@ It runs `kernelwright bench` on that selection with the performance phase on (a 
 estimated speed-up before it ran and after (the kept candidate). A task that failed counts below every
 threshold in both columns, as AscendCraft's rates are over all 52. Writes DIR/ascendcraft_speed.json and
 prints a Markdown summary. The numbers are estimates of the cost model (tools/perf), not measurements.
+With --filter only some tasks run; --carry names older results.jsonl files whose rows stand for the tasks
+this run did not finish (this run's row wins), and the table says which rows are carried and whether
+the phase ran for each (a row without a phase record was run with the phase off).
 """
 from __future__ import annotations
 
@@ -35,13 +40,13 @@ LAUNCHES_US = (19.0, 5.0, 0.0)            # the model's launch overhead, and two
 TARGETS = {1.0: 0.60, 0.8: 0.80}          # the issue's: >= 1.0x on >= 60 % of tasks, >= 0.8x on >= 80 %
 
 
-def run_bench(mkb: Path, out: Path, jobs: int, candidates: int, timeout: int) -> int:
+def run_bench(mkb: Path, out: Path, jobs: int, candidates: int, timeout: int, only: list[str] = ()) -> int:
     out.mkdir(parents=True, exist_ok=True)
     cfg = out / "perf.yaml"
     cfg.write_text(f"perf:\n  enabled: true\n  max_candidates: {candidates}\n", encoding="utf-8")
     cmd = [sys.executable, "-m", "kernelwright.agent.cli", "bench", str(mkb), "--filter",
            "category=" + ",".join(CATEGORIES), "--config", str(cfg), "--jobs", str(jobs), "--timeout", str(timeout),
-           "--out", str(out / "bench")]
+           "--out", str(out / "bench")] + [a for f in only for a in ("--filter", f)]
     print("+", " ".join(cmd), flush=True)
     return subprocess.call(cmd, env=os.environ | {"KERNELWRIGHT_HOME": os.environ.get("KERNELWRIGHT_HOME",
                                                                                         str(out / "home"))})
@@ -78,16 +83,27 @@ def _perf(art: Path) -> dict:
         return {}
 
 
-def rows(bench_out: Path) -> list[dict]:
-    out = []
-    for line in (bench_out / "results.jsonl").read_text(encoding="utf-8").splitlines():
-        if not line.strip():
+def _records(bench_out: Path, carry: list[Path]) -> list[tuple[dict, str]]:
+    """(record, origin) per task: this run's newest record, else the newest of the carried files."""
+    by_task: dict[str, tuple[dict, str]] = {}
+    for src, origin in [(f, f"carried from {f}") for f in reversed(carry)] + [(bench_out / "results.jsonl", "this run")]:
+        if not src.is_file():
             continue
-        r = json.loads(line)
+        for line in src.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                r = json.loads(line)
+                by_task[r["task"]] = (r, origin)
+    return list(by_task.values())
+
+
+def rows(bench_out: Path, carry: list[Path] = ()) -> list[dict]:
+    out = []
+    for r, origin in _records(bench_out, list(carry)):
         p = _perf(Path(r.get("artifacts") or ""))
         e = _speed_entry(Path(r.get("artifacts") or "")) if r["correct"] else {}
         before, after = (p.get("before") or {}), (p.get("after") or {})
         out.append({"task": r["task"], "category": r.get("category"), "status": r["status"], "correct": r["correct"],
+                    "origin": origin, "phase": "on" if p else "off",
                     # a try run with the phase off (or that never reached it) has one kernel: before is after
                     "before": (before.get("speedup") if p else r.get("est_speedup")) if r["correct"] else None,
                     "after": (after.get("speedup") if p else r.get("est_speedup")) if r["correct"] else None,
@@ -110,8 +126,8 @@ def distribution(xs: list[float | None], total: int) -> dict:
             "max": vals[-1] if vals else None}
 
 
-def tabulate(bench_out: Path, total: int = 52) -> dict:
-    rs = rows(bench_out)
+def tabulate(bench_out: Path, total: int = 52, carry: list[Path] = ()) -> dict:
+    rs = rows(bench_out, carry)
     by_cat: dict[str, dict] = {}
     for cat in CATEGORIES:
         sub = [r for r in rs if r["category"] == cat]
@@ -120,6 +136,7 @@ def tabulate(bench_out: Path, total: int = 52) -> dict:
                            "before": distribution([r["before"] for r in sub], len(sub)),
                            "after": distribution([r["after"] for r in sub], len(sub))}
     return {"tasks_selected": total, "tasks_finished": len(rs), "correct": sum(r["correct"] for r in rs),
+            "carried": sum(r["origin"] != "this run" for r in rs), "phase_on": sum(r["phase"] == "on" for r in rs),
             "before": distribution([r["before"] for r in rs], total), "after": distribution([r["after"] for r in rs], total),
             "after_at_launch_us": {f"{x:g}": distribution([r["at_launch"].get(f"{x:g}") for r in rs], total)
                                    for x in LAUNCHES_US},
@@ -131,7 +148,8 @@ def tabulate(bench_out: Path, total: int = 52) -> dict:
 def markdown(s: dict) -> str:
     def pct(x):
         return "n/a" if x is None else f"{100 * x:.1f} %"
-    lines = [f"{s['tasks_finished']}/{s['tasks_selected']} tasks finished, {s['correct']} correct (builtin writer, sim)",
+    lines = [f"{s['tasks_finished']}/{s['tasks_selected']} tasks finished, {s['correct']} correct (builtin writer, sim); "
+             f"{s.get('carried', 0)} rows carried from older runs; the phase ran for {s.get('phase_on', 0)}",
              "", "| | >= 0.8x eager | >= 1.0x eager | median | min | max |", "|---|---:|---:|---:|---:|---:|"]
     for k in ("before", "after"):
         d = s[k]
@@ -148,12 +166,13 @@ def markdown(s: dict) -> str:
                      f"{pct(c['after']['at_least_1'])} | {pct(c['before']['at_least_0.8'])} | "
                      f"{pct(c['after']['at_least_0.8'])} |")
     lines += ["", "| task | before | after | at launch 0 us | kernel us before -> after | eager us (kernels) | kept | "
-              "shapes | why not correct |", "|---|---:|---:|---:|---|---|---|---|---|"]
+              "shapes | why not correct | row from | phase |", "|---|---:|---:|---:|---|---|---|---|---|---|---|"]
     for r in s["tasks"]:
         f = (lambda x: "-" if x is None else f"{x:.3f}")
         lines.append(f"| {r['task']} | {f(r['before'])} | {f(r['after'])} | {f(r['at_launch'].get('0'))} | "
                      f"{f(r['kernel_us_before'])} -> {f(r['kernel_us_after'])} | {f(r['eager_us'])} "
-                     f"({r['eager_kernels'] or '-'}) | {r['kept'] or '-'} | {r['shapes'] or '-'} | {r['reason']} |")
+                     f"({r['eager_kernels'] or '-'}) | {r['kept'] or '-'} | {r['shapes'] or '-'} | {r['reason']} | "
+                     f"{r.get('origin', 'this run')} | {r.get('phase', '-')} |")
     return "\n".join(lines)
 
 
@@ -165,13 +184,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--candidates", type=int, default=3, help="perf.max_candidates per task")
     ap.add_argument("--timeout", type=int, default=1800)
     ap.add_argument("--tabulate", action="store_true", help="only read the bench results already in --out")
+    ap.add_argument("--filter", action="append", default=[], metavar="KEY=PATTERNS",
+                    help="run only these tasks (passed to kernelwright bench --filter; repeat to narrow)")
+    ap.add_argument("--carry", action="append", type=Path, default=[], metavar="RESULTS_JSONL",
+                    help="an older run's results.jsonl: its rows stand for tasks this run has no row for")
     a = ap.parse_args(argv)
     if not a.tabulate:
         if a.mkb is None:
             ap.error("--mkb is needed to run the bench (or pass --tabulate)")
-        run_bench(a.mkb, a.out, a.jobs, a.candidates, a.timeout)
+        run_bench(a.mkb, a.out, a.jobs, a.candidates, a.timeout, a.filter)
     bench_out = a.out / "bench" if (a.out / "bench" / "results.jsonl").exists() else a.out
-    s = tabulate(bench_out)
+    s = tabulate(bench_out, carry=a.carry)
     (a.out / "ascendcraft_speed.json").write_text(json.dumps(s, indent=1), encoding="utf-8")
     print(markdown(s))
     return 0

@@ -43,15 +43,25 @@ class StateJudge:
         self.art.write(f"{where}/kernel.dsl.py", source)
         progress("perf", f"candidate {self.count}: {label}")
 
+        spent: dict[str, float] = {}               # where a candidate's time goes (the phase's cost, per step)
+        mark = [start]
+
+        def step(name: str) -> None:
+            now = time.monotonic()
+            spent[name], mark[0] = now - mark[0], now
+
         def done(status: str, why: str = "", **kw: Any) -> Candidate:
-            c = Candidate(label=label, source=source, status=status, why=why, seconds=time.monotonic() - start, **kw)
+            c = Candidate(label=label, source=source, status=status, why=why, seconds=time.monotonic() - start,
+                          spent=spent, **kw)
             self.art.event("perf", candidate=self.count, **c.brief())
             return c
 
         check = dslkit.check(source, task, self.deps.worker(task), soc=tc.soc, tolerance=tc.tolerance)
+        step("check")
         if not check.ok:
             return done("rejected", f"DSL check ({check.stage}): {check.summary}")
         lowered = dslkit.lower(source, task)
+        step("lower")
         if isinstance(lowered, str):
             return done("rejected", f"lowering: {lowered}")
         project, holes = lowered
@@ -60,6 +70,8 @@ class StateJudge:
             return done("rejected", holes)
         project = dslkit.fill_holes(project, holes)
         v = referee(task, project, self.deps.toolchain, worker=self.deps.worker(task), **referee_kwargs(self.deps))
+        step("referee")
+        spent["build"] = next((st.seconds or 0.0 for st in v.stages if st.name == "build"), 0.0)   # inside the referee
         self.art.write(f"{where}/verdict.json", v.model_dump_json(indent=1))
         if v.status != "pass":
             return done("failed" if v.status == "fail" else "error", f"referee: {v.summary}", verdict=v, project=project)

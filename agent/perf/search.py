@@ -31,9 +31,11 @@ class Candidate(BaseModel):
     project: Any = None                # the KernelProject judged
     verdict: Any = None                # the referee's Verdict
     seconds: float = 0.0
+    spent: dict[str, float] = Field(default_factory=dict)   # seconds by step (check, lower, build, referee)
 
     def brief(self) -> dict[str, Any]:
         return {"label": self.label, "status": self.status, "why": self.why[:300], "seconds": round(self.seconds, 1),
+                "spent": {k: round(v, 1) for k, v in self.spent.items()},
                 "kernel_us": self.speed.kernel_us if self.speed else None,
                 "speedup": self.speed.speedup if self.speed else None}
 

@@ -120,3 +120,11 @@ def test_a_cube_op_with_a_tail_is_written_in_stages(stem, stages, traces):
     assert emitted is not None, why
     assert f"then {stages - 1} more stage(s)" in emitted.summary
     assert emitted.source.count("A.sync_all()") >= stages - 1 and emitted.source.count("A.workspace(") >= stages - 1
+
+
+def test_l1_over_the_mean_is_the_l1_program_with_the_mean_numerator(traces):
+    emitted, why = recognise(traces["norms_l1_mean_narrow"], "norms_l1_mean_narrow")
+    assert emitted is not None and emitted.family == "norms", why
+    assert "mean = True" in emitted.source and "t.num / total" in emitted.source
+    plain, _ = recognise(traces["norms_l1"], "norms_l1")
+    assert plain is not None and "mean = False" in plain.source

@@ -30,3 +30,16 @@ def test_tables_count_every_selected_task(tmp_path):
     text = markdown(s)
     assert "| after the phase | 75.0 % | 50.0 % |" in text and "verify: fail at compare |" in text
     assert len(CATEGORIES) == 7
+
+
+def test_carried_rows_fill_in_for_tasks_this_run_did_not_run(tmp_path):
+    old, new = tmp_path / "old", tmp_path / "new"
+    old_recs = [_run(old, "relu", "activation", True, 1.0, 1.0), _run(old, "max_pooling_2d", "pooling", True, 0.03, 0.03)]
+    (old / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in old_recs))
+    new_recs = [_run(new, "max_pooling_2d", "pooling", True, 0.9, 0.95)]
+    (new / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in new_recs))
+    s = tabulate(new, total=2, carry=[old / "results.jsonl"])
+    by = {r["task"]: r for r in s["tasks"]}
+    assert by["max_pooling_2d"]["after"] == 0.95 and by["max_pooling_2d"]["origin"] == "this run"   # this run wins
+    assert by["relu"]["origin"].startswith("carried from") and s["carried"] == 1 and s["phase_on"] == 2
+    assert "1 rows carried from older runs" in markdown(s)

@@ -7,7 +7,7 @@ from kernelwright.agent.builtin.graphview import Node, OpGraph, ref
 from kernelwright.agent.builtin.patterns import Emitted
 from kernelwright.agent.builtin.patterns.common import applied_to, one_dim, one_float_input, returns, work
 
-KNOWN = {"norm", "div", "abs", "sum", "normalize"}
+KNOWN = {"norm", "div", "abs", "sum", "mean", "normalize"}
 
 
 def _p(n: Node) -> object:
@@ -20,7 +20,7 @@ def match(g: OpGraph, name: str) -> Emitted | None:
     if x is None or not nodes or not returns(g, nodes[-1]):
         return None
     last = len(x.shape) - 1
-    kind = None
+    kind, mean = None, False
     if len(nodes) == 1 and nodes[0].op == "normalize" and applied_to(nodes[0], x):
         n = nodes[0]
         if n.arg(1, "p", 2.0) in (2, 2.0) and one_dim(n.arg(2, "dim", 1), len(x.shape)) == last:
@@ -33,12 +33,15 @@ def match(g: OpGraph, name: str) -> Emitted | None:
                 kind = "frobenius"
             elif one_dim(dim, len(x.shape)) == last and den.arg(3, "keepdim", False) and _p(den) in (1, 2, 1.0, 2.0):
                 kind = "l1" if _p(den) in (1, 1.0) else "l2"
-        elif len(nodes) == 3 and den.op == "sum" and nodes[0].op == "abs" and applied_to(nodes[0], x) \
+        elif len(nodes) == 3 and den.op in ("sum", "mean") and nodes[0].op == "abs" and applied_to(nodes[0], x) \
                 and ref(den.args[0]) == nodes[0].name and one_dim(den.arg(1, "dim"), len(x.shape)) == last \
                 and den.arg(2, "keepdim", False):
-            kind = "l1"
+            kind, mean = "l1", den.op == "mean"
     if kind is None:
         return None
     where = "the whole tensor" if kind == "frobenius" else "the last axis"
+    if mean:
+        return Emitted("norms", f"x divided by the mean of |x| over {where} ({x.shape})",
+                       instantiate("norms/l1_norm.dsl.py", {"mean": True}, name))
     return Emitted("norms", f"x divided by its {kind} norm over {where} ({x.shape})",
-                   instantiate(f"norms/{kind}_norm.dsl.py", {}, name))
+                   instantiate(f"norms/{kind}_norm.dsl.py", {"mean": False} if kind == "l1" else {}, name))

@@ -9,7 +9,7 @@ class Model(nn.Module):
 
 
 def get_input_groups():
-    return [[torch.randn(16, 1000)], [torch.randn(5, 7)], [torch.randn(3, 9001)]]
+    return [[torch.randn(16, 1000)], [torch.randn(5, 7)], [torch.randn(3, 9001)], [torch.randn(300, 15)]]
 
 
 def get_inputs():

@@ -1,11 +1,17 @@
 """Average pooling over 1, 2 or 3 spatial dimensions (inputs (N, C, L), (N, C, H, W) or (N, C, D, H, W)),
-with kernel_size, stride, padding applied to every spatial dimension (zero padding counted in the divisor, PyTorch's count_include_pad=True).
+with kernel_size, stride, padding applied to every spatial dimension (zero padding counted in the divisor,
+PyTorch's count_include_pad=True).
 
-The tiling pads the spatial shape to (D, H, W) with unit dimensions. Each output row (n, c, od, oh)
-is produced in chunks of T outputs. Outputs are kept one per 32-byte block (lane j * epb), so every
-window tap can be DMA-gathered with a GM stride (rows=, src_stride=stride) into an aligned view, for
-any stride and dilation; taps that fall into the padding are skipped (the accumulator starts at
-0). The store compacts the blocks back into a contiguous row (rows=, src_stride=epb)."""
+Row program: every input byte comes in with whole-row copies and the windows are reduced in the UB.
+Output rows are taken G at a time (G consecutive rows oh of one plane; a 1-D input is one plane of N*C
+rows). For each chunk of OWc output columns:
+1. Window over D and H: the band of input rows the G outputs need comes in with one strided copy per
+   depth tap and is folded into G accumulator rows (V) with whole-row Add (aligned: rows are Wv apart).
+2. Window over W: a UB view at an odd element offset is no vector operand, so one Gather moves V into
+   a lane-major layout (slot s, lane g at s*G + g; a slot is an input column). A tap is then a whole
+   aligned span: stride 1 shifts by DW slots, a larger stride gathers tap-major (tap kw at kw*OWc*G).
+   Taps in the padding read the zero margin of V (columns beyond W and left of A0).
+3. A second Gather puts the G rows back in order, and one strided copy stores them."""
 import adsl as A
 
 
@@ -13,24 +19,57 @@ import adsl as A
 def tiling(x, hw, kernel_size, stride, padding):
     nd = x.ndim - 2
     assert nd >= 1 and nd <= 3, "1-D, 2-D or 3-D pooling"
-    D = x.shape[-3] if nd == 3 else 1
-    H = x.shape[-2] if nd >= 2 else 1
+    k, s, p, dl = kernel_size, stride, padding, 1
     W = x.shape[-1]
-    dil = 1
-    kd, sd, pd, dd = (kernel_size, stride, padding, dil) if nd == 3 else (1, 1, 0, 1)
-    kh, sh, ph, dh = (kernel_size, stride, padding, dil) if nd >= 2 else (1, 1, 0, 1)
-    OD = (D + 2 * pd - dd * (kd - 1) - 1) // sd + 1
-    OH = (H + 2 * ph - dh * (kh - 1) - 1) // sh + 1
-    OW = (W + 2 * padding - dil * (kernel_size - 1) - 1) // stride + 1
-    rows = x.shape[0] * x.shape[1] * OD * OH
+    OW = (W + 2 * p - dl * (k - 1) - 1) // s + 1
+    if nd == 1:                                       # one plane of N*C rows, a 1-wide window over them
+        D, H, OD, OH, NP = 1, x.shape[0] * x.shape[1], 1, x.shape[0] * x.shape[1], 1
+        kd, sd, pd, dd, kh, sh, ph, dh = 1, 1, 0, 1, 1, 1, 0, 1
+    else:
+        D = x.shape[-3] if nd == 3 else 1
+        H = x.shape[-2]
+        kd, sd, pd, dd = (k, s, p, dl) if nd == 3 else (1, 1, 0, 1)
+        kh, sh, ph, dh = k, s, p, dl
+        OD = (D + 2 * pd - dd * (kd - 1) - 1) // sd + 1
+        OH = (H + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+        NP = x.shape[0] * x.shape[1] * OD
     epb = A.elems_per_block(x.dtype)
-    nb = max(1, min(hw.vector_cores, rows))
-    per_lane = 4 * x.dtype.size + 8
-    lanes = A.align_down((hw.ub_bytes - 4096) // per_lane, 64)
-    T = max(1, min(OW, lanes // epb))                # outputs per chunk
-    return A.Tiling(block_dim=nb, rows=rows, D=D, H=H, W=W, OD=OD, OH=OH, OW=OW, T=T, lanes=T * epb,
-                    KD=kd, KH=kh, KW=kernel_size, SD=sd, SH=sh, SW=stride, PD=pd, PH=ph, PW=padding,
-                    DD=dd, DH=dh, DW=dil, inv_k=1.0 / (kd * kh * kernel_size))
+    sz = x.dtype.size
+    # output rows per unit (whole 32-byte lanes): the most lanes with the fewest rows on the busiest core.
+    # Planes of fewer than 2 * epb output rows are flat: a unit's lanes run on over planes and one copy
+    # brings every input plane they read; otherwise a unit's lanes stay in one plane, one copy per depth tap.
+    c1 = A.ceil_div(NP * A.ceil_div(OH, epb), hw.vector_cores) * epb
+    c2 = A.ceil_div(NP * A.ceil_div(OH, 2 * epb), hw.vector_cores) * 2 * epb
+    c4 = A.ceil_div(NP * A.ceil_div(OH, 4 * epb), hw.vector_cores) * 4 * epb
+    Gp = min(4 * epb if c4 <= min(c1, c2) else 2 * epb if c2 <= c1 else epb, A.align_up(OH, epb))
+    f1 = A.ceil_div(A.ceil_div(NP * OH, epb), hw.vector_cores) * epb
+    f2 = A.ceil_div(A.ceil_div(NP * OH, 2 * epb), hw.vector_cores) * 2 * epb
+    f4 = A.ceil_div(A.ceil_div(NP * OH, 4 * epb), hw.vector_cores) * 4 * epb
+    Gf = 4 * epb if f4 <= min(f1, f2) else 2 * epb if f2 <= f1 else epb
+    NQ = A.ceil_div(Gf - 1, OH) + 1                   # planes a flat unit's lanes touch
+    NPL = min((NQ - 1) * sd + (kd - 1) * dd + 1 + (D if NQ > 1 else 0), x.numel // (H * W))
+    flat = nd >= 2 and OH < 2 * epb and 6 * NPL * H * (W + 2 * p + 2 * epb) * sz <= hw.ub_bytes
+    G = Gf if flat else Gp
+    NB = NPL * H if flat else min((G - 1) * sh + (kh - 1) * dh + 1, H + 2 * ph)     # band rows
+    A0 = A.align_up(p, epb)                           # left margin of a V row (the padding reads it)
+    slots_per_col = 1 if s == 1 else k
+    fixed_cols = A0 + epb + (k - 1) * dl + 1          # V columns beside OWc * s
+    # band and oo take two queue slots (the unit loop is double-buffered)
+    per_col = (2 * NB + G) * s * sz + G * slots_per_col * (2 * sz + 8) + G * (2 * sz + 4) + 4 * G
+    fixed = (2 * NB + G) * fixed_cols * sz + G * ((k - 1) * dl + epb) * (2 * sz + 8) + 8192
+    OWc = max(1, min(OW, A.align_down((hw.ub_bytes - fixed) // per_col, epb)))
+    span = (OWc - 1) * s + (k - 1) * dl + 1
+    Wv = A.align_up(A0 + span, epb)
+    NROW = OWc + (k - 1) * dl if s == 1 else OWc    # slots of tap 0 (stride 1: every tap's)
+    NS = NROW if s == 1 else k * OWc
+    # stride 1 with 2, 4, 8 or 16 taps: the window is built by doubling (log2 k ops instead of k - 1)
+    LV = (1 if k == 2 else 2 if k == 4 else 3 if k == 8 else 4 if k == 16 else 0) if s == 1 else 0
+    OHB = A.ceil_div(OH, G)
+    units = A.ceil_div(NP * OH, G) if flat else NP * OHB
+    return A.Tiling(block_dim=max(1, min(hw.vector_cores, units)), units=units, OHB=OHB, flat=flat, NP=NP, KG=1 if flat else kd, D=D, H=H, W=W,
+                    OD=OD, OH=OH, OW=OW, G=G, NB=NB, A0=A0, OWc=OWc, OWa=A.align_up(OWc, epb), Wv=Wv, NROW=NROW,
+                    NS=NS, TAP=(dl if s == 1 else OWc) * G, KWX=1 if s == 1 else k, LV=LV, NT=max(NS, A.align_up(OWc, epb)),
+                    inv_k=1.0 / (kd * kh * k), KD=kd, KH=kh, KW=k, SD=sd, SH=sh, SW=s, PD=pd, PH=ph, PW=p, DD=dd, DH=dh, DW=dl)
 
 
 @A.shapes
@@ -45,38 +84,90 @@ def shapes(x, kernel_size, stride, padding):
 
 @A.kernel(inputs={"x": (A.f32, A.f16)}, outputs={"y": "x"}, attrs={"kernel_size": 2, "stride": 2, "padding": 0})
 def avg_pool(x, y, t):
-    tap = A.ub(x.dtype, t.lanes)
-    yout = A.ub(y.dtype, t.lanes)
-    w = A.ub(A.f32, t.lanes)
-    acc = A.ub(A.f32, t.lanes)
+    band = A.ub(x.dtype, t.NB * t.Wv)
+    v = A.ub(x.dtype, t.G * t.Wv)
+    tt = A.ub(x.dtype, t.NT * t.G)
+    rr = A.ub(x.dtype, t.NT * t.G)
+    oo = A.ub(y.dtype, t.G * t.OWa)
+    idx_in = A.ub(A.i32, t.NS * t.G)
+    idx_out = A.ub(A.i32, t.G * t.OWa)
+    gcol = A.ub(A.i32, t.G)
     epb = A.elems_per_block(x.dtype)
-    r0, r1 = A.block_span(t.rows)
-    for r in A.range(r0, r1):
-        nc = r // (t.OD * t.OH)
-        od = r // t.OH % t.OD
-        oh = r % t.OH
-        for ow0, m in A.tiles(0, t.OW, t.T):
-            A.Duplicate(acc, 0.0, m * epb)
-            for kd in A.range(t.KD):
-                iz = od * t.SD - t.PD + kd * t.DD
-                if iz >= 0 and iz < t.D:
-                    for kh in A.range(t.KH):
-                        iy = oh * t.SH - t.PH + kh * t.DH
-                        if iy >= 0 and iy < t.H:
-                            row_base = ((nc * t.D + iz) * t.H + iy) * t.W
-                            for kw in A.range(t.KW):
-                                # outputs whose tap kw lands inside the row: ow*SW - PW + kw*DW in [0, W)
-                                first = A.ceil_div(max(0, t.PW - kw * t.DW), t.SW)
-                                top = t.W - 1 + t.PW - kw * t.DW
-                                last = top // t.SW + 1 if top >= 0 else 0
-                                lo = max(ow0, first)
-                                hi = min(ow0 + m, last)
-                                if lo < hi:
-                                    A.load(tap[(lo - ow0) * epb:], x[row_base + lo * t.SW - t.PW + kw * t.DW:], 1,
-                                           rows=hi - lo, src_stride=t.SW, dst_stride=epb, pad=0.0)
-                                    A.Cast(w[(lo - ow0) * epb:], tap[(lo - ow0) * epb:], "auto", (hi - lo) * epb)
-                                    A.Add(acc[(lo - ow0) * epb:], acc[(lo - ow0) * epb:], w[(lo - ow0) * epb:],
-                                          (hi - lo) * epb)
-            A.Muls(acc, acc, t.inv_k, m * epb)
-            A.Cast(yout, acc, "auto", m * epb)
-            A.store(y[r * t.OW + ow0:], yout, 1, rows=m, src_stride=epb, dst_stride=1)
+    # idx_in: slot n, lane g -> V's element g*Wv + A0 + column; idx_out: lane g, column j -> rr[j*G + g]. Built once.
+    for g in A.range(t.G):
+        A.set(gcol, g, g * t.Wv + t.A0)
+    for n in A.range(min(8, t.NROW)):
+        A.Adds(idx_in[n * t.G:], gcol, n * t.SW, t.G)
+    for q in A.range(1, A.ceil_div(t.NROW, 8)):
+        A.Adds(idx_in[q * 8 * t.G:], idx_in, q * 8 * t.SW, min(8, t.NROW - q * 8) * t.G)
+    for kw in A.range(1, t.KWX):
+        A.Adds(idx_in[kw * t.OWc * t.G:], idx_in, kw * t.DW, t.OWc * t.G)
+    for j in A.range(8):
+        A.set(idx_out, j, j * t.G)
+    for q in A.range(1, t.OWa // 8):
+        A.Adds(idx_out[q * 8:], idx_out, q * 8 * t.G, 8)
+    for g in A.range(1, t.G):
+        A.Adds(idx_out[g * t.OWa:], idx_out, g, t.OWa)
+    A.Duplicate(rr, 0.0, t.NT * t.G)               # columns past a ragged chunk are gathered, never stored
+    u0, u1 = A.block_span(t.units)
+    for u in A.range(u0, u1, stages=2):
+        r0 = u * t.G if t.flat else u // t.OHB * t.OH + u % t.OHB * t.G
+        gn = min(t.G, t.NP * t.OH - r0) if t.flat else min(t.G, t.OH - u % t.OHB * t.G)
+        qa = r0 // t.OH                               # the first and the last lane's plane and row
+        qb = (r0 + gn - 1) // t.OH
+        for ow0, m in A.tiles(0, t.OW, t.OWc):
+            c0 = ow0 * t.SW - t.PW
+            base = max(c0, 0)
+            wn = min(c0 + (m - 1) * t.SW + (t.KW - 1) * t.DW + 1, t.W) - base
+            A.Duplicate(v, 0.0, t.G * t.Wv)
+            for kg in A.range(t.KG):
+                kd0 = 0 if t.flat else kg
+                kd1 = t.KD if t.flat else kg + 1
+                # input rows [b0, b1) hold every tap kd0 <= kd < kd1 of the lanes (flat: whole planes)
+                iza = qa % t.OD * t.SD - t.PD + kd0 * t.DD
+                izb = qb % t.OD * t.SD - t.PD + (kd1 - 1) * t.DD
+                b0 = (qa // t.OD * t.D + max(iza, 0)) * t.H + (0 if t.flat else max(r0 % t.OH * t.SH - t.PH, 0))
+                b1 = (qb // t.OD * t.D + min(izb, t.D - 1)) * t.H + (
+                    t.H if t.flat else min((r0 + gn - 1) % t.OH * t.SH - t.PH + (t.KH - 1) * t.DH + 1, t.H))
+                if b1 > b0:
+                    A.load(band[t.A0:], x[b0 * t.W + base:], wn, rows=b1 - b0, src_stride=t.W, dst_stride=t.Wv,
+                           pad=0.0)
+                    for g in A.range(gn):
+                        q = (r0 + g) // t.OH
+                        oh = (r0 + g) % t.OH
+                        for kd in A.range(kd0, kd1):
+                            iz = q % t.OD * t.SD - t.PD + kd * t.DD
+                            if iz >= 0 and iz < t.D:
+                                for kh in A.range(t.KH):
+                                    iy = oh * t.SH - t.PH + kh * t.DH
+                                    if iy >= 0 and iy < t.H:
+                                        row = (q // t.OD * t.D + iz) * t.H + iy - b0
+                                        A.Add(v[g * t.Wv + t.A0:], v[g * t.Wv + t.A0:], band[row * t.Wv + t.A0:],
+                                              A.align_up(wn, epb))
+            ns = (m + (t.KW - 1) * t.DW if t.SW == 1 else t.NS) * t.G
+            if c0 != base:                            # the first chunk starts in the padding: shift the slots
+                A.Adds(idx_in, idx_in, c0 - base, t.NS * t.G)
+                A.gather(tt, v, idx_in, ns, t.G * t.Wv)
+                A.Adds(idx_in, idx_in, base - c0, t.NS * t.G)
+            else:
+                A.gather(tt, v, idx_in, ns, t.G * t.Wv)
+            if t.LV > 0:
+                # width 2w from width w at a shift of w taps, ping-ponging between rr and tt
+                A.Add(rr, tt, tt[t.TAP:], ns - t.TAP)
+                if t.LV >= 2:
+                    A.Add(tt, rr, rr[2 * t.TAP:], ns - 3 * t.TAP)
+                if t.LV >= 3:
+                    A.Add(rr, tt, tt[4 * t.TAP:], ns - 7 * t.TAP)
+                if t.LV >= 4:
+                    A.Add(tt, rr, rr[8 * t.TAP:], ns - 15 * t.TAP)
+                if t.LV % 2 == 0:
+                    A.copy(rr, tt, m * t.G)
+            elif t.KW == 1:
+                A.copy(rr, tt, m * t.G)
+            else:
+                A.Add(rr, tt, tt[t.TAP:], m * t.G)
+                for kw in A.range(2, t.KW):
+                    A.Add(rr, rr, tt[kw * t.TAP:], m * t.G)
+            A.Muls(rr, rr, t.inv_k, m * t.G)
+            A.gather(oo, rr, idx_out, gn * t.OWa, t.NT * t.G)
+            A.store(y[r0 * t.OW + ow0:], oo, m, rows=gn, src_stride=t.OWa, dst_stride=t.OW)

@@ -13,7 +13,7 @@ class Model(nn.Module):
 
 
 def get_input_groups():
-    return [[torch.randn(2, 4, 16, 16)], [torch.randn(1, 3, 9, 11)]]
+    return [[torch.randn(2, 4, 16, 16)], [torch.randn(1, 3, 9, 11)], [torch.randn(1, 2, 40, 12)]]
 
 
 def get_inputs():
