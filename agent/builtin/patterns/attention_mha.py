@@ -18,7 +18,7 @@ from kernelwright.agent.builtin.patterns.attention import sweeps
 KNOWN = {"MultiheadAttention", "getitem"}
 LOCALS = {"qh", "kh", "vn", "on", "p", "acc", "pout", "mx", "sm", "cq", "ck", "cv", "co", "s1", "s2", "i", "c", "r",
           "b_", "h_", "m0", "mn", "n0", "nn", "ld", "ls", "cm", "mo", "mw", "l_", "inv", "rt", "sc", "cs", "ex", "bh",
-          "lo1", "hi1", "lo2", "hi2", "lo3", "hi3", "lo4", "hi4", "lo5", "hi5", "lo6", "hi6", "mt_", "win", "bin",
+          "mrow", "lo1", "hi1", "lo2", "hi2", "lo3", "hi3", "lo4", "hi4", "lo5", "hi5", "lo6", "hi6", "mt_", "win", "bin",
           "wout", "bout"}
 
 
@@ -35,7 +35,8 @@ def match(g: OpGraph, name: str) -> Emitted | None:
     if len(mha) != 1 or out is None or out.op != "getitem" or ref(out.args[0]) != mha[0].name or out.args[1] != 0:
         return None
     n = mha[0]
-    if any(w.op not in ("MultiheadAttention", "getitem") for w in work) or len(n.args) != 3 or n.kwargs:
+    if any(w.op not in ("MultiheadAttention", "getitem", "size") for w in work) or len(n.args) != 3 \
+            or set(n.kwargs) - {"attn_mask"}:
         return None
     m = n.module
     if not m.get("batch_first") or m.get("bias_k") is not None or m.get("add_zero_attn") or m.get("dropout", 0.0):
@@ -53,20 +54,52 @@ def match(g: OpGraph, name: str) -> Emitted | None:
              f"{n.target}.out_proj.bias"]
     if any(p not in g.params or g.params[p]["dtype"] != xs[0].dtype for p in names):
         return None
-    return _emit(xs[0].name, xs[1].name, names, H, _heads_attr(g, H), name)
+    mask = n.kwargs.get("attn_mask")
+    buffer = _mask_buffer(g, ref(mask), xs[0], xs[1]) if mask is not None else None
+    if mask is not None and buffer is None:
+        return None
+    return _emit(xs[0].name, xs[1].name, names, H, _heads_attr(g, H), name, buffer)
 
 
-def _emit(qn: str, kvn: str, pnames: list[str], heads: int, heads_attr: str | None, name: str) -> Emitted:
+def _mask_buffer(g: OpGraph, name: str | None, xq, xk) -> str | None:
+    """The bool buffer a 2-d attn_mask reads: the buffer itself (Lq, Lk), or its top-left corner
+    `buf[:xq.size(1), :xk.size(1)]` (causal and windowed masks made once at their largest length); None for
+    any other mask (float masks, masks computed in forward)."""
+    m = g.node(name) if name else None
+    if m is None or m.dtype != "bool" or m.shape != [xq.shape[1], xk.shape[1]]:
+        return None
+    if m.kind == "get_attr":
+        return m.target if m.target in g.params else None
+    src = g.node(ref(m.args[0])) if m.op == "getitem" and ref(m.args[0]) else None
+    key = m.args[1] if m.op == "getitem" else None
+    if src is None or src.kind != "get_attr" or src.target not in g.params or len(g.params[src.target]["shape"]) != 2 \
+            or not isinstance(key, list) or len(key) != 2:
+        return None
+    for part, x in zip(key, (xq, xk)):
+        cut = part.get("slice") if isinstance(part, dict) else None
+        size = g.node(ref(cut[1])) if cut and ref(cut[1]) else None
+        if cut is None or cut[0] not in (None, 0) or cut[2] not in (None, 1) or size is None or size.op != "size" \
+                or ref(size.args[0]) != x.name or size.arg(1, "dim") not in (1, -2):
+            return None
+    return src.target
+
+
+def _emit(qn: str, kvn: str, pnames: list[str], heads: int, heads_attr: str | None, name: str,
+          buffer: str | None) -> Emitted:
     taken = set(LOCALS)
     xq = ident(qn, taken)
     xk = ident(kvn, taken) if kvn != qn else xq
     win, bin_, wout, bout = (ident(p, taken) for p in pnames)
+    mk = ident(buffer, taken) if buffer else None
     y = ident("y", taken)
-    inputs = list(dict.fromkeys([xq, xk, win, bin_, wout, bout]))
+    inputs = list(dict.fromkeys([xq, xk, win, bin_, wout, bout] + ([mk] if mk else [])))
     params = ", ".join(inputs)
     attrs = {heads_attr: heads} if heads_attr else {}
     hp = f", {heads_attr}" if heads_attr else ""
     H = f"int({heads_attr})" if heads_attr else str(heads)
+    # a bool mask's row stride (the buffer may be larger than (Lq, Lk)) and its UB row
+    mask_fields = f" mw={mk}.shape[1], bna=A.align_up(bn, 32)," if mk else ""
+    mask_tile = "\n    mrow = A.ub(A.bool, t.bna)                   # a bool mask row (True: not attended)" if mk else ""
     source = doc(f"{name}: nn.MultiheadAttention as projections, S = Q K^T, online softmax, O = P V and the output "
                  "projection, the GEMMs on the cube, a MIX kernel (written by the builtin writer).") + f'''
 
@@ -88,7 +121,7 @@ def tiling({params}, hw{hp}):
     et = A.ceil_div(E, en)
     return A.Tiling(block_dim=max(1, min(hw.vector_cores, B * H * mt)), B=B, Lq=Lq, Lk=Lk, E=E, H=H, dh=dh, bn=bn, bm=bm, pk=pk,
                     bma=A.align_up(bm, 16), mt=mt, kt=A.ceil_div(Lk, bn), pm=pm, en=en, et=et,
-                    qt=A.ceil_div(Lq, pm), kvt=A.ceil_div(Lk, pk), lanes=bm * A.align_up(bn, 16),
+                    qt=A.ceil_div(Lq, pm), kvt=A.ceil_div(Lk, pk), lanes=bm * A.align_up(bn, 16),{mask_fields}
                     qsize=B * Lq * E, ksize=B * Lk * E, psize=B * H * Lq * Lk)
 
 
@@ -97,7 +130,7 @@ def shapes({params}{hp}):
     return {{"{y}": {xq}.shape}}
 
 
-{decorator(inputs, {y: xq}, attrs)}
+{decorator(inputs, {y: xq}, attrs, (mk,) if mk else ())}
 def {kernel_name(name)}({params}, {y}, t):
     qh = A.workspace({xq}.dtype, t.qsize)           # Q per head: (b, h, Lq, dh)
     kh = A.workspace({xq}.dtype, t.ksize)           # K per head: (b, h, Lk, dh)
@@ -106,7 +139,7 @@ def {kernel_name(name)}({params}, {y}, t):
     p = A.workspace({xq}.dtype, t.psize)            # softmax(S) per (b, h)
     acc = A.ub(A.f32, t.lanes)
     pout = A.ub({xq}.dtype, t.lanes)
-    mx = A.ub(A.f32, t.bma)
+    mx = A.ub(A.f32, t.bma){mask_tile}
     sm = A.ub(A.f32, t.bma)
     cq = A.cube({xq}, {win}, qh, tile=(t.pm, t.dh, t.E), shape=(t.Lq, t.dh, t.E), trans_b=True, bias={bin_})
     ck = A.cube({xk}, {win}, kh, tile=(t.pk, t.dh, t.E), shape=(t.Lk, t.dh, t.E), trans_b=True, bias={bin_})
@@ -149,7 +182,8 @@ def {kernel_name(name)}({params}, {y}, t):
         bh = i // t.mt
         m0 = i % t.mt * t.bm
         mn = min(t.bm, t.Lq - m0)
-{sweeps("qh[(bh * t.Lq + m0) * t.dh:]", "kh[(bh * t.Lk + n0) * t.dh:]", "t.dh", "p[(bh * t.Lq + m0) * t.Lk + n0:]")}    A.sync_all()
+{sweeps("qh[(bh * t.Lq + m0) * t.dh:]", "kh[(bh * t.Lk + n0) * t.dh:]", "t.dh", "p[(bh * t.Lq + m0) * t.Lk + n0:]",
+         f"{mk}[(m0 + r) * t.mw + n0:]" if mk else None)}    A.sync_all()
     lo5, hi5 = A.block_span(t.B * t.H * t.qt)
     for i in A.range(lo5, hi5):                     # O[:, h] = P_h V_h
         bh = i // t.qt
