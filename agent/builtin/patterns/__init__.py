@@ -32,6 +32,7 @@ def patterns() -> list:
     from kernelwright.agent.builtin.patterns import cube_tail
     from kernelwright.agent.builtin.patterns import attention_gqa
     from kernelwright.agent.builtin.patterns import resize_grid
+    from kernelwright.agent.builtin.patterns import attention_linear
     # compose is the general fallback: last
     return [elementwise, softmax, reduce, norms, norm, pooling, broadcast, broadcast_chain, loss, softmax_loss, argmax,
-            matmul, index, conv, attention, attention_mha, attention_gqa, resize, resize_grid, index_rows, scan_chain, cube_tail, compose]
+            matmul, index, conv, attention, attention_mha, attention_gqa, attention_linear, resize, resize_grid, index_rows, scan_chain, cube_tail, compose]
