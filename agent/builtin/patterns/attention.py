@@ -44,12 +44,12 @@ def sweeps(qv: str, kv: str, kdim: str, pv: str, mask: str | None = None) -> str
     """The kernel lines (two loops deep) that turn a block of mn query rows into P = softmax(S) in the
     workspace, S = sc * Q K^T by the cube unit `s1` (query rows at `qv`, key rows at `kv`, each `kdim` long, the
     block's P at `pv`): sweep 1 keeps each row's running max (mx) and sum of exp (sm), online; sweep 2
-    recomputes each chunk and writes exp(S - max) / sum. `mask`, the GM row of a bool mask at query row
-    m0 + r and key column n0 (True: not attended), sets those scores to -inf in both sweeps (into the bool tile
-    `mrow`); a chunk a row sees nothing of adds exp(-inf) = 0."""
-    masked = "" if mask is None else f'''
-                A.load(mrow, {mask}, nn)
-                A.where(acc[r * ld:], mrow, -A.inf, acc[r * ld:], nn)'''
+    recomputes each chunk and writes exp(S - max) / sum. `mask`, a bool mask at query row m0 and key column n0
+    (True: not attended; rows t.mw apart), sets those scores to -inf in both sweeps (the block's mn rows of the
+    chunk in one 2-d load into the bool tile `mrow`, rows t.bna apart); a chunk a row sees nothing of adds
+    exp(-inf) = 0."""
+    load = "" if mask is None else f"\n            A.load(mrow, {mask}, nn, rows=mn, src_stride=t.mw, dst_stride=t.bna)"
+    masked = "" if mask is None else "\n                A.where(acc[r * ld:], mrow[r * t.bna:], -A.inf, acc[r * ld:], nn)"
     return f'''        A.Duplicate(mx, -3.0e38, t.bma)
         A.Duplicate(sm, 0.0, t.bma)
         for c in A.range(0, t.kt):                # sweep 1: each row's max and sum of exp, online
@@ -58,7 +58,7 @@ def sweeps(qv: str, kv: str, kdim: str, pv: str, mask: str | None = None) -> str
             ld = A.align_up(nn, 8)
             A.Duplicate(acc, 0.0, mn * ld)
             A.matmul(s1, acc, {qv}, {kv}, mn, nn, {kdim})
-            A.Muls(acc, acc, sc, mn * ld)
+            A.Muls(acc, acc, sc, mn * ld){load}
             for r in A.range(0, mn):{masked}
                 cm = A.reduce_max(acc[r * ld:], nn)
                 mo = A.get(mx, r)
@@ -78,7 +78,7 @@ def sweeps(qv: str, kv: str, kdim: str, pv: str, mask: str | None = None) -> str
             ls = A.align_up(nn, 16)
             A.Duplicate(acc, 0.0, mn * ld)
             A.matmul(s1, acc, {qv}, {kv}, mn, nn, {kdim})
-            A.Muls(acc, acc, sc, mn * ld)
+            A.Muls(acc, acc, sc, mn * ld){load}
             for r in A.range(0, mn):{masked}
                 mo = A.get(mx, r)
                 inv = A.get(sm, r)

@@ -116,7 +116,10 @@ def _emit(qn: str, kvn: str, pnames: list[str], heads: int, heads_attr: str | No
     H = f"int({heads_attr})" if heads_attr else str(heads)
     # a bool mask's row stride (the buffer may be larger than (Lq, Lk)) and its UB row
     mask_fields = f" mw={mk}.shape[1], bna=A.align_up(bn, 32)," if mk else ""
-    mask_tile = "\n    mrow = A.ub(A.bool, t.bna)                   # a bool mask row (True: not attended)" if mk else ""
+    mask_tile = "\n    mrow = A.ub(A.bool, t.bm * t.bna)            # the block's mask rows (True: not attended)" if mk else ""
+    # UB rows: the fp32 S block, the P block it is cast into (two slots) and, masked, the bool mask block
+    ub_rows = ("bm = max(1, min(64, Lq, (hw.ub_bytes - 8192) // (17 * A.align_up(bn, 32))))" if mk else
+               "bm = max(1, min(64, Lq, (hw.ub_bytes - 8192) // (4 * 4 * A.align_up(bn, 16))))")
     pre_fields, pre_decls, pre_loops = _pre_parts(rq, rk, xq, xk, pw)
     E_expr = f"{win}.shape[1]" if any(pw) else f"{rq}.shape[2]"
     out_shape = f"({rq}.shape[0], {rq}.shape[1], {win}.shape[1])" if pw[0] else f"{rq}.shape"
@@ -133,7 +136,7 @@ def tiling({params}, hw{hp}):
     dh = E // H
     bn = min(256, Lk)
     # UB: the fp32 S block, the P block it is cast into (two slots), the row max and sum
-    bm = max(1, min(64, Lq, (hw.ub_bytes - 8192) // (4 * 4 * A.align_up(bn, 16))))
+    {ub_rows}
     mt = A.ceil_div(Lq, bm)
     pm = min(128, Lq)
     pk = min(128, Lk)
@@ -203,7 +206,7 @@ def {kernel_name(name)}({params}, {y}, t):{pre_decls}
         m0 = i % t.mt * t.bm
         mn = min(t.bm, t.Lq - m0)
 {sweeps("qh[(bh * t.Lq + m0) * t.dh:]", "kh[(bh * t.Lk + n0) * t.dh:]", "t.dh", "p[(bh * t.Lq + m0) * t.Lk + n0:]",
-         f"{mk}[(m0 + r) * t.mw + n0:]" if mk else None)}    A.sync_all()
+         f"{mk}[m0 * t.mw + n0:]" if mk else None)}    A.sync_all()
     lo5, hi5 = A.block_span(t.B * t.H * t.qt)
     for i in A.range(lo5, hi5):                     # O[:, h] = P_h V_h
         bh = i // t.qt
