@@ -13,7 +13,9 @@ COVERS = ("elementwise chains and activations, broadcasting elementwise ops, cas
           "index_copy/index_add of rows; argmax/argmin over any axis; interpolate (nearest, linear, bilinear, trilinear, "
           "bicubic); convolutions and transposed convolutions (1-3d, any stride/padding/dilation/groups) by im2col + "
           "GEMM on the cube with elementwise and norm epilogues; scaled_dot_product_attention and multi-head attention "
-          "(cube GEMMs, online softmax); and, composed op by op, any graph of broadcasting elementwise ops, reductions "
+          "(cube GEMMs, online softmax; bool mask buffers, Linear-projected inputs), attention written with q/k/v "
+          "Linear and einsum (multi-head, grouped- and multi-query), linear attention; grid_sample (bilinear, zeros "
+          "padding) with a grid or affine_grid; and, composed op by op, any graph of broadcasting elementwise ops, reductions "
           "over one set of consecutive axes (sum, mean, max, min, norms, cosine similarity, pairwise distance) and totals")
 
 
