@@ -15,7 +15,8 @@ COVERS = ("elementwise chains and activations, broadcasting elementwise ops, cas
           "GEMM on the cube with elementwise and norm epilogues; scaled_dot_product_attention and multi-head attention "
           "(cube GEMMs, online softmax; bool mask buffers, Linear-projected inputs), attention written with q/k/v "
           "Linear and einsum (multi-head, grouped- and multi-query), linear attention; grid_sample (bilinear, zeros "
-          "padding) with a grid or affine_grid; and, composed op by op, any graph of broadcasting elementwise ops, reductions "
+          "padding) with a grid or affine_grid; and, composed op by op, any graph of broadcasting elementwise ops, "
+          "reductions "
           "over one set of consecutive axes (sum, mean, max, min, norms, cosine similarity, pairwise distance) and totals")
 
 
@@ -37,4 +38,5 @@ def patterns() -> list:
     from kernelwright.agent.builtin.patterns import attention_linear
     # compose is the general fallback: last
     return [elementwise, softmax, reduce, norms, norm, pooling, broadcast, broadcast_chain, loss, softmax_loss, argmax,
-            matmul, index, conv, attention, attention_mha, attention_gqa, attention_linear, resize, resize_grid, index_rows, scan_chain, cube_tail, compose]
+            matmul, index, conv, attention, attention_mha, attention_gqa, attention_linear, resize, resize_grid,
+            index_rows, scan_chain, cube_tail, compose]

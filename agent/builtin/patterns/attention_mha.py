@@ -18,7 +18,8 @@ from kernelwright.agent.builtin.patterns.attention import sweeps
 KNOWN = {"MultiheadAttention", "getitem"}
 LOCALS = {"qh", "kh", "vn", "on", "p", "acc", "pout", "mx", "sm", "cq", "ck", "cv", "co", "s1", "s2", "i", "c", "r",
           "b_", "h_", "m0", "mn", "n0", "nn", "ld", "ls", "cm", "mo", "mw", "l_", "inv", "rt", "sc", "cs", "ex", "bh",
-          "mrow", "xqp", "xkp", "cxqp", "cxkp", "lo0", "hi0", "lo1", "hi1", "lo2", "hi2", "lo3", "hi3", "lo4", "hi4", "lo5", "hi5", "lo6", "hi6", "mt_", "win", "bin",
+          "mrow", "xqp", "xkp", "cxqp", "cxkp", "lo0", "hi0", "lo1", "hi1", "lo2", "hi2", "lo3", "hi3", "lo4", "hi4",
+          "lo5", "hi5", "lo6", "hi6", "mt_", "win", "bin",
           "wout", "bout"}
 
 
@@ -54,7 +55,8 @@ def match(g: OpGraph, name: str) -> Emitted | None:
         return None
     names = [f"{n.target}.in_proj_weight", f"{n.target}.in_proj_bias", f"{n.target}.out_proj.weight",
              f"{n.target}.out_proj.bias"]
-    if any(p not in g.params or g.params[p]["dtype"] != xs[0].dtype for p in names + [q for p in pre if p for q in p[1:]]):
+    weights = names + [w for p in pre if p for w in p[1:]]
+    if any(p not in g.params or g.params[p]["dtype"] != xs[0].dtype for p in weights):
         return None
     mask = n.kwargs.get("attn_mask")
     buffer = _mask_buffer(g, ref(mask), xs[0], xs[1]) if mask is not None else None
@@ -109,14 +111,16 @@ def _emit(qn: str, kvn: str, pnames: list[str], heads: int, heads_attr: str | No
     win, bin_, wout, bout = (ident(p, taken) for p in pnames)
     mk = ident(buffer, taken) if buffer else None
     y = ident("y", taken)
-    inputs = list(dict.fromkeys([rq, rk] + sum((w for w in pw if w), []) + [win, bin_, wout, bout] + ([mk] if mk else [])))
+    inputs = list(dict.fromkeys([rq, rk] + sum((w for w in pw if w), []) + [win, bin_, wout, bout]
+                                + ([mk] if mk else [])))
     params = ", ".join(inputs)
     attrs = {heads_attr: heads} if heads_attr else {}
     hp = f", {heads_attr}" if heads_attr else ""
     H = f"int({heads_attr})" if heads_attr else str(heads)
     # a bool mask's row stride (the buffer may be larger than (Lq, Lk)) and its UB row
     mask_fields = f" mw={mk}.shape[1], bna=A.align_up(bn, 32)," if mk else ""
-    mask_tile = "\n    mrow = A.ub(A.bool, t.bm * t.bna)            # the block's mask rows (True: not attended)" if mk else ""
+    mask_tile = ("\n    mrow = A.ub(A.bool, t.bm * t.bna)            # the block's mask rows (True: not attended)"
+                 if mk else "")
     # UB rows: the fp32 S block, the P block it is cast into (two slots) and, masked, the bool mask block
     ub_rows = ("bm = max(1, min(64, Lq, (hw.ub_bytes - 8192) // (17 * A.align_up(bn, 32))))" if mk else
                "bm = max(1, min(64, Lq, (hw.ub_bytes - 8192) // (4 * 4 * A.align_up(bn, 16))))")
