@@ -6,14 +6,15 @@ variants: query head h reads K/V head h // G, G = H / H_kv. A MIX kernel in four
   1. projections on the cube: Q per head into (b, h, Lq, dh), K per kv head into (b, h_kv, Lk, dh), V into
      (b, Lk, E) with kv head h // G at query head h's columns (repeat_interleave done by the GEMM's offsets);
   2. per (batch, head, block of query rows): attention.py's two online-softmax sweeps, K of head h // G;
-  3. O[:, h] = P_h V on the cube;  4. the output projection on the cube."""
+  3. O[:, h] = P_h V_h on the cube (V_h: kv head h // G's copy);  4. the output projection on the cube
+     (attention_mha.out_phases)."""
 from __future__ import annotations
 
 from kernelwright.agent.builtin.dslgen import decorator, doc, ident, kernel_name
 from kernelwright.agent.builtin.graphview import FLOAT_DTYPES, Node, OpGraph, ref
 from kernelwright.agent.builtin.patterns import Emitted
 from kernelwright.agent.builtin.patterns.attention import sweeps
-from kernelwright.agent.builtin.patterns.attention_mha import LOCALS
+from kernelwright.agent.builtin.patterns.attention_mha import LOCALS, out_phases
 
 KNOWN = {"einsum", "repeat_interleave"}
 SHAPE_OPS = {"getattr", "getitem", "floordiv", "size"}
@@ -253,25 +254,6 @@ def {kernel_name(name)}({params}, {y}, t):
         mn = min(t.bm, t.Lq - m0)
 {sweeps("qh[(bh * t.Lq + m0) * t.dh:]", "kh[((b_ * t.Hkv + h_ // t.G) * t.Lk + n0) * t.dh:]", "t.dh",
         "p[(bh * t.Lq + m0) * t.Lk + n0:]")}    A.sync_all()
-    lo5, hi5 = A.block_span(t.B * t.H * t.qt)
-    for i in A.range(lo5, hi5):                     # O[:, h] = P_h V_(h // G)
-        bh = i // t.qt
-        h_ = bh % t.H
-        b_ = bh // t.H
-        m0 = i % t.qt * t.pm
-        mn = min(t.pm, t.Lq - m0)
-        A.matmul(s2, on[(b_ * t.Lq + m0) * t.E + h_ * t.dh:], p[(bh * t.Lq + m0) * t.Lk:], vn[b_ * t.Lk * t.E + h_ * t.dh:],
-                 mn, t.dh, t.Lk)
-    A.sync_all()
-    lo6, hi6 = A.block_span(t.B * t.qt * t.et)
-    for i in A.range(lo6, hi6):                     # y = O W_o^T + b_o
-        b_ = i // (t.qt * t.et)
-        m0 = i // t.et % t.qt * t.pm
-        n0 = i % t.et * t.en
-        mn = min(t.pm, t.Lq - m0)
-        nn = min(t.en, t.Eo - n0)
-        A.matmul(co, {y}[(b_ * t.Lq + m0) * t.Eo + n0:], on[(b_ * t.Lq + m0) * t.E:], {wo}[n0 * t.E:], mn, nn, t.E,
-                 bias={bo}[n0:])
-'''
+{out_phases(y, wo, bo, 't.Eo')}'''
     return Emitted("attention", f"{what} attention: q/k/v/out projections, QK^T and PV on the cube (query head h reads "
                                 "kv head h // G), online softmax on the vector unit, MIX", source)

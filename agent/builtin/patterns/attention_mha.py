@@ -211,7 +211,15 @@ def {kernel_name(name)}({params}, {y}, t):{pre_decls}
         mn = min(t.bm, t.Lq - m0)
 {sweeps("qh[(bh * t.Lq + m0) * t.dh:]", "kh[(bh * t.Lk + n0) * t.dh:]", "t.dh", "p[(bh * t.Lq + m0) * t.Lk + n0:]",
          f"{mk}[m0 * t.mw + n0:]" if mk else None)}    A.sync_all()
-    lo5, hi5 = A.block_span(t.B * t.H * t.qt)
+{out_phases(y, wout, bout, 't.E')}'''
+    return Emitted("attention", "multi-head attention: projections, QK^T, PV and the output projection on the cube, "
+                                "online softmax on the vector unit, MIX", source)
+
+
+def out_phases(y: str, wout: str, bout: str, width: str) -> str:
+    """The kernel's last two phases: O[:, h] = P_h V_h on the cube from the workspaces p (b, h, Lq, Lk) and
+    vn (b, Lk, E) into on (b, Lq, E), a barrier, then y = O W_o^T + b_o ({width} columns) on the cube."""
+    return f'''    lo5, hi5 = A.block_span(t.B * t.H * t.qt)
     for i in A.range(lo5, hi5):                     # O[:, h] = P_h V_h
         bh = i // t.qt
         h_ = bh % t.H
@@ -227,12 +235,10 @@ def {kernel_name(name)}({params}, {y}, t):{pre_decls}
         m0 = i // t.et % t.qt * t.pm
         n0 = i % t.et * t.en
         mn = min(t.pm, t.Lq - m0)
-        nn = min(t.en, t.E - n0)
-        A.matmul(co, {y}[(b_ * t.Lq + m0) * t.E + n0:], on[(b_ * t.Lq + m0) * t.E:], {wout}[n0 * t.E:], mn, nn, t.E,
+        nn = min(t.en, {width} - n0)
+        A.matmul(co, {y}[(b_ * t.Lq + m0) * {width} + n0:], on[(b_ * t.Lq + m0) * t.E:], {wout}[n0 * t.E:], mn, nn, t.E,
                  bias={bout}[n0:])
 '''
-    return Emitted("attention", "multi-head attention: projections, QK^T, PV and the output projection on the cube, "
-                                "online softmax on the vector unit, MIX", source)
 
 
 def _pre_parts(rq: str, rk: str, xq: str, xk: str, pw: list) -> tuple[str, str, str]:
