@@ -29,12 +29,12 @@ def _einsum(n: Node | None, kind: str) -> tuple[str, str] | None:
     return (ref(n.args[1]), ref(n.args[2])) if ok and ref(n.args[1]) and ref(n.args[2]) else None
 
 
-def _chain(g: OpGraph, name: str, stop: set[str]) -> tuple[str, list[Node]] | None:
+def _chain(g: OpGraph, name: str) -> tuple[str, list[Node]] | None:
     """(the placeholder, the elementwise nodes from it to `name`) for a single-input elementwise chain."""
     nodes, cur = [], g.node(name)
     while cur.kind != "placeholder":
         srcs = [ref(a) for a in cur.args if ref(a)]
-        if len(srcs) != 1 or cur.name in stop or any(ref(v) for v in cur.kwargs.values()):
+        if len(srcs) != 1 or any(ref(v) for v in cur.kwargs.values()):
             return None
         nodes.append(cur)
         cur = g.node(srcs[0])
@@ -47,8 +47,8 @@ def match(g: OpGraph, name: str) -> Emitted | None:
     kv = _einsum(g.node(top[1]), "kv") if top else None
     if kv is None or g.mutated:
         return None
-    q = _chain(g, top[0], set())
-    k = _chain(g, kv[0], set())
+    q = _chain(g, top[0])
+    k = _chain(g, kv[0])
     v = g.node(kv[1])
     if q is None or k is None or v.kind != "placeholder" or q[0] == k[0]:
         return None
