@@ -192,6 +192,20 @@ def _fit(shape: list[int], frame: list[int]) -> list[int] | None:
     return fs if all(a in (1, b) for a, b in zip(fs, frame)) else None
 
 
+def _broadcast(shapes: list[list[int]]) -> list[int]:
+    """The inputs' common broadcast shape: the frame (not the largest input's shape, which a (B, 1) value
+    and a (1, C, 1, 1) bias both fail to fill)."""
+    rank = max(len(s) for s in shapes)
+    frame = [1] * rank
+    for s in shapes:
+        for i, d in enumerate(s, rank - len(s)):
+            if d != 1:
+                if frame[i] not in (1, d):
+                    raise Unsupported([], f"inputs of shapes {shapes} do not broadcast together (axis {i})")
+                frame[i] = d
+    return frame
+
+
 def plan(g: OpGraph) -> Plan:
     """Raises Unsupported with the reason when the graph does not fit the composer."""
     if g.returns_tuple or g.mutated or len(g.outputs) != 1 or g.outputs[0] is None:
@@ -202,7 +216,7 @@ def plan(g: OpGraph) -> Plan:
     b = Builder(g)
     g.by_name[MEAN] = Node(MEAN, "placeholder", "placeholder", [], {})
     ops = expand(g, b)
-    frame = list(max([t for t in inputs if t.dtype != "bool"] or inputs, key=lambda t: t.numel).shape)
+    frame = _broadcast([t.shape for t in inputs])
     fshape: dict[str, list[int]] = {}
     squeezed: set[str] = set()
     depth: dict[str, int] = {}

@@ -31,8 +31,10 @@ def doc(text: str) -> str:
     return '"""' + text.replace('"""', "'''") + '"""\nimport adsl as A\n'
 
 
-def decorator(inputs: list[str], outputs: dict[str, str], attrs: dict[str, float] | None = None) -> str:
-    ins = ", ".join(f'"{i}": {FLOATS}' for i in inputs)
+def decorator(inputs: list[str], outputs: dict[str, str], attrs: dict[str, float] | None = None,
+              bools: tuple[str, ...] = ()) -> str:
+    """`bools`: the inputs that are bool masks in every dtype case (the rest are floats)."""
+    ins = ", ".join(f'"{i}": {"(A.bool, A.bool, A.bool)" if i in bools else FLOATS}' for i in inputs)
     outs = ", ".join(f'"{o}": "{like}"' for o, like in outputs.items())
     extra = ""
     if attrs:

@@ -43,6 +43,8 @@ def _plain(v: Any) -> Any:
         return v
     if isinstance(v, torch.Size):
         return list(v)
+    if isinstance(v, slice):
+        return {"slice": [_plain(v.start), _plain(v.stop), _plain(v.step)]}
     return {"repr": repr(v)[:80]}
 
 
@@ -80,6 +82,17 @@ def _setitem(self: torch.fx.Proxy, key: Any, value: Any) -> Any:
     return self.tracer.create_proxy("call_function", operator.setitem, (self, key, value), {})
 
 
+def _symbolic_trace(model: torch.nn.Module) -> torch.fx.GraphModule:
+    """fx's trace; when it fails, once more with buffers as graph nodes (`self.mask[:L, :L]` with L = x.size(1)
+    slices a buffer by a traced size: as a plain tensor the buffer cannot take a Proxy index)."""
+    try:
+        return torch.fx.symbolic_trace(model)
+    except TypeError:
+        tracer = torch.fx.Tracer()
+        tracer.proxy_buffer_attributes = True
+        return torch.fx.GraphModule(model, tracer.trace(model))
+
+
 def trace_one(task: dict[str, Any]) -> dict[str, Any]:
     from torch._subclasses.fake_tensor import FakeTensorMode
     runner = TaskRunner(task)
@@ -90,7 +103,7 @@ def trace_one(task: dict[str, Any]) -> dict[str, Any]:
         model = runner._model(case, init)
     if not hasattr(torch.fx.Proxy, "__setitem__"):
         torch.fx.Proxy.__setitem__ = _setitem  # type: ignore[attr-defined]
-    gm = torch.fx.symbolic_trace(model)
+    gm = _symbolic_trace(model)
     modules = dict(gm.named_modules())
     try:                     # numbers among the forward arguments (A * s) flow through as they are
         ShapeProp(gm, fake_mode=fake).propagate(*args)

@@ -3,7 +3,8 @@ the same math written as its own task over that value, and a tail the composer c
 import pytest
 
 from kernelwright.agent.builtin.chain import Unsupported
-from kernelwright.agent.builtin.compose_tail import compose_tail
+from kernelwright.agent.builtin.compose_plan import plan
+from kernelwright.agent.builtin.compose_tail import compose_tail, tail_trace
 from kernelwright.agent.builtin.graphview import OpGraph
 from kernelwright.agent.builtin.patterns.compose import compose_parts, program
 from kernelwright.tools.tasks import load_task
@@ -39,12 +40,25 @@ def get_init_inputs():
 """
 
 
+MIN_BIAS = HEAD + """    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(16, 1)
+    def forward(self, x, bias):
+        return self.fc(x) + bias
+def get_inputs():
+    return [torch.randn(8, 16), torch.randn(1, 24, 1, 1)]
+def get_init_inputs():
+    return []
+"""
+
+
 @pytest.fixture(scope="module")
 def graphs(tmp_path_factory):
     from kernelwright.agent.builtin.trace import trace_tasks
     d = tmp_path_factory.mktemp("tail")
     tasks = []
-    for name, text in (("fused", FUSED), ("alone", ALONE), ("softmax_tail", SOFTMAX)):
+    for name, text in (("fused", FUSED), ("alone", ALONE), ("softmax_tail", SOFTMAX),
+                       ("min_bias", MIN_BIAS)):
         (d / f"{name}.py").write_text(text)
         tasks.append(load_task(d / f"{name}.py"))
     return {t.name: OpGraph(tr) for t, tr in zip(tasks, trace_tasks(tasks))}
@@ -63,3 +77,11 @@ def test_a_tail_the_composer_cannot_write_says_why(graphs):
         compose_tail(graphs["softmax_tail"], "fc", "tail")
     with pytest.raises(Unsupported, match="no tensor value"):
         compose_tail(graphs["fused"], "nope", "tail")
+
+
+
+def test_the_frame_is_the_inputs_broadcast_shape(graphs):
+    """As in gemm_group_norm_min_bias_add's last segment: a (B, 1) value plus a (1, C, 1, 1) bias fills (1, C, B, 1),
+    a frame neither input has (the largest input's shape was the frame, and the (B, 1) value did not fit it)."""
+    assert compose_tail(graphs["min_bias"], "fc", "tail").body
+    assert plan(OpGraph(tail_trace(graphs["min_bias"].trace, "fc"))).frame == [1, 24, 8, 1]

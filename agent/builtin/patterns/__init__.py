@@ -13,7 +13,10 @@ COVERS = ("elementwise chains and activations, broadcasting elementwise ops, cas
           "index_copy/index_add of rows; argmax/argmin over any axis; interpolate (nearest, linear, bilinear, trilinear, "
           "bicubic); convolutions and transposed convolutions (1-3d, any stride/padding/dilation/groups) by im2col + "
           "GEMM on the cube with elementwise and norm epilogues; scaled_dot_product_attention and multi-head attention "
-          "(cube GEMMs, online softmax); and, composed op by op, any graph of broadcasting elementwise ops, reductions "
+          "(cube GEMMs, online softmax; bool mask buffers, Linear-projected inputs), attention written with q/k/v "
+          "Linear and einsum (multi-head, grouped- and multi-query), linear attention; grid_sample (bilinear, zeros "
+          "padding) with a grid or affine_grid; and, composed op by op, any graph of broadcasting elementwise ops, "
+          "reductions "
           "over one set of consecutive axes (sum, mean, max, min, norms, cosine similarity, pairwise distance) and totals")
 
 
@@ -30,6 +33,10 @@ def patterns() -> list:
                                                     norms, pooling, reduce, resize, scan_chain, softmax,
                                                     softmax_loss)
     from kernelwright.agent.builtin.patterns import cube_tail
+    from kernelwright.agent.builtin.patterns import attention_gqa
+    from kernelwright.agent.builtin.patterns import resize_grid
+    from kernelwright.agent.builtin.patterns import attention_linear
     # compose is the general fallback: last
     return [elementwise, softmax, reduce, norms, norm, pooling, broadcast, broadcast_chain, loss, softmax_loss, argmax,
-            matmul, index, conv, attention, attention_mha, resize, index_rows, scan_chain, cube_tail, compose]
+            matmul, index, conv, attention, attention_mha, attention_gqa, attention_linear, resize, resize_grid,
+            index_rows, scan_chain, cube_tail, compose]

@@ -14,7 +14,7 @@ from kernelwright.agent.builtin.patterns import Emitted
 
 KNOWN = {"scaled_dot_product_attention"}
 LOCALS = {"p", "acc", "pout", "mx", "sm", "s1", "s2", "i", "c", "r", "b_", "m0", "mn", "n0", "nn", "ld", "ls", "cm",
-          "mo", "mw", "l_", "inv", "lo_", "hi_", "lo2", "hi2", "rt", "sc", "cs", "ex"}
+          "mo", "mw", "l_", "inv", "lo_", "hi_", "lo2", "hi2", "rt", "sc", "cs", "ex", "mrow"}
 
 
 def match(g: OpGraph, name: str) -> Emitted | None:
@@ -40,11 +40,16 @@ def match(g: OpGraph, name: str) -> Emitted | None:
     return _emit(q.name, k.name, v.name, len(q.shape), scale, name)
 
 
-def sweeps(qv: str, kv: str, kdim: str, pv: str) -> str:
+def sweeps(qv: str, kv: str, kdim: str, pv: str, mask: str | None = None) -> str:
     """The kernel lines (two loops deep) that turn a block of mn query rows into P = softmax(S) in the
     workspace, S = sc * Q K^T by the cube unit `s1` (query rows at `qv`, key rows at `kv`, each `kdim` long, the
     block's P at `pv`): sweep 1 keeps each row's running max (mx) and sum of exp (sm), online; sweep 2
-    recomputes each chunk and writes exp(S - max) / sum."""
+    recomputes each chunk and writes exp(S - max) / sum. `mask`, a bool mask at query row m0 and key column n0
+    (True: not attended; rows t.mw apart), sets those scores to -inf in both sweeps (the block's mn rows of the
+    chunk in one 2-d load into the bool tile `mrow`, rows t.bna apart); a chunk a row sees nothing of adds
+    exp(-inf) = 0."""
+    load = "" if mask is None else f"\n            A.load(mrow, {mask}, nn, rows=mn, src_stride=t.mw, dst_stride=t.bna)"
+    masked = "" if mask is None else "\n                A.where(acc[r * ld:], mrow[r * t.bna:], -A.inf, acc[r * ld:], nn)"
     return f'''        A.Duplicate(mx, -3.0e38, t.bma)
         A.Duplicate(sm, 0.0, t.bma)
         for c in A.range(0, t.kt):                # sweep 1: each row's max and sum of exp, online
@@ -53,8 +58,8 @@ def sweeps(qv: str, kv: str, kdim: str, pv: str) -> str:
             ld = A.align_up(nn, 8)
             A.Duplicate(acc, 0.0, mn * ld)
             A.matmul(s1, acc, {qv}, {kv}, mn, nn, {kdim})
-            A.Muls(acc, acc, sc, mn * ld)
-            for r in A.range(0, mn):
+            A.Muls(acc, acc, sc, mn * ld){load}
+            for r in A.range(0, mn):{masked}
                 cm = A.reduce_max(acc[r * ld:], nn)
                 mo = A.get(mx, r)
                 mw = max(mo, cm)
@@ -73,8 +78,8 @@ def sweeps(qv: str, kv: str, kdim: str, pv: str) -> str:
             ls = A.align_up(nn, 16)
             A.Duplicate(acc, 0.0, mn * ld)
             A.matmul(s1, acc, {qv}, {kv}, mn, nn, {kdim})
-            A.Muls(acc, acc, sc, mn * ld)
-            for r in A.range(0, mn):
+            A.Muls(acc, acc, sc, mn * ld){load}
+            for r in A.range(0, mn):{masked}
                 mo = A.get(mx, r)
                 inv = A.get(sm, r)
                 inv = 1.0 / inv
