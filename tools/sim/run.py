@@ -45,6 +45,13 @@ def _at(p: OpParam, col: int) -> str:
     return p.dtypes[min(col, len(p.dtypes) - 1)]
 
 
+def sample_of(block_dim: int, n: int) -> list[int]:
+    """The blocks a sampled launch runs: the first, the last and the rest spread evenly between them."""
+    if n <= 1:
+        return [0]
+    return sorted({round(i * (block_dim - 1) / (n - 1)) for i in range(n)})
+
+
 class Runner:
     def __init__(self, build: BuildResult, case: Case, soc: SocProfile, race_check: bool = True, keep_dir: bool = False,
                  executor: Executor | None = None):
@@ -124,11 +131,19 @@ class Runner:
             f = self.dir / f"out_{name}.bin"
             if f.exists():
                 self.result.outputs[name] = np.fromfile(f, dtype=dtype).reshape(shape)
+        if self.result.sampled:
+            for f in self.dir.glob("written_*.txt"):
+                spans = [tuple(map(int, ln.split())) for ln in f.read_text().splitlines() if ln.strip()]
+                self.result.written[f.stem[len("written_"):]] = spans   # type: ignore[misc]
 
     def _header(self, kernel: str, block_dim: int, tiling_key: int) -> list[str]:
-        return [soc_line(self.soc), line("out_dir", self.dir), line("timeout_ms", int(self.case.timeout_s * 1000)),
-                line("race_check", int(self.race_check)), line("tiling_key", tiling_key), line("kernel", kernel),
-                line("block_dim", block_dim)]
+        m = [soc_line(self.soc), line("out_dir", self.dir), line("timeout_ms", int(self.case.timeout_s * 1000)),
+             line("race_check", int(self.race_check)), line("tiling_key", tiling_key), line("kernel", kernel),
+             line("block_dim", block_dim)]
+        if self.case.sample_blocks and block_dim > self.case.sample_blocks:   # before the buffers (runtime/sample.cpp)
+            self.result.sampled = sample_of(block_dim, self.case.sample_blocks)
+            m.append(line("sample", ",".join(map(str, self.result.sampled))))
+        return m
 
     # ---- kernel-launch projects ----
     def _run_launch(self) -> None:

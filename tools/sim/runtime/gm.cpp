@@ -110,6 +110,8 @@ GmBuffer* gm_register(const std::string& name, uint64_t bytes, const std::string
     b->role = role;
     std::memset(b->base + bytes, kGmCanary, b->span - bytes);
     if (b->segment > bytes) b->tail_written = static_cast<uint8_t*>(shared_map(b->segment - bytes));
+    if (sampled() && (role == "in" || role == "out" || role == "inout"))
+        b->written = static_cast<uint8_t*>(shared_map(b->capacity));  // lazily committed: touched pages only
     if (config().race_check && total_gm() + b->capacity <= kRaceCheckLimit)
         b->shadow = static_cast<uint64_t*>(shared_map(b->capacity * sizeof(uint64_t)));
     buffers().push_back(b);
@@ -192,6 +194,7 @@ void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char*
         uint64_t from = off > b->bytes ? off : b->bytes;
         std::memset(b->tail_written + (from - b->bytes), 1, off + bytes - from);
     }
+    if (write && b->written && off < b->capacity) std::memset(b->written + off, 1, std::min(bytes, b->capacity - off));
     if (off + bytes > b->capacity) past_allocation(b, off, bytes, write, api);
     static std::vector<const GmBuffer*> warned;  // one warning per buffer (and block)
     if (off + bytes > (b->bytes + 31) / 32 * 32 && off + bytes <= b->capacity &&

@@ -165,6 +165,8 @@ void sync_all(const char* api) {
             .val("block_dim", st.block_num).val("cores", cores)
             .hint("launch at most GetCoreNumAiv() blocks in a kernel that uses SyncAll and loop over the work inside")
             .fatal();
+    if (sampled())
+        unsampleable(api, "it calls SyncAll, so its blocks read what other blocks (outside the sample) write");
     count_sync("SyncAll");
     pipe_barrier(Pipe::COUNT);  // SyncAll drains every pipe of this core
     trace_op(TraceKind::SYNCALL, Pipe::COUNT, api);
@@ -244,7 +246,15 @@ int run_blocks(uint32_t block_dim, LaunchBody& body) {
         if (!wait_child(cs[b], deadline)) timed_out = true;
     };
     // Phase 0: start instances one at a time; each runs until it exits, reaches SyncAll or blocks on a flag.
+    // A sampled launch starts only the instances of its sampled blocks (sample.cpp); the others count as done.
     for (uint32_t b = 0; b < instances && !timed_out; ++b) {
+        BlockState where;
+        place(where, b, block_dim);
+        if (!sample_runs(uint32_t(where.group))) {
+            cs[b].state = ChildState::DONE;
+            cs[b].exit_code = -1;
+            continue;
+        }
         start_child(b);
         running = b;
         if (!wait_child(cs[b], deadline)) timed_out = true;
@@ -278,6 +288,13 @@ int run_blocks(uint32_t block_dim, LaunchBody& body) {
                       "depends on GetBlockIdx(), and do not return early from idle blocks")
                 .error();
             sum.detail = "SyncAll mismatch";
+        } else if (sampled()) {
+            Diag("sample.unsampleable", "CrossCoreWaitFlag")
+                .msg("the kernel cannot be judged on a sample of its blocks: instances [" + waiting + "] wait for "
+                     "cross-core flags that only cores outside the sample set")
+                .hint("the referee runs every block (at shrunk shapes) or declares the case too big to judge")
+                .error();
+            sum.detail = "unsampleable: cross-core flags between AI Cores";
         } else {
             Diag("flag.wait_without_set", "CrossCoreWaitFlag")
                 .msg("instances [" + waiting + "] wait in CrossCoreWaitFlag for flags no core will set any more" +
@@ -308,7 +325,7 @@ int run_blocks(uint32_t block_dim, LaunchBody& body) {
     }
     for (uint32_t b = 0; b < instances; ++b) {
         int code = cs[b].exit_code;
-        std::string st = code == 0 ? "ok" : code == 3 ? "violation" : code == 124 ? "hang" : code == 137 ? "killed" : "crash";
+        std::string st = code == -1 ? "not_run" : code == 0 ? "ok" : code == 3 ? "violation" : code == 124 ? "hang" : code == 137 ? "killed" : "crash";
         sum.block_status.push_back(st);
         if (sum.status == 0 && st == "violation") sum.status = 1;
         if (sum.status == 0 && (st == "crash")) sum.status = 2;
