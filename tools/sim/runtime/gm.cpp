@@ -35,6 +35,7 @@ std::vector<GmBuffer*>& buffers() {
     static std::vector<GmBuffer*> b;
     return b;
 }
+GmBuffer* g_last_hit = nullptr;  // the buffer the last access fell in (scalar loops stay in one or two)
 uint64_t total_gm() {
     uint64_t t = 0;
     for (auto* b : buffers()) t += b->capacity;
@@ -66,6 +67,7 @@ void layout() {
     static size_t done = 0;
     if (done == buffers().size()) return;
     done = buffers().size();
+    g_last_hit = nullptr;
     struct Seg { uint64_t size, used; bool small; GmBuffer* last; };
     std::vector<Seg> segs;
     for (auto* b : buffers()) {
@@ -120,8 +122,10 @@ GmBuffer* gm_register(const std::string& name, uint64_t bytes, const std::string
 
 static GmBuffer* find_buffer(const uint8_t* p, uint64_t bytes) {
     layout();
+    GmBuffer* last = g_last_hit;
+    if (last && p >= last->base && p + bytes <= last->base + last->reach) return last;
     for (auto* b : buffers())
-        if (p >= b->base && p + bytes <= b->base + b->reach) return b;
+        if (p >= b->base && p + bytes <= b->base + b->reach) return g_last_hit = b;
     return nullptr;
 }
 

@@ -28,6 +28,9 @@ struct State {
     std::unordered_map<std::string, uint16_t> by_text;
     uint32_t tokens = 0;
     bool truncated = false;
+    const char* recent[8] = {};  // names looked up last (per-element scalar APIs ask for the same few)
+    uint16_t recent_id[8] = {};
+    unsigned next = 0;
 };
 State& st() {
     static State s;
@@ -53,8 +56,13 @@ bool same(const TraceRecord& a, const TraceRecord& b) {
 uint16_t trace_name(const char* s) {
     if (s == nullptr) return 0;
     State& t = st();
+    for (unsigned i = 0; i < 8; ++i)
+        if (t.recent[i] == s) return t.recent_id[i];
     auto it = t.by_ptr.find(s);
-    if (it != t.by_ptr.end()) return it->second;
+    if (it != t.by_ptr.end()) {
+        t.recent[t.next % 8] = s, t.recent_id[t.next++ % 8] = it->second;
+        return it->second;
+    }
     auto jt = t.by_text.find(s);
     uint16_t id;
     if (jt != t.by_text.end()) {
