@@ -10,6 +10,7 @@ import json
 import shutil
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +103,9 @@ class Runner:
         mpath.write_text("\n".join(manifest) + "\n")
         # the case runs as three calls of the operator (runtime/carry.cpp), each with the case's time limit
         limits = sandbox.Limits(wall_s=3 * self.case.timeout_s + 10, cpu_s=int(self.case.timeout_s * 12) + 30)
+        if self.result.sampled:   # the task's own sizes: each buffer comes back as a sparse file of its full size
+            largest = max((int(ln.split("\t")[2]) for ln in manifest if ln.startswith("buffer\t")), default=0)
+            limits = replace(limits, file_bytes=max(limits.file_bytes or 0, largest + (1 << 20)))
         r = self._step(exe, [str(mpath)], limits)
         self.result.stdout = r.stdout[-20000:]
         report = RunReport(self.dir, exe, self.mapper)
@@ -130,7 +134,12 @@ class Runner:
         for name, (shape, dtype) in outputs.items():
             f = self.dir / f"out_{name}.bin"
             if f.exists():
-                self.result.outputs[name] = np.fromfile(f, dtype=dtype).reshape(shape)
+                data = np.fromfile(f, dtype=dtype)
+                if data.size != int(np.prod(shape, dtype=np.int64)):   # e.g. cut short by the file-size limit
+                    self.result.status = "crash"
+                    self.result.detail = f"the emulator wrote {data.nbytes} bytes of output {name}, not {list(shape)}"
+                    continue
+                self.result.outputs[name] = data.reshape(shape)
         if self.result.sampled:
             for f in self.dir.glob("written_*.txt"):
                 spans = [tuple(map(int, ln.split())) for ln in f.read_text().splitlines() if ln.strip()]
