@@ -11,7 +11,7 @@ from kernelwright.tools.referee import verify
 from kernelwright.tools.referee.sampled import element_mask, masked_reply
 from kernelwright.tools.tasks import load_task
 from kernelwright.tools.tasks.reference import ReferenceWorker
-from kernelwright.tools.toolchain import Toolchain
+from kernelwright.tools.toolchain import RunResult, Toolchain
 
 FIX = Path(__file__).parent / "fixtures"
 
@@ -65,6 +65,24 @@ def test_a_wrong_row_inside_the_sample_fails_and_one_outside_is_not_seen(sim, ta
     assert v.status == "fail" and v.runs[0].mismatches[0].rule == "tolerance", v.summary
     v = _verify(sim, task_worker, bad_row=1)      # block 1 did not run: its row is NaN, never compared
     assert v.status == "pass", v.summary
+
+
+class SlowWhole(OwnShapesOnly):
+    """Every block in turn takes longer than the emulation allows (a scalar GM loop); a sample of them does not."""
+
+    def run(self, build, case):
+        if not case.sample_blocks:
+            return RunResult(toolchain="sim", status="timeout", detail="block 3 did not finish within 120000 ms")
+        return self.sim.run(build, case)
+
+
+def test_a_launch_too_slow_to_run_whole_is_judged_on_sampled_blocks(sim, task_worker):
+    task, w = task_worker
+    v = verify(task, KernelProject.from_path(FIX / "linear_gemm"), SlowWhole(sim), worker=w, tolerance="mkb",
+               api_lint=False, recheck=False, trials=1)
+    assert v.status == "pass", v.summary
+    assert v.runs[0].sampled_blocks == [0, 2, 3, 5] and "did not finish in time" in v.runs[0].notes[0]
+    assert "at the task's own shapes on sampled blocks [0, 2, 3, 5] only" in v.summary
 
 
 def test_masked_reply_marks_unwritten_elements_and_refuses_integers():

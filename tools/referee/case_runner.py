@@ -277,9 +277,17 @@ def run_trial_with_fallback(s: Setting, case: TaskCase, seed: int, trial: int, s
     decide: a kernel that passes there was written for the task's shapes only, which a benchmark's preset
     reports and passes (the benchmark runs only those) and the default preset fails."""
     run = run_trial(s, case, seed, trial, shapes, plan, label)
+    if run.status == "fail" and run.run_status == "timeout" and s.sampleable and not run.sampled_blocks:
+        # every block in turn takes longer than the emulation allows (scalar GM loops): a sample of them may not
+        sampled = sampled_trial(s, case, seed, trial, shapes, plan if run.shrunk else own_shapes(plan), label)
+        if sampled.status in ("pass", "fail") and sampled.run_status != "timeout":
+            sampled.notes.insert(0, f"every block in turn did not finish in time ({run.reason[:200]}): judged on "
+                                    "sampled blocks")
+            return sampled
+        return run
     if plan.mapping and plan.elements_before > s.fallback_budget and s.sampleable and \
             plan.elements_before <= SAMPLED_BUDGET and _shrinking_failed(run):
-        full = sampled_trial(s, case, seed, trial, shapes, plan, label)
+        full = sampled_trial(s, case, seed, trial, shapes, own_shapes(plan), label)
         if run.status == "fail":
             return _task_shapes_decide(s, run, full)
         full.notes.insert(0, f"not judged at shrunk shapes: {run.reason[:300]}")
@@ -313,10 +321,10 @@ def _shrinking_failed(run: CaseRun) -> bool:
 
 def sampled_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShapes | None, plan: ShrinkPlan,
                   label: str = "trial") -> CaseRun:
-    """A trial at the task's own shapes whose launches run a sample of their blocks (sampled.py)."""
+    """A trial at `plan`'s shapes whose launches run a sample of their blocks (sampled.py)."""
     s.sample_blocks = SAMPLE_BLOCKS
     try:
-        return run_trial(s, case, seed, trial, shapes, own_shapes(plan), label)
+        return run_trial(s, case, seed, trial, shapes, plan, label)
     finally:
         s.sample_blocks = 0
 

@@ -269,9 +269,10 @@ def judge_model_new(s: Any, case: Any, seed: int, mapping: dict[int, int], ref: 
     if binder.sampled:
         blocks, block_dim = binder.sampled
         run.sampled_blocks = blocks
-        run.notes.append(f"judged at the task's own shapes on sampled blocks {blocks} of {block_dim} (the first, the "
-                         f"last and spread between): {compared} output element(s) compared, those the sampled blocks "
-                         "wrote; Model computed in full; one call per trial (no repeat calls)")
+        where = "the shrunk shapes" if mapping else "the task's own shapes"
+        run.notes.append(f"judged at {where} on sampled blocks {blocks} of {block_dim} (the first, the last and spread "
+                         f"between): {compared} output element(s) compared, those the sampled blocks wrote; Model "
+                         "computed in full; one call per trial (no repeat calls)")
         if compared == 0 and not found:
             run.status, run.reason = "skipped", ("no element of ModelNew's result comes from the sampled blocks alone "
                                                  "(it combines every element, or the blocks wrote none): not judged")

@@ -159,7 +159,7 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
         if not plan.fits:
             plan = own_shapes(plan)
             if plan.elements_before > s.fallback_budget and s.sampleable and plan.elements_before <= SAMPLED_BUDGET:
-                trial = sampled_trial      # too big to run whole or to shrink: judged on sampled blocks
+                trial = sampled_trial      # too big to run whole or to shrink: judged on sampled blocks at its shapes
             elif plan.elements_before > s.fallback_budget:
                 v.skipped_cases[case.id] = f"cannot shrink ({plan.elements_before} elements) within the budget"
                 continue
@@ -173,8 +173,8 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
                 failures += 1
                 break
             first_ok = first_ok or (case, shapes, plan if run.shrunk or run.sampled_blocks else own_shapes(plan))
-            if run.sampled_blocks:     # a trial at the task's own shapes costs a full reference: one is enough
-                run.notes.append(f"one trial at the task's own shapes (of {v.trials})")
+            if run.sampled_blocks:     # a trial on sampled blocks (often at the task's own shapes): one is enough
+                run.notes.append(f"one trial judged on sampled blocks (of {v.trials})")
                 break
         if failures >= o.stop_after_failures:
             rest = todo[todo.index(case) + 1:]
@@ -224,9 +224,10 @@ def _finish(v: Verdict, start: float) -> Verdict:
     elif any(r.status == "pass" for r in v.runs):
         skipped = f"; {len(v.skipped_cases)} case(s) not run" if v.skipped_cases else ""
         v.status, v.summary = "pass", f"{sum(r.status == 'pass' for r in v.runs)} run(s) passed{skipped}"
-        sampled = sorted({b for r in v.runs if r.status == "pass" for b in r.sampled_blocks})
+        sampled = [r for r in v.runs if r.status == "pass" and r.sampled_blocks]
         if sampled:     # not "all outputs match": only what those blocks wrote was compared
-            v.summary += (f"; at the task's own shapes on sampled blocks {sampled} only (the outputs those blocks "
+            where = "shrunk shapes" if sampled[0].shrunk else "the task's own shapes"
+            v.summary += (f"; at {where} on sampled blocks {sampled[0].sampled_blocks} only (the outputs those blocks "
                           "wrote match; the other blocks did not run)")
         if any("reads only ModelNew" in f for f in v.stage("lint").findings):   # passed by the harness's rule
             v.summary += "; by the benchmark's rule only: the binding, not the kernel, computes (lint findings)"
