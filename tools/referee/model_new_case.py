@@ -147,8 +147,11 @@ class CallBinder:
                 continue
             if r.sampled:
                 arr, why = masked_reply(key, arr, r.written.get(key) or [])
+                if arr is None and "wrote NaN" in why:
+                    self.findings.append(Mismatch(rule="tolerance", output=f"output {key}", message=why))
+                    return {"abort": why}
                 if arr is None:
-                    return self._stop(why, judgeable="wrote NaN" in why)
+                    return self._stop(why, judgeable=False)
             bf16 = name_of(arr) == "bfloat16"
             store[f"out.{i}"] = arr.view(np.uint16) if bf16 else arr
             dtypes[str(i)] = "bfloat16" if bf16 else str(arr.dtype)
