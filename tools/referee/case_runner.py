@@ -17,7 +17,7 @@ from kernelwright.tools.referee.compare import compare_output, compare_unchanged
 from kernelwright.tools.referee.judgeable import constant
 from kernelwright.tools.referee.model_new_case import judge_model_new
 from kernelwright.tools.referee.poison import poison, unwritten
-from kernelwright.tools.referee.sampled import SAMPLE_BLOCKS, SAMPLED_BUDGET
+from kernelwright.tools.referee.sampled import SAMPLE_BLOCKS, SAMPLED_BUDGET, SAMPLED_REFERENCE_S
 from kernelwright.tools.referee.speed import RanCase
 from kernelwright.tools.referee.tolerance import PRESETS, Tolerance
 from kernelwright.tools.referee.verdict import CaseRun, Mismatch
@@ -322,11 +322,12 @@ def _shrinking_failed(run: CaseRun) -> bool:
 def sampled_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShapes | None, plan: ShrinkPlan,
                   label: str = "trial") -> CaseRun:
     """A trial at `plan`'s shapes whose launches run a sample of their blocks (sampled.py)."""
-    s.sample_blocks = SAMPLE_BLOCKS
+    s.sample_blocks, timeout = SAMPLE_BLOCKS, s.worker.timeout_s
+    s.worker.timeout_s = max(timeout, SAMPLED_REFERENCE_S)   # Model at the task's own shapes takes longer
     try:
         return run_trial(s, case, seed, trial, shapes, plan, label)
     finally:
-        s.sample_blocks = 0
+        s.sample_blocks, s.worker.timeout_s = 0, timeout
 
 
 def _task_shapes_decide(s: Setting, run: CaseRun, full: CaseRun) -> CaseRun:

@@ -23,6 +23,7 @@ from kernelwright.tools.toolchain import RunResult
 
 SAMPLE_BLOCKS = 4            # blocks a sampled launch runs: the first, the last and two spread between
 SAMPLED_BUDGET = 1 << 28     # elements (inputs, init tensors, weights) a case may have to be judged at its own shapes
+SAMPLED_REFERENCE_S = 360.0  # seconds the reference worker may take for one request in a sampled trial (full shapes)
 UNSAMPLEABLE = "sample.unsampleable"
 
 

@@ -101,9 +101,9 @@ class Runner:
     def _execute(self, exe: Path, manifest: list[str], outputs: dict[str, tuple[tuple[int, ...], np.dtype]]) -> None:
         mpath = self.dir / "manifest.txt"
         mpath.write_text("\n".join(manifest) + "\n")
-        # the case runs as three calls of the operator (runtime/carry.cpp), each with the case's time limit
-        limits = sandbox.Limits(wall_s=3 * self.case.timeout_s + 10, cpu_s=int(self.case.timeout_s * 12) + 30)
-        if self.result.sampled:   # the task's own sizes: each buffer comes back as a sparse file of its full size
+        # the case runs as three calls of the operator (runtime/carry.cpp), each limited to the case's time in CPU seconds and to 8 times it on the wall clock (scheduler.cpp)
+        limits = sandbox.Limits(wall_s=3 * 8 * self.case.timeout_s + 10, cpu_s=int(self.case.timeout_s * 12) + 30)
+        if self.case.sample_blocks:   # the task's own sizes: each buffer comes back as a (sparse) file of its full size
             largest = max((int(ln.split("\t")[2]) for ln in manifest if ln.startswith("buffer\t")), default=0)
             limits = replace(limits, file_bytes=max(limits.file_bytes or 0, largest + (1 << 20)))
         r = self._step(exe, [str(mpath)], limits)

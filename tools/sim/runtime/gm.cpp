@@ -192,7 +192,7 @@ void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char*
             .hint("on the NPU this is 'The DDR address of the MTE instruction is out of range' or silent corruption of another "
                   "tensor; check the per-core offset (GetBlockIdx() * length) and the tail length of the last tile")
             .fatal();
-    access_gm_pipes(p, uint64_t(reinterpret_cast<uintptr_t>(a)), bytes, write, api, operand);
+    if (p != Pipe::S) access_gm_pipes(p, uint64_t(reinterpret_cast<uintptr_t>(a)), bytes, write, api, operand);
     uint64_t off = uint64_t(a - b->base);
     if (write && off + bytes > b->bytes && b->tail_written) {  // an API's write into the padding is not a raw overrun
         uint64_t from = off > b->bytes ? off : b->bytes;

@@ -126,6 +126,10 @@ inline void trace_op(TraceKind kind, Pipe pipe, const char* name = nullptr, cons
                      uint64_t y = 0, uint64_t z = 0) {
     trace_add(trace_record(kind, pipe, name, dtype, x, y, z));
 }
+// count_scalar's shortcut: one more of the SCALAR op `name` recorded last (false: record it with trace_op, then
+// call trace_scalar_added)
+bool trace_scalar_again(const char* name);
+void trace_scalar_added(const char* name);
 uint32_t trace_token();
 void trace_reset();
 void trace_flush();

@@ -211,7 +211,10 @@ void count_scalar(const char* what) {
         cache[next++ % 8] = {what, n};
     }
     *n += 1;
-    trace_op(TraceKind::SCALAR, Pipe::S, what);
+    if (!trace_scalar_again(what)) {
+        trace_op(TraceKind::SCALAR, Pipe::S, what);
+        trace_scalar_added(what);
+    }
 }
 void count_sync(const char* what) { counters().sync[what] += 1; }
 
