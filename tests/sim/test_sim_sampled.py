@@ -12,12 +12,17 @@ def test_sample_of_takes_first_last_and_spread():
     assert sample_of(2, 4) == [0, 1]
 
 
-def test_a_sampled_run_returns_only_what_the_sampled_blocks_wrote(sim):
-    b = sim.build(launch_project(SCALE))
+def _sampled_run(sim, src):
+    """8 blocks of the scale kernel, 3 of them sampled."""
+    b = sim.build(launch_project(src))
     assert b.ok, [d.render() for d in b.diagnostics]
     x, case = scale_case(blocks=8)
     case.sample_blocks = 3
-    r = sim.run(b, case)
+    return x, sim.run(b, case)
+
+
+def test_a_sampled_run_returns_only_what_the_sampled_blocks_wrote(sim):
+    x, r = _sampled_run(sim, SCALE)
     assert r.status == "ok", r.detail
     assert r.sampled == [0, 4, 7]
     assert r.block_status == ["ok", "not_run", "not_run", "not_run", "ok", "not_run", "not_run", "ok"]
@@ -30,10 +35,6 @@ def test_a_sampled_run_returns_only_what_the_sampled_blocks_wrote(sim):
 
 
 def test_a_kernel_with_syncall_is_unsampleable(sim):
-    b = sim.build(launch_project(SYNCED))
-    assert b.ok, [d.render() for d in b.diagnostics]
-    _, case = scale_case(blocks=8)
-    case.sample_blocks = 3
-    r = sim.run(b, case)
+    _, r = _sampled_run(sim, SYNCED)
     assert r.status == "rule_violation"
     assert r.errors()[0].rule == "sample.unsampleable" and "SyncAll" in r.errors()[0].message
