@@ -155,7 +155,9 @@ def report(rows: list[dict[str, Any]]) -> str:
     for r in rows:
         groups[r.get("group", "")].append(r)
     total = sum(r["class"] == "pass" for r in rows)
-    lines.append(f"passed {total} of {len(rows)}")
+    # a pass judged on a sample of blocks at the task's own shapes (referee/sampled.py) is said as such
+    sampled = sum(r["class"] == "pass" and "on sampled blocks" in r.get("summary", "") for r in rows)
+    lines.append(f"passed {total} of {len(rows)}" + (f" ({sampled} of them on sampled blocks)" if sampled else ""))
     for g, rs in sorted(groups.items()):
         lines.append(f"  {g or '(all)'}: {sum(r['class'] == 'pass' for r in rs)} of {len(rs)}")
     lines.append("failure classes:")

@@ -126,6 +126,9 @@ class Case(BaseModel):
     soc: str | None = None
     timeout_s: float = 60.0
     label: str = ""
+    # run only this many of the launch's blocks (first, last, spread between) on GM sized for the case; 0: every
+    # block. The result then holds only the bytes those blocks wrote (RunResult.written)
+    sample_blocks: int = 0
 
 
 class BadCase(ValueError):
@@ -148,6 +151,10 @@ class RunResult(BaseModel):
     stdout: str = ""
     seconds: float = 0.0
     detail: str = ""
+    sampled: list[int] = Field(default_factory=list)    # a sampled run: the blocks that ran (empty: all of them)
+    # a sampled run: per buffer read back, the byte ranges (start, length) the sampled blocks wrote; the rest of
+    # each output array is zero, not a result
+    written: dict[str, list[tuple[int, int]]] = Field(default_factory=dict)
 
     @property
     def ok(self) -> bool:

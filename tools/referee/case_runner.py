@@ -17,6 +17,7 @@ from kernelwright.tools.referee.compare import compare_output, compare_unchanged
 from kernelwright.tools.referee.judgeable import constant
 from kernelwright.tools.referee.model_new_case import judge_model_new
 from kernelwright.tools.referee.poison import poison, unwritten
+from kernelwright.tools.referee.sampled import SAMPLE_BLOCKS, SAMPLED_BUDGET, SAMPLED_REFERENCE_S
 from kernelwright.tools.referee.speed import RanCase
 from kernelwright.tools.referee.tolerance import PRESETS, Tolerance
 from kernelwright.tools.referee.verdict import CaseRun, Mismatch
@@ -47,6 +48,12 @@ class Setting:
     model_new: dict[str, Any] = field(default_factory=dict)
     model_src: str | None = None
     native: Path | None = None        # the answer's binding built for the CPU (aten_binding.py): ModelNew calls it
+    sample_blocks: int = 0            # the runs of this moment launch only this many blocks (sampled.py); 0: all
+
+    @property
+    def sampleable(self) -> bool:
+        """Cases can be judged at their own shapes on sampled blocks: only through ModelNew (sampled.py)."""
+        return bool(self.model_new or self.native)
 
 
 def _tensor_shapes(values) -> list[list[int]]:
@@ -270,6 +277,21 @@ def run_trial_with_fallback(s: Setting, case: TaskCase, seed: int, trial: int, s
     decide: a kernel that passes there was written for the task's shapes only, which a benchmark's preset
     reports and passes (the benchmark runs only those) and the default preset fails."""
     run = run_trial(s, case, seed, trial, shapes, plan, label)
+    if run.status == "fail" and run.run_status == "timeout" and s.sampleable and not run.sampled_blocks:
+        # every block in turn takes longer than the emulation allows (scalar GM loops): a sample of them may not
+        sampled = sampled_trial(s, case, seed, trial, shapes, plan if run.shrunk else own_shapes(plan), label)
+        if sampled.status in ("pass", "fail") and sampled.run_status != "timeout":
+            sampled.notes.insert(0, f"every block in turn did not finish in time ({run.reason[:200]}): judged on "
+                                    "sampled blocks")
+            return sampled
+        return run
+    if plan.mapping and plan.elements_before > s.fallback_budget and s.sampleable and \
+            plan.elements_before <= SAMPLED_BUDGET and _shrinking_failed(run):
+        full = sampled_trial(s, case, seed, trial, shapes, own_shapes(plan), label)
+        if run.status == "fail":
+            return _task_shapes_decide(s, run, full)
+        full.notes.insert(0, f"not judged at shrunk shapes: {run.reason[:300]}")
+        return full
     if run.status != "fail" or not run.shrunk:
         return run
     if plan.elements_before > s.fallback_budget:
@@ -281,13 +303,41 @@ def run_trial_with_fallback(s: Setting, case: TaskCase, seed: int, trial: int, s
                           f"task's own ({plan.elements_before} elements) are past the emulation's budget of "
                           f"{s.fallback_budget}: possibly written for the task's shapes only, not judged")
         return run
-    full = run_trial(s, case, seed, trial, shapes, ShrinkPlan(elements_before=plan.elements_before,
-                                                              elements_after=plan.elements_before, budget=plan.budget),
-                     label)
+    full = run_trial(s, case, seed, trial, shapes, own_shapes(plan), label)
+    return _task_shapes_decide(s, run, full)
+
+
+def own_shapes(plan: ShrinkPlan) -> ShrinkPlan:
+    return ShrinkPlan(elements_before=plan.elements_before, elements_after=plan.elements_before, budget=plan.budget)
+
+
+def _shrinking_failed(run: CaseRun) -> bool:
+    """The shrunk run failed, or could not run because shrinking does not suit the answer (its binding allocates
+    the task's own shapes, or the reference cannot be shrunk): the task's own shapes may still judge it."""
+    if run.status == "fail":
+        return True
+    return run.status == "skipped" and (run.reason.startswith("shrinking is unsafe") or "the binding allocates" in run.reason)
+
+
+def sampled_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShapes | None, plan: ShrinkPlan,
+                  label: str = "trial") -> CaseRun:
+    """A trial at `plan`'s shapes whose launches run a sample of their blocks (sampled.py)."""
+    s.sample_blocks, timeout = SAMPLE_BLOCKS, s.worker.timeout_s
+    s.worker.timeout_s = max(timeout, SAMPLED_REFERENCE_S)   # Model at the task's own shapes takes longer
+    try:
+        return run_trial(s, case, seed, trial, shapes, plan, label)
+    finally:
+        s.sample_blocks, s.worker.timeout_s = 0, timeout
+
+
+def _task_shapes_decide(s: Setting, run: CaseRun, full: CaseRun) -> CaseRun:
+    """`run` failed at shrunk shapes, `full` ran at the task's own: a pass there is 'written for the task's
+    shapes only', which a benchmark's preset passes and the default preset fails."""
     if full.status != "pass":
         return full
+    where = f"on sampled blocks {full.sampled_blocks}" if full.sampled_blocks else "(every block)"
     finding = (f"written for the task's shapes only: fails at the shrunk shapes {run.run_shapes} "
-               f"({run.reason[:300]}) and passes at the task's own {full.run_shapes}")
+               f"({run.reason[:300]}) and passes at the task's own {full.run_shapes} {where}")
     if s.tolerance.task_shapes_only_passes:
         full.notes.insert(0, f"{finding} (the {s.tolerance.name} preset judges the task's shapes)")
         return full

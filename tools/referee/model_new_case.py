@@ -24,6 +24,8 @@ from kernelwright.tools.referee.binding import TaskValue, expected_outputs
 from kernelwright.tools.referee.compare import compare_output, compare_unchanged
 from kernelwright.tools.referee.poison import poison, unwritten
 from kernelwright.tools.referee.pybind_sig import BoundFunction, bound_functions
+from kernelwright.tools.referee.sampled import (SAMPLED_BUDGET, compare_sampled, masked_reply, unsampleable,
+                                                written_inputs)
 from kernelwright.tools.referee.speed import RanCase
 from kernelwright.tools.referee.verdict import CaseRun, Mismatch
 from kernelwright.tools.opspec import OpSpec
@@ -88,6 +90,7 @@ class CallBinder:
         self.last: tuple[Case, RunResult] | None = None
         self.unjudged: str | None = None      # why the emulation cannot run this call (not the answer's fault)
         self.calls = 0
+        self.sampled: tuple[list[int], int] | None = None   # a sampled run: (the blocks that ran, blockDim)
 
     def __call__(self, call: dict[str, Any]) -> dict[str, Any]:
         self.calls += 1
@@ -104,16 +107,20 @@ class CallBinder:
                                         self.functions.get(call["fn"]))
         if case is None:
             return self._stop(f"{call['fn']}(): {problem}")
-        big = [f"{k} {list(o.shape)}" for k, o in case.outputs.items()
-               if k not in case.inputs and math.prod(o.shape) > OUTPUT_CAP_FACTOR * self.s.fallback_budget]
+        cap = SAMPLED_BUDGET if self.s.sample_blocks else OUTPUT_CAP_FACTOR * self.s.fallback_budget
+        big = [f"{k} {list(o.shape)}" for k, o in case.outputs.items() if k not in case.inputs and math.prod(o.shape) > cap]
         if big:   # e.g. a binding that allocates the task's full output whatever the (shrunk) inputs are
             return self._stop(f"{call['fn']}(): the binding allocates {', '.join(big)}, more than the emulation holds "
-                              f"({OUTPUT_CAP_FACTOR * self.s.fallback_budget} elements); a shape fixed to the task's "
-                              "own does not follow the shrunk inputs", judgeable=False)
+                              f"({cap} elements); a shape fixed to the task's own does not follow the shrunk inputs",
+                              judgeable=False)
         case.soc, case.timeout_s = self.s.soc.name, self.s.run_timeout_s
         case.label = f"{self.label} call {self.calls}"
+        case.sample_blocks = self.s.sample_blocks
         poison(case, [np.asarray(a) for a in case.inputs.values()])
         r = self.s.toolchain.run(self.s.build, case)
+        why = unsampleable(r) if r.sampled else None
+        if why:
+            return self._stop(why, judgeable=False)
         self.run.run_status, self.run.block_dim = r.status, r.block_dim
         self.run.seconds += r.seconds
         self.run.diagnostics = (r.errors() + [d for d in r.diagnostics if d.severity == "warning"])[:20]
@@ -122,16 +129,29 @@ class CallBinder:
             return self._stop("the kernel failed")
         self.s.results.append((case.label, r))
         self.last = (case, r)
-        self.findings += unwritten(case, r.outputs)
-        for name, before in case.inputs.items():
-            m = compare_unchanged(f"input {name} (call {self.calls})", before, r.outputs.get(name))
-            if m:
-                self.findings.append(m)
+        if r.sampled:
+            self.sampled = (r.sampled, r.block_dim)
+            self.findings += [Mismatch(rule="input_mutated", output=f"input {n} (call {self.calls})", message="the "
+                                       "sampled blocks wrote into an input (the reference leaves it unchanged)")
+                              for n in written_inputs(case.inputs, r)]
+        else:
+            self.findings += unwritten(case, r.outputs)
+            for name, before in case.inputs.items():
+                m = compare_unchanged(f"input {name} (call {self.calls})", before, r.outputs.get(name))
+                if m:
+                    self.findings.append(m)
         store, dtypes = {}, {}
         for i, key in outs.items():
             arr = r.outputs.get(key)
             if arr is None:
                 continue
+            if r.sampled:
+                arr, why = masked_reply(key, arr, r.written.get(key) or [])
+                if arr is None and "wrote NaN" in why:
+                    self.findings.append(Mismatch(rule="tolerance", output=f"output {key}", message=why))
+                    return {"abort": why}
+                if arr is None:
+                    return self._stop(why, judgeable=False)
             bf16 = name_of(arr) == "bfloat16"
             store[f"out.{i}"] = arr.view(np.uint16) if bf16 else arr
             dtypes[str(i)] = "bfloat16" if bf16 else str(arr.dtype)
@@ -238,12 +258,28 @@ def judge_model_new(s: Any, case: Any, seed: int, mapping: dict[int, int], ref: 
         found.append(Mismatch(rule="model_new", output="ModelNew", message=got.problem))
     expected = expected_outputs(ref)
     outs = [o for o in got.outputs if o.kind == "tensor"]
+    compared = 0
     if not got.problem and len(outs) != len(expected):
         found.append(Mismatch(rule="missing_output", output="ModelNew",
                               message=f"ModelNew returned {len(outs)} tensor(s), Model {len(expected)}"))
     elif not got.problem:
         for i, (e, o) in enumerate(zip(expected, outs)):
-            found += compare_output(f"output {i}", e.array, o.array, s.tolerance, block_dim=run.block_dim)
+            if binder.sampled:
+                more, n = compare_sampled(f"output {i}", e.array, o.array, s.tolerance, run.block_dim)
+                found, compared = found + more, compared + n
+            else:
+                found += compare_output(f"output {i}", e.array, o.array, s.tolerance, block_dim=run.block_dim)
+    if binder.sampled:
+        blocks, block_dim = binder.sampled
+        run.sampled_blocks = blocks
+        where = "the shrunk shapes" if mapping else "the task's own shapes"
+        run.notes.append(f"judged at {where} on sampled blocks {blocks} of {block_dim} (the first, the last and spread "
+                         f"between): {compared} output element(s) compared, those the sampled blocks wrote; Model "
+                         "computed in full; one call per trial (no repeat calls)")
+        if compared == 0 and not found:
+            run.status, run.reason = "skipped", ("no element of ModelNew's result comes from the sampled blocks alone "
+                                                 "(it combines every element, or the blocks wrote none): not judged")
+            return
     run.mismatches = found
     if found:
         run.status, run.reason = "fail", found[0].render().split("\n")[0]

@@ -65,6 +65,7 @@ class CaseRun(BaseModel):
     notes: list[str] = Field(default_factory=list)
     block_dim: int = 0
     seconds: float = 0.0
+    sampled_blocks: list[int] = Field(default_factory=list)   # judged at full shapes on these blocks only (sampled.py)
     # per reference output of this trial: its one value when every element is the same (NaN as "nan"),
     # None when it varies; and its size (see judgeable.py: a reference that never varies judges nothing)
     reference_constants: list[str | None] = Field(default_factory=list)

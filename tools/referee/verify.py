@@ -18,8 +18,9 @@ from kernelwright.tools.buildkit import sandbox
 from kernelwright.tools.hardware import load_soc
 from kernelwright.tools.project import KernelProject
 from kernelwright.tools.referee import judgeable
-from kernelwright.tools.referee.case_runner import Setting, run_trial, run_trial_with_fallback
+from kernelwright.tools.referee.case_runner import Setting, own_shapes, run_trial, run_trial_with_fallback, sampled_trial
 from kernelwright.tools.referee.model_new_case import model_new_functions, native_binding, unfollowed
+from kernelwright.tools.referee.sampled import SAMPLED_BUDGET
 from kernelwright.tools.referee.speed import judge_speed
 from kernelwright.tools.referee.stages import lint_stage, measure_stage
 from kernelwright.tools.referee.tolerance import AUTO, BENCHMARK_NAMES, Tolerance, get_tolerance, preset_for
@@ -154,13 +155,16 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
             probe = s.worker.run(case, o.seed, {})        # learn the shapes from a real run, then plan as usual
             shapes = None if isinstance(probe, RefFailure) else probe.shapes()
         plan = _plan(shapes, o.budget, s.soc.vector_cores, s.soc.ub_bytes)
+        trial = run_trial_with_fallback
         if not plan.fits:
-            plan = ShrinkPlan(elements_before=plan.elements_before, elements_after=plan.elements_before, budget=plan.budget)
-            if plan.elements_before > s.fallback_budget:
+            plan = own_shapes(plan)
+            if plan.elements_before > s.fallback_budget and s.sampleable and plan.elements_before <= SAMPLED_BUDGET:
+                trial = sampled_trial      # too big to run whole or to shrink: judged on sampled blocks at its shapes
+            elif plan.elements_before > s.fallback_budget:
                 v.skipped_cases[case.id] = f"cannot shrink ({plan.elements_before} elements) within the budget"
                 continue
         for t in range(v.trials):
-            run = run_trial_with_fallback(s, case, o.seed + t, t, shapes, plan)
+            run = trial(s, case, o.seed + t, t, shapes, plan)
             v.runs.append(run)
             if run.status in ("skipped", "error"):
                 v.skipped_cases[case.id] = run.reason
@@ -168,7 +172,10 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
             if run.status == "fail":
                 failures += 1
                 break
-            first_ok = first_ok or (case, shapes, plan)
+            first_ok = first_ok or (case, shapes, plan if run.shrunk or run.sampled_blocks else own_shapes(plan))
+            if run.sampled_blocks:     # a trial on sampled blocks (often at the task's own shapes): one is enough
+                run.notes.append(f"one trial judged on sampled blocks (of {v.trials})")
+                break
         if failures >= o.stop_after_failures:
             rest = todo[todo.index(case) + 1:]
             for c in rest:
@@ -176,7 +183,8 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
             break
     measure = measure_stage(s.results)
     judge_speed(measure, s.ran, toolchain=s.toolchain, build=s.build, task=task, worker=s.worker, soc=s.soc)
-    if o.recheck and first_ok and not failures:
+    sampled = any(r.sampled_blocks for r in v.runs)
+    if o.recheck and first_ok and not failures and not sampled:
         case, shapes, plan = first_ok
         v.runs.append(run_trial(s, case, o.seed + RECHECK_SEED, v.trials, shapes, plan, label="recheck"))
     _summarize(v, s.tolerance.name)
@@ -216,6 +224,11 @@ def _finish(v: Verdict, start: float) -> Verdict:
     elif any(r.status == "pass" for r in v.runs):
         skipped = f"; {len(v.skipped_cases)} case(s) not run" if v.skipped_cases else ""
         v.status, v.summary = "pass", f"{sum(r.status == 'pass' for r in v.runs)} run(s) passed{skipped}"
+        sampled = [r for r in v.runs if r.status == "pass" and r.sampled_blocks]
+        if sampled:     # not "all outputs match": only what those blocks wrote was compared
+            where = "shrunk shapes" if sampled[0].shrunk else "the task's own shapes"
+            v.summary += (f"; at {where} on sampled blocks {sampled[0].sampled_blocks} only (the outputs those blocks "
+                          "wrote match; the other blocks did not run)")
         if any("reads only ModelNew" in f for f in v.stage("lint").findings):   # passed by the harness's rule
             v.summary += "; by the benchmark's rule only: the binding, not the kernel, computes (lint findings)"
     else:

@@ -35,6 +35,7 @@ std::vector<GmBuffer*>& buffers() {
     static std::vector<GmBuffer*> b;
     return b;
 }
+GmBuffer* g_last_hit = nullptr;  // the buffer the last access fell in (scalar loops stay in one or two)
 uint64_t total_gm() {
     uint64_t t = 0;
     for (auto* b : buffers()) t += b->capacity;
@@ -66,6 +67,7 @@ void layout() {
     static size_t done = 0;
     if (done == buffers().size()) return;
     done = buffers().size();
+    g_last_hit = nullptr;
     struct Seg { uint64_t size, used; bool small; GmBuffer* last; };
     std::vector<Seg> segs;
     for (auto* b : buffers()) {
@@ -110,6 +112,8 @@ GmBuffer* gm_register(const std::string& name, uint64_t bytes, const std::string
     b->role = role;
     std::memset(b->base + bytes, kGmCanary, b->span - bytes);
     if (b->segment > bytes) b->tail_written = static_cast<uint8_t*>(shared_map(b->segment - bytes));
+    if (sampled() && (role == "in" || role == "out" || role == "inout"))
+        b->written = static_cast<uint8_t*>(shared_map(b->capacity));  // lazily committed: touched pages only
     if (config().race_check && total_gm() + b->capacity <= kRaceCheckLimit)
         b->shadow = static_cast<uint64_t*>(shared_map(b->capacity * sizeof(uint64_t)));
     buffers().push_back(b);
@@ -118,8 +122,10 @@ GmBuffer* gm_register(const std::string& name, uint64_t bytes, const std::string
 
 static GmBuffer* find_buffer(const uint8_t* p, uint64_t bytes) {
     layout();
+    GmBuffer* last = g_last_hit;
+    if (last && p >= last->base && p + bytes <= last->base + last->reach) return last;
     for (auto* b : buffers())
-        if (p >= b->base && p + bytes <= b->base + b->reach) return b;
+        if (p >= b->base && p + bytes <= b->base + b->reach) return g_last_hit = b;
     return nullptr;
 }
 
@@ -186,12 +192,13 @@ void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char*
             .hint("on the NPU this is 'The DDR address of the MTE instruction is out of range' or silent corruption of another "
                   "tensor; check the per-core offset (GetBlockIdx() * length) and the tail length of the last tile")
             .fatal();
-    access_gm_pipes(p, uint64_t(reinterpret_cast<uintptr_t>(a)), bytes, write, api, operand);
+    if (p != Pipe::S) access_gm_pipes(p, uint64_t(reinterpret_cast<uintptr_t>(a)), bytes, write, api, operand);
     uint64_t off = uint64_t(a - b->base);
     if (write && off + bytes > b->bytes && b->tail_written) {  // an API's write into the padding is not a raw overrun
         uint64_t from = off > b->bytes ? off : b->bytes;
         std::memset(b->tail_written + (from - b->bytes), 1, off + bytes - from);
     }
+    if (write && b->written && off < b->capacity) std::memset(b->written + off, 1, std::min(bytes, b->capacity - off));
     if (off + bytes > b->capacity) past_allocation(b, off, bytes, write, api);
     static std::vector<const GmBuffer*> warned;  // one warning per buffer (and block)
     if (off + bytes > (b->bytes + 31) / 32 * 32 && off + bytes <= b->capacity &&

@@ -38,6 +38,8 @@ struct Config {
     bool carry = false;      // this launch starts UB and L1 with the previous launch's contents (carry.cpp)
     bool keep = false;       // the blocks of this launch leave their UB and L1 for the next launch (carry.cpp)
     uint32_t cube_ratio = 0; // MIX launches of a kernel with its own cube code: AIVs per AIC (crosscore.cpp); 0 = none
+    // a sampled launch (sample.cpp): only these blocks run, on GM sized for the task; empty: every block
+    std::vector<uint32_t> sample;
 };
 Config& config();
 
@@ -55,6 +57,7 @@ struct GmBuffer {
     uint64_t span = 0;       // mapped bytes up to the guard page: [bytes, span) are canaries (gm_canary.cpp)
     uint8_t* tail_written = nullptr;  // per byte of [bytes, capacity): written through an AscendC API (shared)
     std::vector<uint8_t> fill;        // an output's starting bytes, repeated (the referee's poison, or 0xFF); empty: none
+    uint8_t* written = nullptr;       // sampled launches: per byte of [0, capacity), written through an access (shared)
 };
 GmBuffer* gm_register(const std::string& name, uint64_t bytes, const std::string& role);
 // a tensor list's descriptor (role "list") over already registered member buffers (runtime/list_tensor.cpp)
@@ -69,6 +72,12 @@ bool gm_check_canaries();  // after the launches: raw writes past a buffer's end
 // The buffers hold the first call's outputs afterwards.
 int repeat_calls(const std::map<GmBuffer*, std::string>& files, const std::function<int()>& launch);
 void gm_reset_core_state();  // forget in-core GM ordering (new block)
+// ---- sampled launches (sample.cpp) ----
+bool sampled();                        // only some blocks run (Config::sample)
+bool sample_runs(uint32_t group);      // that block (MIX: that AI Core) is one of the sample
+[[noreturn]] void unsampleable(const char* api, const std::string& why);  // blocks exchange data: the sample cannot judge
+// the bytes the sampled blocks wrote: the buffer's file holds only those (a sparse file), `ranges` lists them
+void sample_write(const GmBuffer* b, const std::string& path, const std::string& ranges);
 
 // ---- pipe state ----
 void pipes_reset();  // new block: fresh clocks, shadows, flags
@@ -117,6 +126,10 @@ inline void trace_op(TraceKind kind, Pipe pipe, const char* name = nullptr, cons
                      uint64_t y = 0, uint64_t z = 0) {
     trace_add(trace_record(kind, pipe, name, dtype, x, y, z));
 }
+// count_scalar's shortcut: one more of the SCALAR op `name` recorded last (false: record it with trace_op, then
+// call trace_scalar_added)
+bool trace_scalar_again(const char* name);
+void trace_scalar_added(const char* name);
 uint32_t trace_token();
 void trace_reset();
 void trace_flush();

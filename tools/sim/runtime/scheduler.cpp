@@ -5,7 +5,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <execinfo.h>
 #include <chrono>
@@ -35,9 +37,33 @@ struct Child {
     uint32_t syncs = 0;
     uint64_t waited_at = 0;  // the flag generation when it last blocked
     bool cube = false;
+    double cpu_ms = 0;       // CPU time of a finished instance (wait4)
 };
 
 using Clock = std::chrono::steady_clock;
+
+// A launch's time limit counts the CPU time of its blocks, not the wall clock: on a loaded machine a kernel
+// that finishes is not a timeout. The wall clock still ends a launch at kWallFactor times the limit (a block
+// sleeping or blocked in a call uses no CPU).
+constexpr int kWallFactor = 8;
+struct Budget {
+    Clock::time_point wall;
+    double cpu_ms;
+    const std::vector<Child>* cs;
+};
+
+double cpu_ms_of(pid_t pid) {
+    clockid_t clk;
+    timespec ts{};
+    if (clock_getcpuclockid(pid, &clk) != 0 || clock_gettime(clk, &ts) != 0) return 0;
+    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+}
+
+double launch_cpu_ms(const std::vector<Child>& cs) {
+    double t = 0;
+    for (const Child& c : cs) t += c.state == ChildState::DONE ? c.cpu_ms : c.pid > 0 ? cpu_ms_of(c.pid) : 0;
+    return t;
+}
 
 // MIX kernels have several AIV cores per block on split-architecture SoCs only (coupled ones
 // run one AI Core per block).
@@ -93,10 +119,10 @@ void place(BlockState& st, uint32_t i, uint32_t block_dim) {
 }
 
 // Waits until the child yields at SyncAll or exits. Returns false on timeout.
-bool wait_child(Child& c, Clock::time_point deadline) {
+bool wait_child(Child& c, const Budget& budget) {
     for (;;) {
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-        if (left <= 0) return false;
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(budget.wall - Clock::now()).count();
+        if (left <= 0 || launch_cpu_ms(*budget.cs) > budget.cpu_ms) return false;
         pollfd p{c.from, POLLIN, 0};
         int r = poll(&p, 1, int(left > 1000 ? 1000 : left));
         if (r < 0) continue;
@@ -114,7 +140,9 @@ bool wait_child(Child& c, Clock::time_point deadline) {
             return true;
         }
         int status = 0;
-        waitpid(c.pid, &status, 0);
+        rusage ru{};
+        wait4(c.pid, &status, 0, &ru);
+        c.cpu_ms = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 + double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
         c.state = ChildState::DONE;
         c.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
         return true;
@@ -165,6 +193,8 @@ void sync_all(const char* api) {
             .val("block_dim", st.block_num).val("cores", cores)
             .hint("launch at most GetCoreNumAiv() blocks in a kernel that uses SyncAll and loop over the work inside")
             .fatal();
+    if (sampled())
+        unsampleable(api, "it calls SyncAll, so its blocks read what other blocks (outside the sample) write");
     count_sync("SyncAll");
     pipe_barrier(Pipe::COUNT);  // SyncAll drains every pipe of this core
     trace_op(TraceKind::SYNCALL, Pipe::COUNT, api);
@@ -204,10 +234,12 @@ int run_blocks(uint32_t block_dim, LaunchBody& body) {
     std::fflush(stderr);
     gm_reset_shadows();  // launches on one stream run one after the other: no race across them
     arenas_prepare();    // the blocks start from these copy-on-write
-    auto deadline = Clock::now() + std::chrono::milliseconds(config().timeout_ms);
+    const auto started = Clock::now();
     const uint32_t instances = block_dim * (config().cube_ratio ? 1 + config().cube_ratio : aiv_per_block());
     if (config().cube_ratio) crosscore_setup(block_dim, config().cube_ratio);
     std::vector<Child> cs(instances);
+    const Budget deadline{started + std::chrono::milliseconds(int64_t(config().timeout_ms) * kWallFactor),
+                          double(config().timeout_ms), &cs};
     for (uint32_t i = 0; i < instances; ++i) {
         BlockState where;
         place(where, i, block_dim);
@@ -244,7 +276,15 @@ int run_blocks(uint32_t block_dim, LaunchBody& body) {
         if (!wait_child(cs[b], deadline)) timed_out = true;
     };
     // Phase 0: start instances one at a time; each runs until it exits, reaches SyncAll or blocks on a flag.
+    // A sampled launch starts only the instances of its sampled blocks (sample.cpp); the others count as done.
     for (uint32_t b = 0; b < instances && !timed_out; ++b) {
+        BlockState where;
+        place(where, b, block_dim);
+        if (!sample_runs(uint32_t(where.group))) {
+            cs[b].state = ChildState::DONE;
+            cs[b].exit_code = -1;
+            continue;
+        }
         start_child(b);
         running = b;
         if (!wait_child(cs[b], deadline)) timed_out = true;
@@ -278,6 +318,13 @@ int run_blocks(uint32_t block_dim, LaunchBody& body) {
                       "depends on GetBlockIdx(), and do not return early from idle blocks")
                 .error();
             sum.detail = "SyncAll mismatch";
+        } else if (sampled()) {
+            Diag("sample.unsampleable", "CrossCoreWaitFlag")
+                .msg("the kernel cannot be judged on a sample of its blocks: instances [" + waiting + "] wait for "
+                     "cross-core flags that only cores outside the sample set")
+                .hint("the referee runs every block (at shrunk shapes) or declares the case too big to judge")
+                .error();
+            sum.detail = "unsampleable: cross-core flags between AI Cores";
         } else {
             Diag("flag.wait_without_set", "CrossCoreWaitFlag")
                 .msg("instances [" + waiting + "] wait in CrossCoreWaitFlag for flags no core will set any more" +
@@ -294,13 +341,15 @@ int run_blocks(uint32_t block_dim, LaunchBody& body) {
         break;
     }
     if (timed_out) {
+        const bool wall = Clock::now() >= deadline.wall;
         Child& c = cs[running];
         kill(c.pid, SIGUSR2);  // the child records where it was, then exits
-        auto grace = Clock::now() + std::chrono::milliseconds(1500);
-        wait_child(c, grace);
+        wait_child(c, Budget{Clock::now() + std::chrono::milliseconds(1500), 1e300, &cs});
         kill_all(cs);
         sum.status = 3;
-        sum.detail = "block " + std::to_string(running) + " did not finish within " + std::to_string(config().timeout_ms) + " ms";
+        sum.detail = "block " + std::to_string(running) + " did not finish within " +
+                     (wall ? std::to_string(int64_t(config().timeout_ms) * kWallFactor) + " ms of wall-clock time"
+                           : std::to_string(config().timeout_ms) + " ms of CPU time (all blocks of the launch)");
     }
     for (auto& c : cs) {
         if (c.to >= 0) close(c.to);
@@ -308,7 +357,7 @@ int run_blocks(uint32_t block_dim, LaunchBody& body) {
     }
     for (uint32_t b = 0; b < instances; ++b) {
         int code = cs[b].exit_code;
-        std::string st = code == 0 ? "ok" : code == 3 ? "violation" : code == 124 ? "hang" : code == 137 ? "killed" : "crash";
+        std::string st = code == -1 ? "not_run" : code == 0 ? "ok" : code == 3 ? "violation" : code == 124 ? "hang" : code == 137 ? "killed" : "crash";
         sum.block_status.push_back(st);
         if (sum.status == 0 && st == "violation") sum.status = 1;
         if (sum.status == 0 && (st == "crash")) sum.status = 2;

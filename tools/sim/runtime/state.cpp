@@ -195,8 +195,26 @@ void count_cube(const char* api, const char* dtype, uint64_t fractals, uint64_t 
              uint64_t(m & 0x1fffff) | uint64_t(n & 0x1fffff) << 21 | uint64_t(k & 0x1fffff) << 42);
 }
 void count_scalar(const char* what) {
-    counters().scalar[what] += 1;
-    trace_op(TraceKind::SCALAR, Pipe::S, what);
+    // scalar GM loops call this per element: remember each name's counter by pointer (map nodes never move, the
+    // counters are never cleared), not a std::string built and compared per call
+    struct Slot { const char* what; uint64_t* n; };
+    static Slot cache[8] = {};
+    static unsigned next = 0;
+    uint64_t* n = nullptr;
+    for (const Slot& c : cache)
+        if (c.what == what) {
+            n = c.n;
+            break;
+        }
+    if (!n) {
+        n = &counters().scalar[what];
+        cache[next++ % 8] = {what, n};
+    }
+    *n += 1;
+    if (!trace_scalar_again(what)) {
+        trace_op(TraceKind::SCALAR, Pipe::S, what);
+        trace_scalar_added(what);
+    }
 }
 void count_sync(const char* what) { counters().sync[what] += 1; }
 

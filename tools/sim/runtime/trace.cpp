@@ -28,6 +28,10 @@ struct State {
     std::unordered_map<std::string, uint16_t> by_text;
     uint32_t tokens = 0;
     bool truncated = false;
+    const char* last_scalar = nullptr;  // the name of the last record when it is a SCALAR op (trace_scalar_again)
+    const char* recent[8] = {};  // names looked up last (per-element scalar APIs ask for the same few)
+    uint16_t recent_id[8] = {};
+    unsigned next = 0;
 };
 State& st() {
     static State s;
@@ -53,8 +57,13 @@ bool same(const TraceRecord& a, const TraceRecord& b) {
 uint16_t trace_name(const char* s) {
     if (s == nullptr) return 0;
     State& t = st();
+    for (unsigned i = 0; i < 8; ++i)
+        if (t.recent[i] == s) return t.recent_id[i];
     auto it = t.by_ptr.find(s);
-    if (it != t.by_ptr.end()) return it->second;
+    if (it != t.by_ptr.end()) {
+        t.recent[t.next % 8] = s, t.recent_id[t.next++ % 8] = it->second;
+        return it->second;
+    }
     auto jt = t.by_text.find(s);
     uint16_t id;
     if (jt != t.by_text.end()) {
@@ -83,7 +92,22 @@ TraceRecord trace_record(TraceKind kind, Pipe pipe, const char* name, const char
     return r;
 }
 
+bool trace_scalar_again(const char* name) {
+    // a scalar loop records the same SCALAR op again and again: count it on the last record without building one
+    State& t = st();
+    if (t.last_scalar != name || name == nullptr || t.recs.empty() || !config().track) return false;
+    t.recs.back().count += 1;
+    return true;
+}
+
+void trace_scalar_added(const char* name) {
+    State& t = st();
+    t.last_scalar = !t.recs.empty() && t.recs.back().kind == uint8_t(TraceKind::SCALAR) &&
+                    t.recs.back().name == trace_name(name) && t.recs.back().dtype == 0 ? name : nullptr;
+}
+
 void trace_add(const TraceRecord& r) {
+    st().last_scalar = nullptr;
     if (!enabled() || !config().track) return;  // the repeat calls of carry.cpp are not the judged call
     State& t = st();
     if (!t.recs.empty() && r.kind != uint8_t(TraceKind::REL) && r.kind != uint8_t(TraceKind::ACQ) && same(t.recs.back(), r)) {

@@ -1,0 +1,40 @@
+"""Sampled launches: only some blocks run, on GM sized for the case; the result holds exactly the bytes they wrote."""
+import numpy as np
+
+from kernelwright.tools.sim.run import sample_of
+from tests.sim.test_sim_driver import SCALE, launch_project, scale_case
+
+SYNCED = SCALE.replace("    DataCopy(yg, d, perCore);", "    SyncAll();\n    DataCopy(yg, d, perCore);")
+
+
+def test_sample_of_takes_first_last_and_spread():
+    assert sample_of(40, 4) == [0, 13, 26, 39]
+    assert sample_of(2, 4) == [0, 1]
+
+
+def _sampled_run(sim, src):
+    """8 blocks of the scale kernel, 3 of them sampled."""
+    b = sim.build(launch_project(src))
+    assert b.ok, [d.render() for d in b.diagnostics]
+    x, case = scale_case(blocks=8)
+    case.sample_blocks = 3
+    return x, sim.run(b, case)
+
+
+def test_a_sampled_run_returns_only_what_the_sampled_blocks_wrote(sim):
+    x, r = _sampled_run(sim, SCALE)
+    assert r.status == "ok", r.detail
+    assert r.sampled == [0, 4, 7]
+    assert r.block_status == ["ok", "not_run", "not_run", "not_run", "ok", "not_run", "not_run", "ok"]
+    assert r.written["y"] == [(0, 256), (4 * 256, 256), (7 * 256, 256)]
+    assert r.written["x"] == []                       # the input was only read
+    y = r.outputs["y"]
+    for blk in (0, 4, 7):
+        np.testing.assert_array_equal(y[blk * 64:(blk + 1) * 64], x[blk * 64:(blk + 1) * 64] * 1.5)
+    assert not y[64:4 * 64].any()                     # never written: zero, not a result
+
+
+def test_a_kernel_with_syncall_is_unsampleable(sim):
+    _, r = _sampled_run(sim, SYNCED)
+    assert r.status == "rule_violation"
+    assert r.errors()[0].rule == "sample.unsampleable" and "SyncAll" in r.errors()[0].message
