@@ -1,0 +1,110 @@
+"""The data phases of a convolution program (conv_dsl), by the copy engines alone: every element the GEMM reads
+is moved GM -> UB -> GM with A.move, so no vector instruction count grows with the reduction length
+C_in * kernel volume (the only vector instruction before the GEMM fills one row of zeros, once).
+  zeros:     one block writes `bwa` zeros to the workspace zw; every padding run of col (and the gaps of an
+             upsampled input) is copied from it;
+  upsample:  (transposed, stride > 1) u = the input with stride - 1 zeros between samples, a segment of a row
+             at a time: the segment zeroed from zw, then the samples written every stride-th element;
+  weight:    (transposed) the weight (CI, CO/g, k) reordered to the GEMM's (CO, CI/g * k), cb rows per copy;
+  im2col:    per source row (image, channel, kd, kh, od, oh) and kernel column kw: the outputs whose tap falls
+             inside the source as one strided copy (rows of one element `step` apart; one contiguous run at
+             step 1), the outputs left and right of it copied from zw. A source row outside the input (padding)
+             is all zeros.
+A pointwise convolution (1x1..., stride 1, no padding) has col == x and skips the im2col phase."""
+from __future__ import annotations
+
+from kernelwright.agent.builtin.patterns.conv_spec import ConvSpec
+
+SEGMENT = 2048       # outputs of one copy: rows of one element take 32 bytes of UB each (64 KiB), below 4095 rows
+LOCALS = {"zw", "zt", "via", "z_", "lz", "hz", "a_", "lead", "tail", "lo_o", "hi_o", "c0", "rb", "q_", "j_", "x0",
+          "xn", "un", "u0"}
+
+
+def pointwise(spec: ConvSpec) -> bool:
+    """col is the input itself: a forward convolution reading every position once, in order."""
+    return not spec.transposed and spec.kernel == [1, 1, 1] and spec.stride == [1, 1, 1] and \
+        spec.padding == [0, 0, 0]
+
+
+def upsampled(spec: ConvSpec) -> bool:
+    return spec.transposed and spec.stride != [1, 1, 1]
+
+
+def decls(x: str, w: str, spec: ConvSpec) -> list[str]:
+    if pointwise(spec):
+        return []
+    out = [f"zw = A.workspace({x}.dtype, t.bwa)              # zeros: the padding runs are copied from here",
+           f"zt = A.ub({x}.dtype, t.bwa)",
+           f"via = A.ub({x}.dtype, t.vcap)                  # A.move's staging: bw rows of 32 bytes, or cb weight rows",
+           "col = A.workspace(" + x + ".dtype, t.csize)"]
+    if upsampled(spec):
+        out.insert(0, f"u = A.workspace({x}.dtype, t.usize)")
+    if spec.transposed:
+        out.insert(0, f"wt = A.workspace({w}.dtype, t.wsize)")
+    return out
+
+
+def zeros() -> list[str]:
+    return ["lz, hz = A.block_span(1)", "for z_ in A.range(lz, hz):", "    A.Duplicate(zt, 0.0, t.bwa)",
+            "    A.store(zw, zt, t.bwa)", "A.sync_all()"]
+
+
+def transposed_inputs(x: str, w: str, spec: ConvSpec) -> list[str]:
+    """Phase 0 of a transposed convolution: the upsampled input (stride > 1) and the reordered weight."""
+    kk = spec.kernel[0] * spec.kernel[1] * spec.kernel[2]
+    out = []
+    if upsampled(spec):
+        sd, sh, sw = spec.stride
+        out += ["lo0, hi0 = A.block_span(t.urows)",
+                "for r in A.range(lo0, hi0):                 # r = (nc * UD + td) * UH + th: a row of the upsampled input",
+                "    th = r % t.UH", "    td = r // t.UH % t.UD", "    nc = r // (t.UH * t.UD)",
+                "    for u0 in A.range(0, t.UW, t.bu):", "        un = min(t.bu, t.UW - u0)",
+                "        A.move(u[r * t.UW + u0:], zw, un, via=via)",
+                f"        if td % {sd} == 0 and th % {sh} == 0:",
+                f"            x0 = u0 // {sw}", f"            xn = (un - 1) // {sw} + 1",
+                f"            A.move(u[r * t.UW + u0:], {x}[((nc * t.ID + td // {sd}) * t.IH + th // {sh}) * t.IW + x0:], "
+                f"1, via=via, rows=xn, src_stride=1, dst_stride={sw})"]
+    out += ["lo1, hi1 = A.block_span(t.wtasks)",
+            "for j in A.range(lo1, hi1):                  # weight (CI, CO/g, k) -> (CO, CI/g * k), cb rows at a time",
+            "    ci = j // t.wc", "    c0 = j % t.wc * t.cb", "    cn = min(t.cb, t.COg - c0)",
+            f"    A.move(wt[(ci // (t.C // t.G) * t.COg + c0) * t.CKKg + ci % (t.C // t.G) * {kk}:], "
+            f"{w}[(ci * t.COg + c0) * {kk}:], {kk}, via=via, rows=cn, src_stride={kk}, dst_stride=t.CKKg)",
+            "A.sync_all()"]
+    return out
+
+
+def _flip(spec: ConvSpec, k: str, axis: int) -> str:
+    return f"({spec.kernel[axis] - 1} - {k})" if spec.transposed else k
+
+
+def im2col(src: str, spec: ConvSpec) -> list[str]:
+    """Phase 1: col[n] (C * KD * KH * KW rows x OD * OH * OW columns) from the source."""
+    (KD, KH, KW), (SD, SH, SW) = spec.kernel, spec.step
+    (PD, PH, PW), (LD, LH, LW) = spec.padding, spec.dilation
+    if SW == 1:
+        data = f"A.move(col[c0 + a_:], {src}[rb + a_ - lead:], min(t.bw, hi_o - a_), via=via)"
+    else:
+        data = (f"A.move(col[c0 + a_:], {src}[rb + a_ * {SW} - lead:], 1, via=via, rows=min(t.bw, hi_o - a_), "
+                f"src_stride={SW}, dst_stride=1)")
+    return ["lo2, hi2 = A.block_span(t.rows)",
+            "for r in A.range(lo2, hi2):                     # r = (((nc * KD + kd) * KH + kh) * OD + od) * OH + oh",
+            "    oh = r % t.OH", "    od = r // t.OH % t.OD", f"    kh = r // (t.OH * t.OD) % {KH}",
+            f"    kd = r // (t.OH * t.OD * {KH}) % {KD}", f"    nc = r // (t.OH * t.OD * {KH * KD})",
+            f"    d_ = od * {SD} + {_flip(spec, 'kd', 0)} * {LD} - {PD}",
+            f"    h_ = oh * {SH} + {_flip(spec, 'kh', 1)} * {LH} - {PH}",
+            f"    crow = (((nc * {KD * KH * KW} + (kd * {KH} + kh) * {KW}) * t.OD + od) * t.OH + oh) * t.OW",
+            "    rb = ((nc * t.UD + d_) * t.UH + h_) * t.UW",
+            f"    for kw in A.range(0, {KW}):",
+            "        c0 = crow + kw * t.OHW",
+            f"        lead = {PW} - {_flip(spec, 'kw', 2)} * {LW}      # output ow reads source column ow * step - lead",
+            "        tail = t.UW - 1 + lead",
+            f"        lo_o = min(t.OW, (max(lead, 0) + {SW - 1}) // {SW}) if d_ >= 0 and d_ < t.UD and h_ >= 0 and "
+            "h_ < t.UH else t.OW",
+            f"        hi_o = max(lo_o, min(t.OW, tail // {SW} + 1)) if tail >= 0 else lo_o",
+            "        for a_ in A.range(0, lo_o, t.bw):         # left of the source (or a padding row): zeros",
+            "            A.move(col[c0 + a_:], zw, min(t.bw, lo_o - a_), via=via)",
+            "        for a_ in A.range(lo_o, hi_o, t.bw):",
+            "            " + data,
+            "        for a_ in A.range(hi_o, t.OW, t.bw):      # right of the source: zeros",
+            "            A.move(col[c0 + a_:], zw, min(t.bw, t.OW - a_), via=via)",
+            "A.sync_all()"]
