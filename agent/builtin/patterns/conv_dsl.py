@@ -10,10 +10,8 @@ from kernelwright.agent.builtin.patterns import conv_im2col, conv_norm
 from kernelwright.agent.builtin.patterns.conv_norm import NormStage
 from kernelwright.agent.builtin.patterns.conv_spec import ConvSpec, constant
 
-LOCALS = {"u", "wt", "col", "acc", "yout", "bin_", "bv", "mm", "r",
-          "s", "j", "i", "kw", "th", "td", "nc", "u0", "un", "x0", "xn", "ci", "c0", "cn", "oh", "od", "kh", "kd",
-          "d_", "h_", "crow", "o0", "on", "base", "lo_", "hi_", "ni", "mi", "g", "b_", "m0", "n0", "mn", "nn", "ld",
-          "ls", "ch", "sv", "lo0", "hi0", "lo1", "hi1", "lo2", "hi2", "lo3", "hi3", "ib"} | conv_im2col.LOCALS | \
+LOCALS = {"acc", "yout", "bin_", "bv", "mm", "r", "i", "ni", "mi", "g", "b_", "m0", "n0", "mn", "nn", "ld", "ls", "ch",
+          "lo3", "hi3", "ib"} | conv_im2col.LOCALS | \
          {f"{pre}_{k}" for pre in ("ex", "in", "cv", "s", "wk") for k in range(32)} | conv_norm.locals_() | \
          {"bm_", "bv_", "brt", "ba", "bw_", "bb_", "bb"} | {f"{p}_{k}_{j}" for p in ("bni", "bnf") for k in range(4) for j in range(4)}
 PHASE1_BYTES = 81920       # UB for the im2col tiles (via, zt); the rest holds the GEMM blocks and the epilogue

@@ -16,8 +16,9 @@ from __future__ import annotations
 from kernelwright.agent.builtin.patterns.conv_spec import ConvSpec
 
 SEGMENT = 2048       # outputs of one copy: rows of one element take 32 bytes of UB each (64 KiB), below 4095 rows
-LOCALS = {"zw", "zt", "via", "z_", "lz", "hz", "a_", "lead", "tail", "lo_o", "hi_o", "c0", "rb", "q_", "j_", "x0",
-          "xn", "un", "u0"}
+LOCALS = {"u", "wt", "col", "zw", "zt", "via", "z_", "lz", "hz", "lo0", "hi0", "r", "th", "td", "nc", "u0", "un", "x0",
+          "xn", "lo1", "hi1", "j", "ci", "c0", "cn", "lo2", "hi2", "oh", "od", "kh", "kd", "d_", "h_", "crow", "rb", "kw",
+          "lead", "tail", "lo_o", "hi_o", "a_"}
 
 
 def pointwise(spec: ConvSpec) -> bool:
