@@ -103,7 +103,7 @@ def tiling({params}, hw{extra_params}):
     return A.Tiling(block_dim=max(1, min(hw.vector_cores, max(tiles, rows // 4))), G=G, N=N, C=C, ID=ID, IH=IH, IW=IW,
                     UD=UD, UH=UH, UW=UW, OD=OD, OH=OH, OW=OW, CO=CO, COg=COg, CKK=C * {KK}, CKKg=CKKg, OHW=OHW,
                     bw=bw, bwa=A.align_up(bw, 16), vcap=max(bw * A.elems_per_block({x}.dtype), cb * KKA), bu=bx * {UW_},
-                    urows=N * C * UD * UH, cb=cb, wc=A.ceil_div(COg, cb), wtasks=C * A.ceil_div(COg, cb),
+                    epb=A.elems_per_block({x}.dtype), prows=N * C * {KD * KH} * OD, urows=N * C * UD * UH, cb=cb, wc=A.ceil_div(COg, cb), wtasks=C * A.ceil_div(COg, cb),
                     usize=N * C * UD * UH * UW, wsize=CO * CKKg, csize=N * C * {KK} * OHW, rows=rows,
                     bm=bm, bn=bn, bma=A.align_up(bm, 16), mt=mt, tn=tn, tiles=tiles, lanes=bm * A.align_up(bn, 16),
                     GN=GN, Cg=Cg, CgA=A.align_up(Cg, 16), glen=Cg * OHW, zsize=N * CO * OHW, T={conv_norm.CHUNK})
