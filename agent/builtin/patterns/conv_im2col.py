@@ -6,10 +6,11 @@ C_in * kernel volume (the only vector instruction before the GEMM fills one row 
   upsample:  (transposed, stride > 1) u = the input with stride - 1 zeros between samples, a segment of a row
              at a time: the segment zeroed from zw, then the samples written every stride-th element;
   weight:    (transposed) the weight (CI, CO/g, k) reordered to the GEMM's (CO, CI/g * k), cb rows per copy;
-  im2col:    per source row (image, channel, kd, kh, od, oh) and kernel column kw: the outputs whose tap falls
-             inside the source as one strided copy (rows of one element `step` apart; one contiguous run at
-             step 1), the outputs left and right of it copied from zw. A source row outside the input (padding)
-             is all zeros.
+  im2col:    at step 1 along W, per (image, channel, kd, kh, od) and kernel column kw: the OH x OW block of
+             col as one 2-d copy (a row per output row), its padding columns and the output rows reading
+             outside the input copied from zw; with a stride along W, per source row (..., oh) and kw: the
+             outputs whose tap falls inside the source as one copy of one-element rows `stride` apart, the
+             outputs left and right of it from zw.
 A pointwise convolution (1x1..., stride 1, no padding) has col == x and skips the im2col phase."""
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def decls(x: str, w: str, spec: ConvSpec) -> list[str]:
     out = [f"zw = A.workspace({x}.dtype, t.bwa)              # zeros: the padding runs are copied from here",
            f"zt = A.ub({x}.dtype, t.bwa)",
            f"via = A.ub({x}.dtype, t.vcap)                  # A.move's staging: bw rows of 32 bytes, or cb weight rows",
-           "col = A.workspace(" + x + ".dtype, t.csize)"]
+           f"col = A.workspace({x}.dtype, t.csize)"]
     if upsampled(spec):
         out.insert(0, f"u = A.workspace({x}.dtype, t.usize)")
     if spec.transposed:
