@@ -19,8 +19,8 @@ ARGS = {  # positional operands after dst, by form
 }
 SCALAR_FNS = {"reduce_sum": "tile", "reduce_max": "tile", "reduce_min": "tile", "reduce_prod": "tile", "get": "get",
               "sqrt": "scalar", "exp": "scalar", "ln": "scalar"}
-STATEMENTS = ("A.load, A.store, A.move, A.<Instruction>(...) (Add, Muls, Exp, Cast, Duplicate, ReduceSum, ...), A.copy, "
-              "A.set, A.gather, A.scatter, A.scatter_add, A.where, A.matmul, A.sync_all, A.extern")
+STATEMENTS = ("A.load, A.store, A.move, A.<Instruction>(...) (Add, Muls, Exp, Cast, Duplicate, ReduceSum, ...), "
+              "A.copy, A.set, A.gather, A.scatter, A.scatter_add, A.where, A.matmul, A.sync_all, A.extern")
 
 
 class KernelParser(PrimParser, StmtParser):

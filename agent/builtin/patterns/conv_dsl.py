@@ -103,7 +103,8 @@ def tiling({params}, hw{extra_params}):
     return A.Tiling(block_dim=max(1, min(hw.vector_cores, max(tiles, rows // 4))), G=G, N=N, C=C, ID=ID, IH=IH, IW=IW,
                     UD=UD, UH=UH, UW=UW, OD=OD, OH=OH, OW=OW, CO=CO, COg=COg, CKK=C * {KK}, CKKg=CKKg, OHW=OHW,
                     bw=bw, bwa=A.align_up(bw, 16), vcap=max(bw * A.elems_per_block({x}.dtype), cb * KKA), bu=bx * {UW_},
-                    epb=A.elems_per_block({x}.dtype), prows=N * C * {KD * KH} * OD, urows=N * C * UD * UH, cb=cb, wc=A.ceil_div(COg, cb), wtasks=C * A.ceil_div(COg, cb),
+                    epb=A.elems_per_block({x}.dtype), prows=N * C * {KD * KH} * OD, urows=N * C * UD * UH, cb=cb,
+                    wc=A.ceil_div(COg, cb), wtasks=C * A.ceil_div(COg, cb),
                     usize=N * C * UD * UH * UW, wsize=CO * CKKg, csize=N * C * {KK} * OHW, rows=rows,
                     bm=bm, bn=bn, bma=A.align_up(bm, 16), mt=mt, tn=tn, tiles=tiles, lanes=bm * A.align_up(bn, 16),
                     GN=GN, Cg=Cg, CgA=A.align_up(Cg, 16), glen=Cg * OHW, zsize=N * CO * OHW, T={conv_norm.CHUNK})
@@ -180,5 +181,6 @@ def shapes({params}{extra_params}):
     source = (doc(f"{name}: {ops}: a {spec.rank}-d {kind} (groups {spec.groups}) by im2col + GEMM on the cube unit, a MIX "
                   "kernel (written by the builtin writer).") + "\n\n" + tiling + "\n\n" +
               f"{decorator(inputs, {y: x}, attrs)}\ndef {kernel_name(name)}({params}, {y}, t):\n{indent(decls + body, 1)}\n")
-    how = "W @ x (cube; pointwise: x is col)" if conv_im2col.pointwise(spec) else "im2col (copy engines) + W @ col (cube)"
+    how = "W @ x (cube; pointwise: x is col)" if conv_im2col.pointwise(spec) else \
+        "im2col (copy engines) + W @ col (cube)"
     return Emitted("convolution", f"{ops}: {spec.rank}-d {kind} as {how}, MIX", source)

@@ -17,9 +17,9 @@ from __future__ import annotations
 from kernelwright.agent.builtin.patterns.conv_spec import ConvSpec
 
 SEGMENT = 2048       # outputs of one copy: rows of one element take 32 bytes of UB each (64 KiB), below 4095 rows
-LOCALS = {"u", "wt", "col", "zw", "zt", "via", "z_", "lz", "hz", "lo0", "hi0", "r", "th", "td", "nc", "u0", "un", "x0",
-          "xn", "lo1", "hi1", "j", "ci", "c0", "cn", "lo2", "hi2", "oh", "od", "kh", "kd", "d_", "h_", "crow", "rb", "kw",
-          "lead", "tail", "lo_o", "hi_o", "a_", "hl", "oh0", "oh1", "e1", "rc", "rz", "q_"}
+LOCALS = {"u", "wt", "col", "zw", "zt", "via", "z_", "lz", "hz", "lo0", "hi0", "r", "th", "td", "nc", "u0", "un",
+          "x0", "xn", "lo1", "hi1", "j", "ci", "c0", "cn", "lo2", "hi2", "oh", "od", "kh", "kd", "d_", "h_", "crow",
+          "rb", "kw", "lead", "tail", "lo_o", "hi_o", "a_", "hl", "oh0", "oh1", "e1", "rc", "rz", "q_"}
 
 
 def pointwise(spec: ConvSpec) -> bool:
@@ -90,7 +90,8 @@ def im2col_planes(src: str, spec: ConvSpec) -> list[str]:
     the output rows whose source row lies outside the input one contiguous run of zeros before and after."""
     (KD, KH, KW), (SD, SH, _) = spec.kernel, spec.step
     (PD, PH, PW), (LD, LH, LW) = spec.padding, spec.dilation
-    zero_cols = "A.move(col[c0 + q_ * t.OW + {at}:], zw, {n}, via=via, rows=min(rz, e1 - q_), src_stride={n}, dst_stride=t.OW)"
+    zero_cols = ("A.move(col[c0 + q_ * t.OW + {at}:], zw, {n}, via=via, rows=min(rz, e1 - q_), src_stride={n}, "
+                 "dst_stride=t.OW)")
     return ["lo2, hi2 = A.block_span(t.prows)",
             "for r in A.range(lo2, hi2):                     # r = ((nc * KD + kd) * KH + kh) * OD + od",
             "    od = r % t.OD", f"    kh = r // t.OD % {KH}", f"    kd = r // (t.OD * {KH}) % {KD}",
