@@ -104,7 +104,8 @@ def tiling({params}, hw{extra_params}):
                     UD=UD, UH=UH, UW=UW, OD=OD, OH=OH, OW=OW, CO=CO, COg=COg, CKK=C * {KK}, CKKg=CKKg, OHW=OHW,
                     bw=bw, bwa=A.align_up(bw, 16), vcap=max(bw * A.elems_per_block({x}.dtype), cb * KKA), bu=bx * {UW_},
                     epb=A.elems_per_block({x}.dtype), prows=N * C * {KD * KH} * OD, urows=N * C * UD * UH, cb=cb,
-                    wc=A.ceil_div(COg, cb), wtasks=C * A.ceil_div(COg, cb),
+                    wc=A.ceil_div(COg, cb), wtasks=C * A.ceil_div(COg, cb), srows=N * C * UD * UH,
+                    PWd=A.ceil_div(UW, {SW}), psize=N * C * UD * UH * {SW} * A.ceil_div(UW, {SW}),
                     usize=N * C * UD * UH * UW, wsize=CO * CKKg, csize=N * C * {KK} * OHW, rows=rows,
                     bm=bm, bn=bn, bma=A.align_up(bm, 16), mt=mt, tn=tn, tiles=tiles, lanes=bm * A.align_up(bn, 16),
                     GN=GN, Cg=Cg, CgA=A.align_up(Cg, 16), glen=Cg * OHW, zsize=N * CO * OHW, T={conv_norm.CHUNK})

@@ -19,7 +19,7 @@ from kernelwright.agent.builtin.patterns.conv_spec import ConvSpec
 SEGMENT = 2048       # outputs of one copy: rows of one element take 32 bytes of UB each (64 KiB), below 4095 rows
 LOCALS = {"u", "wt", "col", "zw", "zt", "via", "z_", "lz", "hz", "lo0", "hi0", "r", "th", "td", "nc", "u0", "un",
           "x0", "xn", "lo1", "hi1", "j", "ci", "c0", "cn", "lo2", "hi2", "oh", "od", "kh", "kd", "d_", "h_", "crow",
-          "rb", "kw", "lead", "tail", "lo_o", "hi_o", "a_", "hl", "oh0", "oh1", "e1", "rc", "rz", "q_"}
+          "rb", "kw", "lead", "tail", "lo_o", "hi_o", "a_", "hl", "oh0", "oh1", "e1", "rc", "rz", "q_", "xp", "lo5", "hi5", "p_", "pn"}
 
 
 def pointwise(spec: ConvSpec) -> bool:
@@ -41,6 +41,8 @@ def decls(x: str, w: str, spec: ConvSpec) -> list[str]:
            f"col = A.workspace({x}.dtype, t.csize)"]
     if upsampled(spec):
         out.insert(0, f"u = A.workspace({x}.dtype, t.usize)")
+    if spec.step[2] > 1:
+        out.insert(0, f"xp = A.workspace({x}.dtype, t.psize)       # the source rows split into their W phases")
     if spec.transposed:
         out.insert(0, f"wt = A.workspace({w}.dtype, t.wsize)")
     return out
@@ -81,18 +83,63 @@ def _flip(spec: ConvSpec, k: str, axis: int) -> str:
 
 def im2col(src: str, spec: ConvSpec) -> list[str]:
     """Phase 1: col[n] (C * KD * KH * KW rows x OD * OH * OW columns) from the source."""
-    return im2col_planes(src, spec) if spec.step[2] == 1 else im2col_rows(src, spec)
+    if spec.step[2] == 1:
+        return im2col_planes(src, spec)
+    return phases(src, spec) + im2col_planes("xp", spec)
+
+
+def phases(src: str, spec: ConvSpec) -> list[str]:
+    """A stride S along W: each source row split into its S phases (xp[row, p, j] = src[row, j * S + p], one
+    copy of one-element rows S apart per phase), so every kernel column reads one phase contiguously and the
+    im2col is the step-1 one: each source element is copied once more, not once per kernel tap."""
+    sw = spec.step[2]
+    return ["lo5, hi5 = A.block_span(t.srows)",
+            "for r in A.range(lo5, hi5):                     # a row of the source",
+            f"    for p_ in A.range(0, {sw}):",
+            f"        pn = (t.UW - p_ + {sw - 1}) // {sw}",
+            "        for a_ in A.range(0, pn, t.bw):",
+            f"            A.move(xp[(r * {sw} + p_) * t.PWd + a_:], {src}[r * t.UW + a_ * {sw} + p_:], 1, via=via, "
+            f"rows=min(t.bw, pn - a_), src_stride={sw}, dst_stride=1)",
+            "A.sync_all()"]
+
+
+def _kw_block(spec: ConvSpec, src: str, kw: str, lead: str, width: str, row: str, stride: str) -> list[str]:
+    """The copies of one kernel column (DSL lines at the kw loop's body indent 0): output column ow of output
+    row oh reads src[row(oh) + ow - lead], inside the source for 0 <= ow - lead < width."""
+    zero_cols = ("A.move(col[c0 + q_ * t.OW + {at}:], zw, {n}, via=via, rows=min(rz, e1 - q_), src_stride={n}, "
+                 "dst_stride=t.OW)")
+    return [f"c0 = crow + {kw} * t.OHW",
+            f"lead = {lead}",
+            "lo_o = min(t.OW, max(lead, 0))",
+            f"hi_o = max(lo_o, min(t.OW, {width} + lead)) if {width} + lead > 0 else lo_o",
+            "e1 = oh1 if hi_o > lo_o else oh0",
+            "for a_ in A.range(0, oh0 * t.OW, t.bw):   # output rows above the source: zeros",
+            "    A.move(col[c0 + a_:], zw, min(t.bw, oh0 * t.OW - a_), via=via)",
+            "for a_ in A.range(e1 * t.OW, t.OH * t.OW, t.bw):   # ... and below it",
+            "    A.move(col[c0 + a_:], zw, min(t.bw, t.OH * t.OW - a_), via=via)",
+            "rc = max(1, min(4095, t.vcap // A.align_up(max(hi_o - lo_o, 1), t.epb)))",
+            "for q_ in A.range(oh0, e1, rc):",
+            f"    A.move(col[c0 + q_ * t.OW + lo_o:], {src}[{row} + lo_o - lead:], hi_o - lo_o, via=via, "
+            f"rows=min(rc, e1 - q_), src_stride={stride}, dst_stride=t.OW)",
+            "if lo_o > 0:                              # the padding columns left and right: rows from zw",
+            "    rz = max(1, min(4095, t.bwa // lo_o, t.vcap // A.align_up(lo_o, t.epb)))",
+            "    for q_ in A.range(oh0, e1, rz):",
+            "        " + zero_cols.format(at="0", n="lo_o"),
+            "if hi_o < t.OW:",
+            "    rz = max(1, min(4095, t.bwa // (t.OW - hi_o), t.vcap // A.align_up(t.OW - hi_o, t.epb)))",
+            "    for q_ in A.range(oh0, e1, rz):",
+            "        " + zero_cols.format(at="hi_o", n="t.OW - hi_o")]
 
 
 def im2col_planes(src: str, spec: ConvSpec) -> list[str]:
-    """Step 1 along W: per (image, channel, kd, kh, od) and kernel column, the OH x OW block of col is one 2-d
-    copy (a row per output row, SH source rows apart), the padding columns either side two more from zw, and
-    the output rows whose source row lies outside the input one contiguous run of zeros before and after."""
-    (KD, KH, KW), (SD, SH, _) = spec.kernel, spec.step
+    """Per (image, channel, kd, kh, od) and kernel column, the OH x OW block of col is one 2-d copy (a row per
+    output row, SH source rows apart), the padding columns either side two more from zw, and the output rows
+    whose source row lies outside the input one contiguous run of zeros before and after. Over the phases xp
+    of a strided source, kernel column kw reads phase (kw * LW - PW) mod S from column ow + (kw * LW - PW) // S:
+    the kw loop is unrolled with those constants."""
+    (KD, KH, KW), (SD, SH, SW) = spec.kernel, spec.step
     (PD, PH, PW), (LD, LH, LW) = spec.padding, spec.dilation
-    zero_cols = ("A.move(col[c0 + q_ * t.OW + {at}:], zw, {n}, via=via, rows=min(rz, e1 - q_), src_stride={n}, "
-                 "dst_stride=t.OW)")
-    return ["lo2, hi2 = A.block_span(t.prows)",
+    head = ["lo2, hi2 = A.block_span(t.prows)",
             "for r in A.range(lo2, hi2):                     # r = ((nc * KD + kd) * KH + kh) * OD + od",
             "    od = r % t.OD", f"    kh = r // t.OD % {KH}", f"    kd = r // (t.OD * {KH}) % {KD}",
             f"    nc = r // (t.OD * {KH * KD})",
@@ -100,59 +147,16 @@ def im2col_planes(src: str, spec: ConvSpec) -> list[str]:
             f"    hl = {PH} - {_flip(spec, 'kh', 1)} * {LH}      # output row oh reads source row oh * SH - hl",
             f"    oh0 = min(t.OH, (max(hl, 0) + {SH - 1}) // {SH}) if d_ >= 0 and d_ < t.UD else t.OH",
             f"    oh1 = max(oh0, min(t.OH, (t.UH - 1 + hl) // {SH} + 1)) if t.UH - 1 + hl >= 0 else oh0",
-            f"    crow = (nc * {KD * KH * KW} + (kd * {KH} + kh) * {KW}) * t.OHW + od * t.OH * t.OW",
-            "    rb = (nc * t.UD + d_) * t.UH * t.UW",
-            f"    for kw in A.range(0, {KW}):",
-            "        c0 = crow + kw * t.OHW",
-            f"        lead = {PW} - {_flip(spec, 'kw', 2)} * {LW}      # output column ow reads source column ow - lead",
-            "        lo_o = min(t.OW, max(lead, 0))",
-            "        hi_o = max(lo_o, min(t.OW, t.UW + lead)) if t.UW + lead > 0 else lo_o",
-            "        e1 = oh1 if hi_o > lo_o else oh0",
-            "        for a_ in A.range(0, oh0 * t.OW, t.bw):   # output rows above the source: zeros",
-            "            A.move(col[c0 + a_:], zw, min(t.bw, oh0 * t.OW - a_), via=via)",
-            "        for a_ in A.range(e1 * t.OW, t.OH * t.OW, t.bw):   # ... and below it",
-            "            A.move(col[c0 + a_:], zw, min(t.bw, t.OH * t.OW - a_), via=via)",
-            "        rc = max(1, min(4095, t.vcap // A.align_up(max(hi_o - lo_o, 1), t.epb)))",
-            "        for q_ in A.range(oh0, e1, rc):",
-            f"            A.move(col[c0 + q_ * t.OW + lo_o:], {src}[rb + (q_ * {SH} - hl) * t.UW + lo_o - lead:], "
-            f"hi_o - lo_o, via=via, rows=min(rc, e1 - q_), src_stride={SH} * t.UW, dst_stride=t.OW)",
-            "        if lo_o > 0:                              # the padding columns left and right: rows from zw",
-            "            rz = max(1, min(4095, t.bwa // lo_o, t.vcap // A.align_up(lo_o, t.epb)))",
-            "            for q_ in A.range(oh0, e1, rz):",
-            "                " + zero_cols.format(at="0", n="lo_o"),
-            "        if hi_o < t.OW:",
-            "            rz = max(1, min(4095, t.bwa // (t.OW - hi_o), t.vcap // A.align_up(t.OW - hi_o, t.epb)))",
-            "            for q_ in A.range(oh0, e1, rz):",
-            "                " + zero_cols.format(at="hi_o", n="t.OW - hi_o"),
-            "A.sync_all()"]
-
-
-def im2col_rows(src: str, spec: ConvSpec) -> list[str]:
-    """A stride along W: per source row and kernel column, the taps inside the source as one copy of
-    one-element rows `stride` apart."""
-    (KD, KH, KW), (SD, SH, SW) = spec.kernel, spec.step
-    (PD, PH, PW), (LD, LH, LW) = spec.padding, spec.dilation
-    data = (f"A.move(col[c0 + a_:], {src}[rb + a_ * {SW} - lead:], 1, via=via, rows=min(t.bw, hi_o - a_), "
-            f"src_stride={SW}, dst_stride=1)")
-    return ["lo2, hi2 = A.block_span(t.rows)",
-            "for r in A.range(lo2, hi2):                     # r = (((nc * KD + kd) * KH + kh) * OD + od) * OH + oh",
-            "    oh = r % t.OH", "    od = r // t.OH % t.OD", f"    kh = r // (t.OH * t.OD) % {KH}",
-            f"    kd = r // (t.OH * t.OD * {KH}) % {KD}", f"    nc = r // (t.OH * t.OD * {KH * KD})",
-            f"    d_ = od * {SD} + {_flip(spec, 'kd', 0)} * {LD} - {PD}",
-            f"    h_ = oh * {SH} + {_flip(spec, 'kh', 1)} * {LH} - {PH}",
-            f"    crow = (((nc * {KD * KH * KW} + (kd * {KH} + kh) * {KW}) * t.OD + od) * t.OH + oh) * t.OW",
-            "    rb = ((nc * t.UD + d_) * t.UH + h_) * t.UW",
-            f"    for kw in A.range(0, {KW}):",
-            "        c0 = crow + kw * t.OHW",
-            f"        lead = {PW} - {_flip(spec, 'kw', 2)} * {LW}      # output ow reads source column ow * step - lead",
-            "        tail = t.UW - 1 + lead",
-            f"        lo_o = min(t.OW, (max(lead, 0) + {SW - 1}) // {SW}) if d_ >= 0 and d_ < t.UD and h_ >= 0 and "
-            "h_ < t.UH else t.OW",
-            f"        hi_o = max(lo_o, min(t.OW, tail // {SW} + 1)) if tail >= 0 else lo_o",
-            "        for a_ in A.range(0, lo_o, t.bw):         # left of the source (or a padding row): zeros",
-            "            A.move(col[c0 + a_:], zw, min(t.bw, lo_o - a_), via=via)",
-            "        for a_ in A.range(lo_o, hi_o, t.bw):",
-            "            " + data,
-            "        for a_ in A.range(hi_o, t.OW, t.bw):      # right of the source: zeros",
-            "            A.move(col[c0 + a_:], zw, min(t.bw, t.OW - a_), via=via)",
-            "A.sync_all()"]
+            f"    crow = (nc * {KD * KH * KW} + (kd * {KH} + kh) * {KW}) * t.OHW + od * t.OH * t.OW"]
+    if SW == 1:
+        body = _kw_block(spec, src, "kw", f"{PW} - {_flip(spec, 'kw', 2)} * {LW}", "t.UW",
+                         f"((nc * t.UD + d_) * t.UH + q_ * {SH} - hl) * t.UW", f"{SH} * t.UW")
+        return head + [f"    for kw in A.range(0, {KW}):"] + ["        " + b for b in body] + ["A.sync_all()"]
+    lines = list(head)
+    for kw in range(KW):
+        m = kw * LW - PW                    # output ow reads source column ow * S + m
+        p, q0 = m % SW, m // SW
+        body = _kw_block(spec, src, str(kw), str(-q0), f"((t.UW - {p} + {SW - 1}) // {SW})",
+                         f"(((nc * t.UD + d_) * t.UH + q_ * {SH} - hl) * {SW} + {p}) * t.PWd", f"{SH * SW} * t.PWd")
+        lines += [f"    # kernel column {kw}: phase {p}"] + ["    " + b for b in body]
+    return lines + ["A.sync_all()"]
