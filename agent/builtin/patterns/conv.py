@@ -8,7 +8,8 @@ separated by barriers (programs written by conv_dsl, the data phases by conv_im2
   1. (transposed only) the input upsampled by the stride into a workspace (zeros between samples), and the
      weight (CI, CO/g, k...) reordered to the GEMM's (CO, CI/g * k) layout;
   2. im2col: col[n] (CI*KD*KH*KW rows x OD*OH*OW columns) into a workspace by the copy engines alone (A.move:
-     one strided copy per source row and kernel column, the padding copied from the zero row); a pointwise
+     one 2-d copy per (image, channel, kd, kh, od) and kernel column, from the source or, with a stride along W,
+     from the phase of it that kernel column reads; the padding copied from the zero row); a pointwise
      convolution skips it (col is the input);
   3. per image and group: y = W_g @ col_g on the cube, block by block into the UB, then bias and epilogue;
   4. (with a norm) the norm and the ops after it over whole (image, group) slices.

@@ -6,11 +6,10 @@ C_in * kernel volume (the only vector instruction before the GEMM fills one row 
   upsample:  (transposed, stride > 1) u = the input with stride - 1 zeros between samples, a segment of a row
              at a time: the segment zeroed from zw, then the samples written every stride-th element;
   weight:    (transposed) the weight (CI, CO/g, k) reordered to the GEMM's (CO, CI/g * k), cb rows per copy;
-  im2col:    at step 1 along W, per (image, channel, kd, kh, od) and kernel column kw: the OH x OW block of
-             col as one 2-d copy (a row per output row), its padding columns and the output rows reading
-             outside the input copied from zw; with a stride along W, per source row (..., oh) and kw: the
-             outputs whose tap falls inside the source as one copy of one-element rows `stride` apart, the
-             outputs left and right of it from zw.
+  phases:    (a stride S along W) each source row split once into its S phases, xp[row, p, j] = src[row, j*S + p];
+  im2col:    per (image, channel, kd, kh, od) and kernel column kw: the OH x OW block of col as one 2-d copy (a
+             row per output row) from the source or from the phase kw reads, its padding columns and the output
+             rows reading outside the input copied from zw.
 A pointwise convolution (1x1..., stride 1, no padding) has col == x and skips the im2col phase."""
 from __future__ import annotations
 
