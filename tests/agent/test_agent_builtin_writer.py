@@ -83,6 +83,16 @@ def test_matmul_epilogue_vector_work_does_not_grow_with_k(traces, sim):
     assert long_["vector_instructions"] == short["vector_instructions"] > 0
 
 
+@pytest.mark.slow
+def test_convolution_vector_work_does_not_grow_with_cin(traces, sim):
+    """Same output, C_in = 4 and 32: the cube's multiply-adds grow 8x, the vector instructions not at all (the
+    im2col is A.move copies)."""
+    v = _written_and_refereed(HERE / "builtin_tasks" / "conv_2d_two_cin.py", traces, sim)
+    small, large = v.stage("measure").metrics["per_case"].values()
+    assert large["cube_macs"] == 8 * small["cube_macs"] > 0
+    assert large["vector_instructions"] == small["vector_instructions"] > 0
+
+
 def test_what_it_cannot_write_is_named(tmp_path, traces):
     from kernelwright.agent.builtin.trace import trace_tasks
     (tmp_path / "product_tril.py").write_text(

@@ -113,6 +113,14 @@ class Store(Stmt):
 
 
 @dataclass
+class Move(Stmt):
+    """A.move: GM -> UB -> GM through the `via` tile, by the copy engines alone. Held as the load and the store
+    it is made of (the UB rows packed at align_up(n) elements), so checks and lowering reuse theirs."""
+    load: Load
+    store: Store
+
+
+@dataclass
 class VecOp(Stmt):
     op: str                         # AscendC name: Add, Muls, Exp, Cast, Duplicate, ReduceSum, ... or "copy"
     dst: TileRef

@@ -19,8 +19,8 @@ ARGS = {  # positional operands after dst, by form
 }
 SCALAR_FNS = {"reduce_sum": "tile", "reduce_max": "tile", "reduce_min": "tile", "reduce_prod": "tile", "get": "get",
               "sqrt": "scalar", "exp": "scalar", "ln": "scalar"}
-STATEMENTS = ("A.load, A.store, A.<Instruction>(...) (Add, Muls, Exp, Cast, Duplicate, ReduceSum, ...), A.copy, "
-              "A.set, A.gather, A.scatter, A.scatter_add, A.where, A.matmul, A.sync_all, A.extern")
+STATEMENTS = ("A.load, A.store, A.move, A.<Instruction>(...) (Add, Muls, Exp, Cast, Duplicate, ReduceSum, ...), "
+              "A.copy, A.set, A.gather, A.scatter, A.scatter_add, A.where, A.matmul, A.sync_all, A.extern")
 
 
 class KernelParser(PrimParser, StmtParser):
@@ -162,7 +162,7 @@ class KernelParser(PrimParser, StmtParser):
                                hint="this block's share [lo, hi) of `total` elements, split in units of `align`")
             return ir.Assign(line, targets, ir.Call(line, "block_span", [self.expr(a) for a in value.args]))
         if isinstance(value, ast.Call) and name and name.startswith("A.") and \
-                (name[2:] in ops() or name[2:] in ("load", "store") + TABLE_STATEMENTS):
+                (name[2:] in ops() or name[2:] in ("load", "store", "move") + TABLE_STATEMENTS):
             raise DslError("call.result", f"{name} returns nothing; call it as a statement", line,
                            hint=f"{name}(dst, ...) writes its destination operand")
         if len(targets) != 1:
@@ -176,7 +176,7 @@ class KernelParser(PrimParser, StmtParser):
             raise DslError("subset.call", f"`{ast.unparse(call.func)}` cannot be called here", line,
                            hint=f"kernel statements call {STATEMENTS}")
         prim = name[2:]
-        if prim in ("load", "store", "set", "sync_all"):
+        if prim in ("load", "store", "move", "set", "sync_all"):
             return self.copy_statement(call, prim)
         if prim == "extern":
             return self.extern(call)

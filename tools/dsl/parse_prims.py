@@ -1,4 +1,4 @@
-"""Kernel primitives bound through the primitive table (primitives.py): copies (A.load, A.store),
+"""Kernel primitives bound through the primitive table (primitives.py): copies (A.load, A.store, A.move),
 A.set, A.sync_all, the cube unit (A.cube, A.matmul), indexing (A.gather, A.scatter, A.scatter_add,
 A.where) and A.get with a bound. Mixed into KernelParser, which provides tile(), gm_view() and expr()."""
 from __future__ import annotations
@@ -52,7 +52,7 @@ class PrimParser:
         return ir.ScalarCall(line, target, "get", self.tile(a["tile"], "the tile"), [self.expr(a["i"])], bound)
 
     def copy_statement(self, call: ast.Call, name: str) -> ir.Stmt:
-        """A.load, A.store, A.set and A.sync_all."""
+        """A.load, A.store, A.move, A.set and A.sync_all."""
         line = call.lineno
         a = bind(call, prims()[name])
         if name == "sync_all":
@@ -60,6 +60,12 @@ class PrimParser:
         if name == "set":
             return ir.SetValue(line, self.tile(a["tile"], "the tile"), self.expr(a["i"]), self.expr(a["value"]))
         strides = [self.expr(a[k]) if a[k] is not None else None for k in ("rows", "src_stride", "dst_stride")]
+        if name == "move":
+            dst, doff = self.gm_view(a["dst"], "the destination")
+            src, soff = self.gm_view(a["src"], "the source")
+            via, n, rows = self.tile(a["via"], "via="), self.expr(a["n"]), strides[0]
+            return ir.Move(line, ir.Load(line, via, src, soff, n, rows, strides[1]),
+                           ir.Store(line, dst, doff, via, n, rows, None, strides[2]))
         if name == "load":
             gm, off = self.gm_view(a["src"], "the source")
             pad = self.expr(a["pad"]) if a["pad"] is not None else None

@@ -49,7 +49,8 @@ RULES = (
     "GM views are `t[k:]` (k elements in; a tile view starts on 32 bytes). Counts are elements.",
     "Queue lifetime: a loaded tile is used only inside the loop body (block) of its `A.load`; an output tile is "
     "written only in the block that stores it and not after its `A.store`. A tile is either loaded or stored, "
-    "never both (copy it with `A.copy`). Scratch tiles (neither) live everywhere.",
+    "never both (copy it with `A.copy`; GM to GM through the UB is `A.move`). Scratch tiles (neither) live "
+    "everywhere.",
     "Calls with effects are statements of their own; scalar functions stand alone on the right of `v = ...`.",
     "`A.sync_all()` is a barrier across blocks: every block calls it equally often; partial results go through "
     "`A.workspace`.",

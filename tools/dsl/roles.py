@@ -33,6 +33,7 @@ class Roles:
     uses_gather: list[ir.Gather] = field(default_factory=list)  # need the int32 byte-offset scratch
     uses_select: list[ir.Where] = field(default_factory=list)   # need the half copy and bit mask of the condition
     matmuls: list[ir.Matmul] = field(default_factory=list)
+    moves: list[ir.Move] = field(default_factory=list)          # A.move: their `via` tiles stay VECCALC scratch
     sync_all: list[ir.SyncAll] = field(default_factory=list)
     gm_loaded: set[str] = field(default_factory=set)
     gm_stored: set[str] = field(default_factory=set)
@@ -99,6 +100,10 @@ def analyse(program: ir.Program) -> Roles:
                 r.uses_gather.append(s)
             elif isinstance(s, ir.Where):
                 r.uses_select.append(s)
+            elif isinstance(s, ir.Move):
+                r.moves.append(s)
+                r.gm_loaded.add(s.load.src)
+                r.gm_stored.add(s.store.dst)
             elif isinstance(s, ir.Matmul):
                 r.matmuls.append(s)
                 r.gm_loaded.update(v.name for v in (s.a, s.b, s.bias) if v is not None)

@@ -23,6 +23,7 @@ def check(program: ir.Program) -> list[DslDiagnostic]:
     out += loops(program, roles)
     out += dtypes(program)
     out += cube_units(program, roles)
+    out += move_tiles(program, roles)
     return out
 
 
@@ -75,7 +76,22 @@ def queue_roles(p: ir.Program, roles: Roles) -> list[DslDiagnostic]:
     return out
 
 
+def move_tiles(p: ir.Program, roles: Roles) -> list[DslDiagnostic]:
+    """The `via` tile of A.move is only passed between the copy engines (no vector flag guards it)."""
+    via = {m.load.dst.name: m.line for m in roles.moves}
+    others = {r.name for s in ir.walk(p.kernel.body) if not isinstance(s, ir.Move) for r in _refs(s)}
+    out = []
+    for name, line in via.items():
+        if name in others:
+            out.append(d("move.via", line, f"tile `{name}` carries A.move data and is also used by another statement",
+                         "give A.move a tile of its own (the copy engines pass it on without the vector unit's "
+                         "flags)", tile=name))
+    return out
+
+
 def _refs(s: ir.Stmt) -> list[ir.TileRef]:
+    if isinstance(s, ir.Move):
+        return [s.load.dst]
     if isinstance(s, ir.Load):
         return [s.dst]
     if isinstance(s, ir.Store):
@@ -204,6 +220,8 @@ def dtypes(p: ir.Program) -> list[DslDiagnostic]:
 def _dtype_findings(p: ir.Program, s: ir.Stmt, tdt: dict[str, str], col: int) -> list[DslDiagnostic]:
     cols = f" (dtype column {col}: {', '.join(f'{t.name}={t.dtypes[min(col, len(t.dtypes) - 1)]}' for t in p.sig.inputs)})" \
         if p.sig.columns > 1 else ""
+    if isinstance(s, ir.Move):
+        return _dtype_findings(p, s.load, tdt, col) + _dtype_findings(p, s.store, tdt, col)
     if isinstance(s, (ir.Load, ir.Store)):
         tile = s.dst if isinstance(s, ir.Load) else s.src
         gm = s.src if isinstance(s, ir.Load) else s.dst

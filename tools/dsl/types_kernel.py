@@ -100,6 +100,9 @@ class KernelTypes:
             for v in s.vars:
                 self.bind(v, "index", s.line)
             self.block(s.body)
+        elif isinstance(s, ir.Move):
+            self.stmt(s.load)
+            self.stmt(s.store)
         elif isinstance(s, ir.Load):
             self.ref(s.dst)
             self.gm_name(s.src, s.line)

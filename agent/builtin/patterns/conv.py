@@ -2,18 +2,21 @@
 padding, dilation, output_padding and groups (depthwise and pointwise included), with or without bias, and
 any elementwise epilogue (activations, scalars, a same-shape tensor, a per-channel parameter) run by the vector
 unit on each block the cube leaves in the UB: MultiKernelBench's `fuse` chains of a convolution and
-elementwise ops, with a GroupNorm/InstanceNorm among them (conv_norm). One MIX kernel in up to four phases
-separated by barriers (programs written by conv_dsl):
-  0. (transposed only) the input upsampled by the stride into a workspace (zeros between samples), and the
+elementwise ops, with a GroupNorm/InstanceNorm among them (conv_norm). One MIX kernel in up to five phases
+separated by barriers (programs written by conv_dsl, the data phases by conv_im2col):
+  0. a row of zeros in a workspace (one block, the only vector instruction before the GEMM);
+  1. (transposed only) the input upsampled by the stride into a workspace (zeros between samples), and the
      weight (CI, CO/g, k...) reordered to the GEMM's (CO, CI/g * k) layout;
-  1. im2col: col[n] (CI*KD*KH*KW rows x OD*OH*OW columns) into a workspace, a segment of an output row at a
-     time, gathered from one source row through a per-kernel-column index table (padding reads zeros);
-  2. per image and group: y = W_g @ col_g on the cube, block by block into the UB, then bias and epilogue;
-  3. (with a norm) the norm and the ops after it over whole (image, group) slices.
-The vector work of phases 0-1 is per element of col (K * outputs), never per MMAD step: the reduction runs on
-the cube. Depthwise convolutions also go through the cube (K = kernel taps, M = channel multiplier): the
-cube wastes most of each fractal there, but the im2col phase is the same vector work a direct vector kernel
-would do (every tap of every output read once), so the cube GEMM costs little extra."""
+  2. im2col: col[n] (CI*KD*KH*KW rows x OD*OH*OW columns) into a workspace by the copy engines alone (A.move:
+     one 2-d copy per (image, channel, kd, kh, od) and kernel column, from the source or, with a stride along W,
+     from the phase of it that kernel column reads; the padding copied from the zero row); a pointwise
+     convolution skips it (col is the input);
+  3. per image and group: y = W_g @ col_g on the cube, block by block into the UB, then bias and epilogue;
+  4. (with a norm) the norm and the ops after it over whole (image, group) slices.
+No vector instruction count grows with C_in * kernel volume: the reduction runs on the cube, the data movement
+on the MTEs, and the vector unit works per output element. Depthwise convolutions also go through the cube
+(K = kernel taps, M = channel multiplier): the cube wastes most of each fractal there, but the im2col copies
+are the same data movement a direct kernel would do (every tap of every output read once)."""
 from __future__ import annotations
 
 from kernelwright.agent.builtin.chain import MODULES, Unsupported, is_elementwise

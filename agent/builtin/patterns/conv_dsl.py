@@ -6,25 +6,19 @@ from kernelwright.agent.builtin.chain import ChainCompiler
 from kernelwright.agent.builtin.dslgen import decorator, doc, ident, indent, kernel_name
 from kernelwright.agent.builtin.graphview import Node, OpGraph
 from kernelwright.agent.builtin.patterns import Emitted
-from kernelwright.agent.builtin.patterns import conv_norm
+from kernelwright.agent.builtin.patterns import conv_im2col, conv_norm
 from kernelwright.agent.builtin.patterns.conv_norm import NormStage
 from kernelwright.agent.builtin.patterns.conv_spec import ConvSpec, constant
 
-LOCALS = {"u", "wt", "col", "xin", "xz", "tab", "pos", "seg", "wrow", "wout", "acc", "yout", "bin_", "bv", "mm", "r",
-          "s", "j", "i", "kw", "th", "td", "nc", "u0", "un", "x0", "xn", "ci", "c0", "cn", "oh", "od", "kh", "kd",
-          "d_", "h_", "crow", "o0", "on", "base", "lo_", "hi_", "ni", "mi", "g", "b_", "m0", "n0", "mn", "nn", "ld",
-          "ls", "ch", "sv", "lo0", "hi0", "lo1", "hi1", "lo2", "hi2", "lo3", "hi3", "ib"} | \
+LOCALS = {"acc", "yout", "bin_", "bv", "mm", "r", "i", "ni", "mi", "g", "b_", "m0", "n0", "mn", "nn", "ld", "ls", "ch",
+          "lo3", "hi3", "ib"} | conv_im2col.LOCALS | \
          {f"{pre}_{k}" for pre in ("ex", "in", "cv", "s", "wk") for k in range(32)} | conv_norm.locals_() | \
          {"bm_", "bv_", "brt", "ba", "bw_", "bb_", "bb"} | {f"{p}_{k}_{j}" for p in ("bni", "bnf") for k in range(4) for j in range(4)}
-PHASE1_BYTES = 81920       # UB for the im2col tiles; the rest holds the GEMM blocks and the epilogue
+PHASE1_BYTES = 81920       # UB for the im2col tiles (via, zt); the rest holds the GEMM blocks and the epilogue
 
 
 def _init_groups(g: OpGraph):
     return next((i["value"] for i in g.trace.get("init", []) if i.get("name") == "groups"), None)
-
-
-def _flip(spec: ConvSpec, k: str, axis: int) -> str:
-    return f"({spec.kernel[axis] - 1} - {k})" if spec.transposed else k
 
 
 def emit(g: OpGraph, spec: ConvSpec, after: list[Node], extras: dict[str, str], name: str,
@@ -59,7 +53,6 @@ def emit(g: OpGraph, spec: ConvSpec, after: list[Node], extras: dict[str, str], 
     r = spec.rank
     dims = ["1"] * (3 - r) + [f"{x}.shape[{2 + i}]" for i in range(r)]
     co = f"{w}.shape[1] * G" if tr else f"{w}.shape[0]"
-    zl = max(0, -(-max(PW, 0) // 16) * 16)
 
     comp = ChainCompiler(g, count="mn * ld", prefix="wk_", broadcast=True)
     result, bn_decls = conv_norm.compile_pre(g, comp, spec.node.name, after, extras, names)
@@ -92,10 +85,8 @@ def tiling({params}, hw{extra_params}):
     OHW = OD * OH * OW
     CKKg = C // G * {KK}
     COg = CO // G
-    # im2col segments of bw outputs of a row: their source span (xa, twice), index tables and col rows (3 x KW x bw)
-    bw = min(OW, max(8, ({PHASE1_BYTES} - 4 * ({2 * (KW - 1) * LW} + {zl + 64})) // (4 * ({2 * SW} + {3 * KW}))))
-    bwa = A.align_up(bw, 8)
-    xa = A.align_up((bw - 1) * {SW} + {(KW - 1) * LW + 1}, 16)
+    # A.move copies of up to bw outputs (rows of one element take 32 bytes of UB each)
+    bw = min({conv_im2col.SEGMENT}, max(OW, {UW_}))
     bx = max(1, bw // {UW_})
     KKA = A.align_up({KK}, A.elems_per_block({w}.dtype))
     cb = min(COg, max(1, 2048 // KKA))
@@ -111,9 +102,11 @@ def tiling({params}, hw{extra_params}):
     Cg = CO // GN
     return A.Tiling(block_dim=max(1, min(hw.vector_cores, max(tiles, rows // 4))), G=G, N=N, C=C, ID=ID, IH=IH, IW=IW,
                     UD=UD, UH=UH, UW=UW, OD=OD, OH=OH, OW=OW, CO=CO, COg=COg, CKK=C * {KK}, CKKg=CKKg, OHW=OHW,
-                    bw=bw, bwa=bwa, xa=xa, segs=A.ceil_div(OW, bw), bu=bx * {UW_}, usegs=A.ceil_div(UW, bx * {UW_}),
-                    urows=N * C * UD * UH, KKA=KKA, cb=cb, wc=A.ceil_div(COg, cb), wtasks=C * A.ceil_div(COg, cb),
-                    wl=cb * KKA, usize=N * C * UD * UH * UW, wsize=CO * CKKg, csize=N * C * {KK} * OHW, rows=rows,
+                    bw=bw, bwa=A.align_up(bw, 16), vcap=max(bw * A.elems_per_block({x}.dtype), cb * KKA), bu=bx * {UW_},
+                    epb=A.elems_per_block({x}.dtype), prows=N * C * {KD * KH} * OD, urows=N * C * UD * UH, cb=cb,
+                    wc=A.ceil_div(COg, cb), wtasks=C * A.ceil_div(COg, cb), srows=N * C * UD * UH,
+                    PWd=A.ceil_div(UW, {SW}), psize=N * C * UD * UH * {SW} * A.ceil_div(UW, {SW}),
+                    usize=N * C * UD * UH * UW, wsize=CO * CKKg, csize=N * C * {KK} * OHW, rows=rows,
                     bm=bm, bn=bn, bma=A.align_up(bm, 16), mt=mt, tn=tn, tiles=tiles, lanes=bm * A.align_up(bn, 16),
                     GN=GN, Cg=Cg, CgA=A.align_up(Cg, 16), glen=Cg * OHW, zsize=N * CO * OHW, T={conv_norm.CHUNK})
 
@@ -123,17 +116,10 @@ def shapes({params}{extra_params}):
     {shape_lines}
     return {{"{y}": ({out_dims})}}
 '''
-    src = "u" if tr else x
+    src = "u" if conv_im2col.upsampled(spec) else x
     wmat = "wt" if tr else w
-    decls = []
-    if tr:
-        decls += [f"u = A.workspace({x}.dtype, t.usize)", f"wt = A.workspace({w}.dtype, t.wsize)"]
-    decls += [f"col = A.workspace({x}.dtype, t.csize)", f"xin = A.ub({x}.dtype, t.xa)",
-              f"xz = A.ub({x}.dtype, {zl} + t.xa + 16)       # [zero lanes | a source span | zeros]",
-              f"tab = A.ub(A.i32, {KW} * t.bwa)               # tab[kw * bwa + j]: where output j of a segment reads",
-              f"pos = A.ub(A.i32, {KW} * t.bwa)", f"seg = A.ub({x}.dtype, {KW} * t.bwa)"]
-    if tr:
-        decls += [f"wrow = A.ub({w}.dtype, t.wl)", f"wout = A.ub({w}.dtype, t.wl)"]
+    cmat = x if conv_im2col.pointwise(spec) else "col"
+    decls = conv_im2col.decls(x, w, spec)
     decls += ["acc = A.ub(A.f32, t.lanes)"] + ([f"yout = A.ub({y}.dtype, t.lanes)"] if norm is None else [])
     if bias:
         decls += [f"bin_ = A.ub({bias}.dtype, t.bma)", "bv = A.ub(A.f32, t.bma)"]
@@ -146,56 +132,15 @@ def shapes({params}{extra_params}):
     decls += bn_decls
     if norm is not None:
         decls += conv_norm.decls(norm, comp3, names, y)
-    decls.append(f"mm = A.cube({wmat}, col, acc, tile=(t.bm, t.bn, t.CKKg), shape=(t.CO, t.OHW, t.CKKg))")
+    decls.append(f"mm = A.cube({wmat}, {cmat}, acc, tile=(t.bm, t.bn, t.CKKg), shape=(t.CO, t.OHW, t.CKKg))")
 
     body = []
-    if tr:
-        body += [f"A.Duplicate(xz, 0.0, {zl} + t.xa + 16)",
-                 "for j in A.range(0, t.bu):                  # zeros between the samples: lane 0 holds a zero",
-                 f"    A.set(pos, j, 16 + j // {UW_} if j % {UW_} == 0 else 0)",
-                 "lo0, hi0 = A.block_span(t.urows)",
-                 "for r in A.range(lo0, hi0):                 # r = (nc * UD + td) * UH + th: a row of the upsampled input",
-                 "    th = r % t.UH", "    td = r // t.UH % t.UD", "    nc = r // (t.UH * t.UD)",
-                 "    for s in A.range(0, t.usegs):", "        u0 = s * t.bu", "        un = min(t.bu, t.UW - u0)",
-                 f"        if td % {UD_} == 0 and th % {UH_} == 0:",
-                 f"            x0 = u0 // {UW_}", f"            xn = (un - 1) // {UW_} + 1",
-                 f"            A.load(xin, {x}[((nc * t.ID + td // {UD_}) * t.IH + th // {UH_}) * t.IW + x0:], xn)",
-                 "            A.copy(xz[16:], xin, xn)", "            A.gather(seg, xz, pos, un, 16 + xn)",
-                 "            A.store(u[r * t.UW + u0:], seg, un)", "        else:",
-                 "            A.Duplicate(seg, 0.0, un)", "            A.store(u[r * t.UW + u0:], seg, un)",
-                 "lo1, hi1 = A.block_span(t.wtasks)",
-                 f"for j in A.range(lo1, hi1):                  # weight (CI, CO/g, k) -> (CO, CI/g * k), cb rows at a time",
-                 "    ci = j // t.wc", "    c0 = j % t.wc * t.cb", "    cn = min(t.cb, t.COg - c0)",
-                 f"    A.load(wrow, {w}[(ci * t.COg + c0) * {KK}:], {KK}, rows=cn, src_stride={KK}, dst_stride=t.KKA, pad=0.0)",
-                 "    A.copy(wout, wrow, cn * t.KKA)",
-                 f"    A.store(wt[(ci // (t.C // t.G) * t.COg + c0) * t.CKKg + ci % (t.C // t.G) * {KK}:], wout, {KK}, "
-                 "rows=cn, src_stride=t.KKA, dst_stride=t.CKKg)",
-                 "A.sync_all()"]
-    body += [f"A.Duplicate(tab, 0, {KW} * t.bwa)", f"for kw in A.range(0, {KW}):", "    for j in A.range(0, t.bw):",
-             f"        A.set(tab, kw * t.bwa + j, j * {SW} + {_flip(spec, 'kw', 2)} * {LW})",
-             "lo2, hi2 = A.block_span(t.rows)",
-             "for r in A.range(lo2, hi2):                     # r = (((nc * KD + kd) * KH + kh) * OD + od) * OH + oh",
-             "    oh = r % t.OH", "    od = r // t.OH % t.OD", f"    kh = r // (t.OH * t.OD) % {KH}",
-             f"    kd = r // (t.OH * t.OD * {KH}) % {KD}", f"    nc = r // (t.OH * t.OD * {KH * KD})",
-             f"    d_ = od * {SD} + {_flip(spec, 'kd', 0)} * {LD} - {PD}",
-             f"    h_ = oh * {SH} + {_flip(spec, 'kh', 1)} * {LH} - {PH}",
-             f"    crow = (((nc * {KK} + (kd * {KH} + kh) * {KW}) * t.OD + od) * t.OH + oh) * t.OW",
-             "    for s in A.range(0, t.segs):", "        o0 = s * t.bw", "        on = min(t.bw, t.OW - o0)",
-             "        if d_ >= 0 and d_ < t.UD and h_ >= 0 and h_ < t.UH:",
-             f"            base = o0 * {SW} - {PW}", "            lo_ = max(base, 0)",
-             f"            hi_ = min(base + (on - 1) * {SW} + {(KW - 1) * LW + 1}, t.UW)",
-             f"            A.Duplicate(xz, 0.0, {zl} + t.xa)",
-             "            if hi_ > lo_:",
-             f"                A.load(xin, {src}[((nc * t.UD + d_) * t.UH + h_) * t.UW + lo_:], hi_ - lo_)",
-             f"                A.copy(xz[{zl}:], xin, hi_ - lo_)",
-             f"            A.Adds(pos, tab, {zl} + base - lo_, {KW} * t.bwa)",
-             f"            A.gather(seg, xz, pos, {KW} * t.bwa, {zl} + t.xa)     # the KW rows of col at once",
-             f"            A.store(col[crow + o0:], seg, on, rows={KW}, src_stride=t.bwa, dst_stride=t.OHW)",
-             "        else:                                   # a padding row of the source: zeros",
-             f"            A.Duplicate(seg, 0.0, {KW} * t.bwa)",
-             f"            A.store(col[crow + o0:], seg, on, rows={KW}, src_stride=t.bwa, dst_stride=t.OHW)",
-             "A.sync_all()",
-             "lo3, hi3 = A.block_span(t.tiles)",
+    if not conv_im2col.pointwise(spec):
+        body += conv_im2col.zeros()
+        if tr:
+            body += conv_im2col.transposed_inputs(x, w, spec)
+        body += conv_im2col.im2col(src, spec)
+    body += ["lo3, hi3 = A.block_span(t.tiles)",
              "for i in A.range(lo3, hi3):                     # i = ((n * G + g) * mt + mi) * tn + ni",
              "    ni = i % t.tn", "    mi = i // t.tn % t.mt", "    g = i // (t.tn * t.mt) % t.G",
              "    ib = i // (t.tn * t.mt * t.G)", "    m0 = mi * t.bm", "    n0 = ni * t.bn",
@@ -204,7 +149,7 @@ def shapes({params}{extra_params}):
              "    ls = A.align_up(nn, 16)                     # rows of the store tile (any float dtype)",
              "    ch = g * t.COg + m0                         # the block's first output channel",
              "    A.Duplicate(acc, 0.0, mn * ld)",
-             f"    A.matmul(mm, acc, {wmat}[ch * t.CKKg:], col[(ib * t.CKK + g * t.CKKg) * t.OHW + n0:], mn, nn, t.CKKg)"]
+             f"    A.matmul(mm, acc, {wmat}[ch * t.CKKg:], {cmat}[(ib * t.CKK + g * t.CKKg) * t.OHW + n0:], mn, nn, t.CKKg)"]
     loop = []
     if bias:
         loop += [f"A.load(bin_, {bias}[ch:], mn)", 'A.Cast(bv, bin_, "auto", mn)', "for r in A.range(0, mn):",
@@ -237,4 +182,6 @@ def shapes({params}{extra_params}):
     source = (doc(f"{name}: {ops}: a {spec.rank}-d {kind} (groups {spec.groups}) by im2col + GEMM on the cube unit, a MIX "
                   "kernel (written by the builtin writer).") + "\n\n" + tiling + "\n\n" +
               f"{decorator(inputs, {y: x}, attrs)}\ndef {kernel_name(name)}({params}, {y}, t):\n{indent(decls + body, 1)}\n")
-    return Emitted("convolution", f"{ops}: {spec.rank}-d {kind} as im2col (vector) + W @ col (cube), MIX", source)
+    how = "W @ x (cube; pointwise: x is col)" if conv_im2col.pointwise(spec) else \
+        "im2col (copy engines) + W @ col (cube)"
+    return Emitted("convolution", f"{ops}: {spec.rank}-d {kind} as {how}, MIX", source)

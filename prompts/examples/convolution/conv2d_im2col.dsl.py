@@ -1,8 +1,11 @@
-"""nn.Conv2d (stride, padding, dilation; groups 1; bias) by im2col + GEMM, a MIX kernel in two phases.
-Phase 1, vector cores: the im2col matrices col[n] (Cin*KH*KW rows x OH*OW columns) go to a workspace, one row
-segment at a time: an input row is copied behind 8 zero lanes and gathered through a per-kernel-column index
-table (a padding position reads a zero lane). Phase 2, after a barrier: y[n] = weight (Cout x Cin*KH*KW) @ col[n]
-on the cube, block by block into the UB, plus each output channel's bias on the vector unit, stored as NCHW."""
+"""nn.Conv2d (stride, padding, dilation; groups 1; bias) by im2col + GEMM, a MIX kernel in three phases.
+Phase 0: one block writes a row of zeros to a workspace (the only vector instruction before the GEMM). Phase 1:
+the im2col matrices col[n] (Cin*KH*KW rows x OH*OW columns) go to a workspace by the copy engines alone (A.move,
+GM -> UB -> GM): per (input row, kernel column) the taps inside the image as one strided copy (every S-th element:
+rows of one element), the padding on either side copied from the zero row. Phase 2, after a barrier:
+y[n] = weight (Cout x Cin*KH*KW) @ col[n] on the cube, block by block into the UB, plus each output channel's bias
+on the vector unit, stored as NCHW. No vector instruction count grows with Cin * KH * KW: the reduction is the
+cube's, the data movement the MTEs'."""
 import adsl as A
 
 
@@ -34,19 +37,18 @@ def shapes(x, weight, bias, stride, padding, dilation):
           attrs={"stride": 1, "padding": 0, "dilation": 1})
 def conv2d(x, weight, bias, y, t):
     col = A.workspace(A.f32, t.cols)
-    xin = A.ub(A.f32, t.W)
-    xz = A.ub(A.f32, t.W + 8)                  # [8 zero lanes | an input row]
-    pos = A.ub(A.i32, t.KW * t.OWA)            # pos[kw * OWA + ow]: where output column ow reads in xz
-    seg = A.ub(A.f32, t.OWA)
+    zw = A.workspace(A.f32, t.OWA)             # a row of zeros: the padding of col is copied from it
+    zt = A.ub(A.f32, t.OWA)
+    via = A.ub(A.f32, t.OW * 8)                # A.move's staging: up to OW rows of one f32 (32 bytes each)
     acc = A.ub(A.f32, t.lanes)
     bvec = A.ub(A.f32, t.bm)
     yout = A.ub(A.f32, t.lanes)
     mm = A.cube(weight, col, acc, tile=(t.bm, t.bn, t.CKK), shape=(t.CO, t.ohw, t.CKK))
-    A.Duplicate(xz, 0.0, 8)
-    for kw in A.range(0, t.KW):
-        for ow in A.range(0, t.OW):
-            iw = ow * t.S + kw * t.D - t.P
-            A.set(pos, kw * t.OWA + ow, 8 + iw if iw >= 0 and iw < t.W else 0)
+    lo0, hi0 = A.block_span(1)
+    for z in A.range(lo0, hi0):
+        A.Duplicate(zt, 0.0, t.OWA)
+        A.store(zw, zt, t.OWA)
+    A.sync_all()
     lo, hi = A.block_span(t.rows)
     for r in A.range(lo, hi):                  # r = ((n * C + c) * KH + kh) * OH + oh
         oh = r % t.OH
@@ -54,16 +56,19 @@ def conv2d(x, weight, bias, y, t):
         nc = r // (t.OH * t.KH)
         ih = oh * t.S + kh * t.D - t.P
         crow = ((nc // t.C * t.CKK + nc % t.C * t.KH * t.KW + kh * t.KW) * t.OH + oh) * t.OW
-        if ih >= 0 and ih < t.H:
-            A.load(xin, x[(nc * t.H + ih) * t.W:], t.W)
-            A.copy(xz[8:], xin, t.W)
-            for kw in A.range(0, t.KW):
-                A.gather(seg, xz, pos[kw * t.OWA:], t.OW, t.W + 8)
-                A.store(col[crow + kw * t.ohw:], seg, t.OW)
-        else:
-            for kw in A.range(0, t.KW):        # a padding row of the input: zeros
-                A.Duplicate(seg, 0.0, t.OW)
-                A.store(col[crow + kw * t.ohw:], seg, t.OW)
+        for kw in A.range(0, t.KW):
+            c0 = crow + kw * t.ohw
+            lead = t.P - kw * t.D              # output columns ow < ceil(lead / S) read left of the image
+            tail = t.W - 1 + lead              # ... and ow > tail // S right of it
+            o0 = min(t.OW, (max(lead, 0) + t.S - 1) // t.S) if ih >= 0 and ih < t.H else t.OW
+            o1 = max(o0, min(t.OW, tail // t.S + 1)) if tail >= 0 else o0
+            if o0 > 0:
+                A.move(col[c0:], zw, o0, via=via)
+            if o1 > o0:
+                A.move(col[c0 + o0:], x[(nc * t.H + ih) * t.W + o0 * t.S - lead:], 1, via=via, rows=o1 - o0,
+                       src_stride=t.S, dst_stride=1)
+            if t.OW > o1:
+                A.move(col[c0 + o1:], zw, t.OW - o1, via=via)
     A.sync_all()
     lo2, hi2 = A.block_span(t.tiles)
     for i in A.range(lo2, hi2):                # i = (n * mt + mi) * tn + ni

@@ -103,6 +103,8 @@ class Emitter:
             self.load(s, out, ind, prev, nxt, inline=True)
         elif isinstance(s, ir.Store):
             self.store(s, out, ind, prev, nxt, inline=True)
+        elif isinstance(s, ir.Move):
+            self.move(s, out, ind)
         elif isinstance(s, ir.VecOp):
             self.vec(s, out, ind)
         elif isinstance(s, ir.ScalarCall):
@@ -268,6 +270,17 @@ class Emitter:
             out.append(f"{ind}{self.que(name)}.FreeTensor({safe(name)});")
             if s.dst in self.roles.gm_loaded:
                 self.sync("MTE3_MTE2", out, ind)  # a later load of this tensor must see the store
+
+    def move(self, s: ir.Move, out: list[str], ind: str) -> None:
+        """GM -> via (MTE2), then via -> GM (MTE3); the flag after it keeps the next copy into `via` (or a
+        load of what this wrote) behind the store."""
+        p_in, t = self.copy_params(s.load, s.load.dst, True)
+        p_out, _ = self.copy_params(s.store, s.store.src, False)
+        out.append(f"{ind}DataCopyPad({self.tile(s.load.dst)}, {self.gm(s.load.src, s.load.offset)}, {p_in}, "
+                   f"{self.pad_params(s.load, t)});")
+        self.sync("MTE2_MTE3", out, ind)
+        out.append(f"{ind}DataCopyPad({self.gm(s.store.dst, s.store.offset)}, {self.tile(s.store.src)}, {p_out});")
+        self.sync("MTE3_MTE2", out, ind)
 
     # ---- vector instructions
     def vec(self, s: ir.VecOp, out: list[str], ind: str) -> None:

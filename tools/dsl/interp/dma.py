@@ -1,4 +1,4 @@
-"""A.load / A.store: DataCopyPad semantics (byte-exact GM side, 32-byte padded UB rows, padding
+"""A.load / A.store / A.move: DataCopyPad semantics (byte-exact GM side, 32-byte padded UB rows, padding
 lanes defined only with pad=), GM bounds, and the cross-block race and coverage shadows."""
 from __future__ import annotations
 
@@ -98,6 +98,19 @@ def store(m, s: ir.Store) -> None:
     write_gm(m, gm, gm_idx, data, s)
     if id(s) in m.roles.last_store:
         m.free(s.src.name, s.line)
+
+
+def move(m, s: ir.Move) -> None:
+    """A.move: the load's GM reads and UB geometry, then the store's GM writes; the rows pass through `via`,
+    which holds nothing defined afterwards (only the copy engines use it)."""
+    src, dst = m.gm[s.load.src], m.gm[s.store.dst]
+    ts, dt, n, nal, ub_rows, gm_idx = _geometry(m, s.load, s.load.dst, src, True)
+    _check_read(m, src, gm_idx, s.load)
+    data = src.data[gm_idx].copy()
+    *_, out_idx = _geometry(m, s.store, s.store.src, dst, False)
+    write_gm(m, dst, out_idx, data, s.store)
+    for base in ub_rows:
+        m.arena.garbage(base, nal * dt.size)
 
 
 def write_gm(m, gm: GmTensor, idx: np.ndarray, data: np.ndarray, s) -> None:

@@ -119,6 +119,8 @@ class Block:
             dma.load(self, s)
         elif isinstance(s, ir.Store):
             dma.store(self, s)
+        elif isinstance(s, ir.Move):
+            dma.move(self, s)
         elif isinstance(s, ir.VecOp):
             vector.vec_op(self, s)
         elif isinstance(s, ir.ScalarCall):
