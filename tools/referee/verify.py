@@ -161,6 +161,8 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
                 continue
         for t in range(v.trials):
             run = run_trial_with_fallback(s, case, o.seed + t, t, shapes, plan)
+            if run.status == "fail" and not _benchmark_judges(s.tolerance, case):
+                _outside_default_run(v, run, s.tolerance)
             v.runs.append(run)
             if run.status in ("skipped", "error"):
                 v.skipped_cases[case.id] = run.reason
@@ -181,6 +183,27 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
         v.runs.append(run_trial(s, case, o.seed + RECHECK_SEED, v.trials, shapes, plan, label="recheck"))
     _summarize(v, s.tolerance.name)
     v.stages.append(measure)
+
+
+def _benchmark_judges(tol: Tolerance, case: TaskCase) -> bool:
+    """Whether the preset's benchmark judges this case in its default run (Tolerance.default_case_ids)."""
+    case_id = case.params.get("case_id")
+    if tol.default_case_ids is None or case_id is None:
+        return True
+    try:
+        return int(case_id) < tol.default_case_ids
+    except (TypeError, ValueError):
+        return True
+
+
+OUTSIDE_DEFAULT_RUN = "fails outside the benchmark's default run"
+
+
+def _outside_default_run(v: Verdict, run: CaseRun, tol: Tolerance) -> None:
+    """A failure at a case the benchmark never runs by default: a finding under its preset, not a failing run."""
+    finding = f"{run.case}: {OUTSIDE_DEFAULT_RUN} ({tol.default_cases_rule}; the default preset fails it): {run.reason}"
+    run.status, run.reason = "skipped", finding
+    v.stage("run").findings.append(finding[:1500])
 
 
 def _summarize(v: Verdict, tolerance: str) -> None:
@@ -216,6 +239,9 @@ def _finish(v: Verdict, start: float) -> Verdict:
     elif any(r.status == "pass" for r in v.runs):
         skipped = f"; {len(v.skipped_cases)} case(s) not run" if v.skipped_cases else ""
         v.status, v.summary = "pass", f"{sum(r.status == 'pass' for r in v.runs)} run(s) passed{skipped}"
+        outside = sum(OUTSIDE_DEFAULT_RUN in f for f in v.stage("run").findings)
+        if outside:
+            v.summary += f"; {outside} of them fail outside the benchmark's default run (run findings)"
         if any("reads only ModelNew" in f for f in v.stage("lint").findings):   # passed by the harness's rule
             v.summary += "; by the benchmark's rule only: the binding, not the kernel, computes (lint findings)"
     else:
