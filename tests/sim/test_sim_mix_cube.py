@@ -62,6 +62,13 @@ extern "C" __global__ __aicore__ void mix_mm(GM_ADDR a, GM_ADDR b, GM_ADDR y, GM
     GM_ADDR ws = GetUserWorkspace(workspace);
     TPipe pipe;
     if ASCEND_IS_AIC {
+#ifdef DIV_ZERO
+        // Catlass's pattern: a tile count of a next block that does not exist (0, from the tiling), divided by
+        uint32_t nextK = *reinterpret_cast<__gm__ uint32_t*>(tiling);
+        volatile uint32_t q = 7u / nextK;
+        (void)q;
+        if ((GetBlockIdx() + 5) % nextK != 5) return;    // the finished remainder is the dividend
+#endif
         TBuf<TPosition::A1> a1Buf; TBuf<TPosition::B1> b1Buf; TBuf<TPosition::A2> a2Buf;
         TBuf<TPosition::B2> b2Buf; TBuf<TPosition::CO1> cBuf;
         pipe.InitBuffer(a1Buf, 512); pipe.InitBuffer(b1Buf, 512); pipe.InitBuffer(a2Buf, 512);
@@ -109,8 +116,8 @@ extern "C" __global__ __aicore__ void mix_mm(GM_ADDR a, GM_ADDR b, GM_ADDR y, GM
 '''
 
 
-def _run(sim, wait_flag: int):
-    files = {"op_host/mix_mm.cpp": HOST, "op_kernel/mix_mm.cpp": f"#define WAIT_FLAG {wait_flag}\n" + KERNEL}
+def _run(sim, wait_flag: int, defines: str = ""):
+    files = {"op_host/mix_mm.cpp": HOST, "op_kernel/mix_mm.cpp": f"#define WAIT_FLAG {wait_flag}\n{defines}" + KERNEL}
     build = sim.build(KernelProject(name="MixMm", kind="msopgen", files=files))
     assert build.ok, [d.render() for d in build.diagnostics]
     rng = np.random.default_rng(4)
@@ -131,6 +138,16 @@ def test_aic_and_aivs_run_and_synchronise_through_cross_core_flags(sim):
     assert run.status == "ok", [d.render() for d in run.diagnostics]
     assert run.block_status == ["ok", "ok", "ok"]    # the AIC and its two AIVs
     np.testing.assert_allclose(run.outputs["y"], a.astype(np.float32) @ b.astype(np.float32) + 1, rtol=1e-5, atol=1e-4)
+
+
+def test_an_integer_division_by_zero_in_cube_code_runs_on_as_on_the_npu(sim):
+    # the AI Core's scalar unit does not trap (NPUKernelBench's Catlass matmuls rely on it); x86 does
+    run, a, b = _run(sim, 0, "#define DIV_ZERO\n")
+    assert run.status == "ok", [d.render() for d in run.diagnostics]
+    np.testing.assert_allclose(run.outputs["y"], a.astype(np.float32) @ b.astype(np.float32) + 1, rtol=1e-5, atol=1e-4)
+    warned = [d for d in run.diagnostics if d.rule == "scalar.div_by_zero"]
+    assert len(warned) == 2 and {d.severity for d in warned} == {"warning"}, [d.render() for d in run.diagnostics]
+    assert {d.file for d in warned} == {"op_kernel/mix_mm.cpp"}     # located in the cube-core library's code
 
 
 def test_a_wait_for_a_flag_no_core_sets_is_a_hang(sim):
