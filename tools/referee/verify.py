@@ -147,7 +147,7 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
     s.forward_params, s.init_params = names["forward_params"], names["init_params"]  # type: ignore[index]
     v.trials = o.trials or (3 if len(todo) == 1 else 1)
     first_ok: tuple[TaskCase, RefShapes | None, ShrinkPlan] | None = None
-    failures = 0
+    failures = outside = 0
     for case in todo:
         shapes = s.worker.describe(case)
         if isinstance(shapes, RefFailure):   # FakeTensorMode could not follow the task (data-dependent inputs):
@@ -163,6 +163,7 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
             run = run_trial_with_fallback(s, case, o.seed + t, t, shapes, plan)
             if run.status == "fail" and not _benchmark_judges(s.tolerance, case):
                 _outside_default_run(v, run, s.tolerance)
+                outside += 1         # stops the cases as early as a failing run does
             v.runs.append(run)
             if run.status in ("skipped", "error"):
                 v.skipped_cases[case.id] = run.reason
@@ -171,10 +172,10 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
                 failures += 1
                 break
             first_ok = first_ok or (case, shapes, plan)
-        if failures >= o.stop_after_failures:
+        if failures + outside >= o.stop_after_failures:
             rest = todo[todo.index(case) + 1:]
             for c in rest:
-                v.skipped_cases[c.id] = f"not run: {failures} cases already failed"
+                v.skipped_cases[c.id] = f"not run: {failures + outside} cases already failed"
             break
     measure = measure_stage(s.results)
     judge_speed(measure, s.ran, toolchain=s.toolchain, build=s.build, task=task, worker=s.worker, soc=s.soc)
