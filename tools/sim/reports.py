@@ -38,13 +38,13 @@ def _later_call_findings(run_dir: Path) -> list[dict[str, Any]]:
             if r.get("type") in ("crash", "hang") or (r.get("type") == "diag" and r.get("severity") != "warning")]
 
 
-def _in_modules(records: list[dict[str, Any]]) -> dict[str, list[Frame]]:
-    """A crash's addresses inside a shared library (a MIX kernel's cube-core copy), symbolized against it: the
-    fault's own instruction exactly, the others as return addresses."""
+def _in_modules(records: list[dict[str, Any]], build_dir: Path) -> dict[str, list[Frame]]:
+    """Addresses inside a library of the build (a MIX kernel's cube-core copy), symbolized against it: a fault's
+    own instruction exactly, the others as return addresses. System libraries are left alone."""
     groups: dict[tuple[str, bool], dict[str, str]] = {}     # (library, exact) -> offset -> address
     for r in records:
         for m in r.get("modules", []):
-            if m.get("module") and Path(m["module"]).is_file():
+            if m.get("module") and Path(m["module"]).parent == build_dir and Path(m["module"]).is_file():
                 groups.setdefault((m["module"], m["addr"] == r.get("pc")), {})[m["offset"]] = m["addr"]
     found: dict[str, list[Frame]] = {}
     for (module, exact), offsets in sorted(groups.items(), key=lambda g: g[0][1]):   # exact lookups win
@@ -63,7 +63,7 @@ class RunReport:
         self.frames = symbolize(exe, addrs)
         # a fault's pc is the instruction itself, not a return address: look it up exactly
         self.frames.update(symbolize(exe, [r["pc"] for r in self.records if r.get("pc")], return_addresses=False))
-        self.frames.update(_in_modules(self.records))
+        self.frames.update(_in_modules(self.records, exe.parent))
         self.mapper = mapper
 
     def _locate(self, addrs: list[str]) -> Frame | None:
