@@ -26,9 +26,12 @@ class TaskShapesOnly(Toolchain):
     def build(self, project, *, soc=None):
         return self.sim.build(project, soc=soc)
 
+    def off(self, case) -> bool:
+        return any(a.shape != (37, 1000) for a in case.inputs.values() if a.ndim == 2)
+
     def run(self, build, case):
         r = self.sim.run(build, case)
-        if any(a.shape != (37, 1000) for a in case.inputs.values() if a.ndim == 2):
+        if self.off(case):
             r.outputs = {k: (v + 1 if k not in case.inputs else v) for k, v in r.outputs.items()}
         return r
 
@@ -74,11 +77,8 @@ def test_a_tiling_that_refuses_shrunk_shapes_too_big_to_run_at_the_tasks_own(sim
 class FailsAt3d(TaskShapesOnly):
     """Outputs off by one in the 3-d case (case_id 1) only."""
 
-    def run(self, build, case):
-        r = self.sim.run(build, case)
-        if any(a.ndim == 3 for a in case.inputs.values()):
-            r.outputs = {k: (v + 1 if k not in case.inputs else v) for k, v in r.outputs.items()}
-        return r
+    def off(self, case) -> bool:
+        return any(a.ndim == 3 for a in case.inputs.values())
 
 
 @pytest.mark.parametrize("preset", ["npukb", "default"])
