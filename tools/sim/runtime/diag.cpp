@@ -100,12 +100,10 @@ static std::string record(const Diag::Impl& d, const char* severity) {
     std::vector<void*> all(frames, frames + n);
     all.insert(all.end(), d.at_frames.begin(), d.at_frames.end());
     if (d.at) all.push_back(const_cast<void*>(d.at));
-    size_t all_n = all.size();
-    void* const* all_p = all.data();
     return "{\"type\":\"diag\",\"severity\":\"" + std::string(severity) + "\",\"rule\":\"" + json_escape(d.rule) +
            "\",\"api\":\"" + json_escape(d.api) + "\",\"block\":" + std::to_string(bs().block_idx) + ",\"message\":\"" +
            json_escape(d.message) + "\",\"hint\":\"" + json_escape(d.hint) + "\",\"values\":{" + d.values +
-           "},\"frames\":" + frames_json(frames, n) + at + ",\"modules\":" + module_offsets(all_p, int(all_n)) + "}";
+           "},\"frames\":" + frames_json(frames, n) + at + ",\"modules\":" + module_offsets(all.data(), int(all.size())) + "}";
 }
 
 void Diag::fatal() {
