@@ -26,9 +26,12 @@ class TaskShapesOnly(Toolchain):
     def build(self, project, *, soc=None):
         return self.sim.build(project, soc=soc)
 
+    def off(self, case) -> bool:
+        return any(a.shape != (37, 1000) for a in case.inputs.values() if a.ndim == 2)
+
     def run(self, build, case):
         r = self.sim.run(build, case)
-        if any(a.shape != (37, 1000) for a in case.inputs.values() if a.ndim == 2):
+        if self.off(case):
             r.outputs = {k: (v + 1 if k not in case.inputs else v) for k, v in r.outputs.items()}
         return r
 
@@ -69,3 +72,27 @@ def test_a_tiling_that_refuses_shrunk_shapes_too_big_to_run_at_the_tasks_own(sim
         assert "possibly written for the task's shapes only" in v.runs[0].reason
     else:
         assert v.status == "fail" and "tiling failed" in v.runs[0].reason
+
+
+class FailsAt3d(TaskShapesOnly):
+    """Outputs off by one in the 3-d case (case_id 1) only."""
+
+    def off(self, case) -> bool:
+        return any(a.ndim == 3 for a in case.inputs.values())
+
+
+@pytest.mark.parametrize("preset", ["npukb", "default"])
+def test_a_case_the_benchmark_never_runs_by_default(sim, preset):
+    # NPUKernelBench's default config judges case_id 0 only (n_case: 1): its preset reports case_id 1's failure
+    task = load_task(SCALE_ADD)
+    with ReferenceWorker(task) as worker:
+        v = verify(task, KernelProject.from_path(task.golden), FailsAt3d(sim), worker=worker, tolerance=preset,
+                   cases=["case_id 0", "case_id 1"], api_lint=False, recheck=False, budget=1 << 16, trials=1)
+    assert [r.case for r in v.runs] == ["case_id 0", "case_id 1"]
+    if preset == "npukb":
+        assert v.status == "pass" and [r.status for r in v.runs] == ["pass", "skipped"], v.summary
+        assert v.summary == "1 run(s) passed; 1 case(s) outside the benchmark's default run fail (run findings)"
+        finding, = [f for f in v.stage("run").findings if "outside the benchmark's default run" in f]
+        assert finding.startswith("case_id 1:") and "n_case: 1" in finding and "tolerance" in finding
+    else:
+        assert v.status == "fail" and [r.status for r in v.runs] == ["pass", "fail"], v.summary

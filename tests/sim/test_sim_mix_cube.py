@@ -62,6 +62,13 @@ extern "C" __global__ __aicore__ void mix_mm(GM_ADDR a, GM_ADDR b, GM_ADDR y, GM
     GM_ADDR ws = GetUserWorkspace(workspace);
     TPipe pipe;
     if ASCEND_IS_AIC {
+#ifdef DIV_ZERO
+        // Catlass's pattern: a tile count of a next block that does not exist (0, from the tiling), divided by
+        uint32_t nextK = *reinterpret_cast<__gm__ uint32_t*>(tiling);
+        volatile uint32_t q = 7u / nextK;
+        (void)q;
+        if ((GetBlockIdx() + 5) % nextK != 5) return;    // the finished remainder is the dividend
+#endif
         TBuf<TPosition::A1> a1Buf; TBuf<TPosition::B1> b1Buf; TBuf<TPosition::A2> a2Buf;
         TBuf<TPosition::B2> b2Buf; TBuf<TPosition::CO1> cBuf;
         pipe.InitBuffer(a1Buf, 512); pipe.InitBuffer(b1Buf, 512); pipe.InitBuffer(a2Buf, 512);
@@ -109,8 +116,8 @@ extern "C" __global__ __aicore__ void mix_mm(GM_ADDR a, GM_ADDR b, GM_ADDR y, GM
 '''
 
 
-def _run(sim, wait_flag: int):
-    files = {"op_host/mix_mm.cpp": HOST, "op_kernel/mix_mm.cpp": f"#define WAIT_FLAG {wait_flag}\n" + KERNEL}
+def _run(sim, wait_flag: int, defines: str = ""):
+    files = {"op_host/mix_mm.cpp": HOST, "op_kernel/mix_mm.cpp": f"#define WAIT_FLAG {wait_flag}\n{defines}" + KERNEL}
     build = sim.build(KernelProject(name="MixMm", kind="msopgen", files=files))
     assert build.ok, [d.render() for d in build.diagnostics]
     rng = np.random.default_rng(4)
@@ -131,6 +138,16 @@ def test_aic_and_aivs_run_and_synchronise_through_cross_core_flags(sim):
     assert run.status == "ok", [d.render() for d in run.diagnostics]
     assert run.block_status == ["ok", "ok", "ok"]    # the AIC and its two AIVs
     np.testing.assert_allclose(run.outputs["y"], a.astype(np.float32) @ b.astype(np.float32) + 1, rtol=1e-5, atol=1e-4)
+
+
+def test_an_integer_division_by_zero_in_cube_code_runs_on_as_on_the_npu(sim):
+    # the AI Core's scalar unit does not trap (NPUKernelBench's Catlass matmuls rely on it); x86 does
+    run, a, b = _run(sim, 0, "#define DIV_ZERO\n")
+    assert run.status == "ok", [d.render() for d in run.diagnostics]
+    np.testing.assert_allclose(run.outputs["y"], a.astype(np.float32) @ b.astype(np.float32) + 1, rtol=1e-5, atol=1e-4)
+    warned = [d for d in run.diagnostics if d.rule == "scalar.div_by_zero"]
+    assert len(warned) == 2 and {d.severity for d in warned} == {"warning"}, [d.render() for d in run.diagnostics]
+    assert {d.file for d in warned} == {"op_kernel/mix_mm.cpp"}     # located in the cube-core library's code
 
 
 def test_a_wait_for_a_flag_no_core_sets_is_a_hang(sim):
@@ -198,3 +215,51 @@ def test_a_cube_only_kernel_links_and_runs_on_the_aic(sim):
     run = sim.run(build, Case(inputs={"a": a, "b": b}, outputs={"y": OutputSpec(shape=(16, 16), dtype="float32")}))
     assert run.status == "ok", [d.render() for d in run.diagnostics]
     np.testing.assert_allclose(run.outputs["y"], a.astype(np.float32) @ b.astype(np.float32), rtol=1e-5, atol=1e-5)
+
+
+# Catlass PaddingMatmul's order: every AIV writes its part of the workspace, all AIVs meet at a mode-0 barrier,
+# each tells its AIC (mode 2), and each AIC then reads what the AIVs of *other* AI Cores wrote
+BARRIER_KERNEL = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void mix_bar(GM_ADDR a, GM_ADDR b, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GM_ADDR ws = GetUserWorkspace(workspace);
+    GlobalTensor<float> wsg, yg;
+    wsg.SetGlobalBuffer((__gm__ float*)ws);
+    yg.SetGlobalBuffer((__gm__ float*)y);
+    TPipe pipe;
+    if ASCEND_IS_AIC {
+        CrossCoreWaitFlag(0);
+        float s = 0;
+        for (int i = 0; i < 32; ++i) s += wsg.GetValue(i);
+        yg.SetValue(GetBlockIdx(), s);
+        ws += 1024 * (GetBlockIdx() + 1);     // the AIC's own cube work (a @ b) past the AIVs' part
+CUBE_WORK
+        return;
+    }
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 32);
+    LocalTensor<float> t = buf.Get<float>();
+    Duplicate(t, float(GetBlockIdx() + 1), 8);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(wsg[GetBlockIdx() * 8], t, 8);
+    CrossCoreSetFlag<0, PIPE_MTE3>(8);
+    CrossCoreWaitFlag(8);
+    CrossCoreSetFlag<2, PIPE_MTE3>(0);
+}
+'''
+
+
+def test_data_written_before_an_all_aiv_barrier_reaches_every_aic_without_a_race(sim):
+    host = HOST.replace("MixMm", "MixBar").replace("SetBlockDim(1)", "SetBlockDim(2)").replace("+ 16 * 16", "+ 3 * 16 * 16")
+    cube = KERNEL[KERNEL.index("        TBuf<TPosition::A1> a1Buf;"):KERNEL.index("        CrossCoreSetFlag<2, PIPE_FIX>(0);")]
+    kernel = BARRIER_KERNEL.replace("CUBE_WORK", cube)
+    build = sim.build(KernelProject(name="MixBar", kind="msopgen",
+                                    files={"op_host/mix_bar.cpp": host, "op_kernel/mix_bar.cpp": kernel}))
+    assert build.ok, [d.render() for d in build.diagnostics]
+    a = np.zeros((16, 16), np.float16)
+    run = sim.run(build, Case(inputs={"a": a, "b": a}, outputs={"y": OutputSpec(shape=(16, 16), dtype="float32")}))
+    assert run.status == "ok", [d.render() for d in run.diagnostics]
+    assert list(run.outputs["y"].reshape(-1)[:2]) == [80.0, 80.0]       # 8 x (1 + 2 + 3 + 4) from the four AIVs

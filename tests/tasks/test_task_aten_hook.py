@@ -29,3 +29,13 @@ def test_builtin_batch_norm_in_training_returns_the_batch_statistics():
     torch.testing.assert_close(out, torch.nn.functional.batch_norm(x, torch.zeros(3), torch.ones(3), w, b, True, 0.1, 1e-5))
     torch.testing.assert_close(save_mean, x.mean((0, 2, 3)))
     torch.testing.assert_close(rm, 0.1 * x.mean((0, 2, 3)))       # running stats updated, as CANN's kernel does
+
+
+def test_builtin_layer_norm_keeps_the_normalized_dims_in_mean_and_rstd():
+    # NPUKernelBench's LayerNormV4 binding launches aclnnLayerNorm itself
+    x, w = torch.randn(3, 4, 6), torch.randn(4, 6)
+    out, mean, rstd = torch.empty_like(x), torch.empty(3, 1, 1), torch.empty(3, 1, 1)
+    aten_hook.exec_npu_cmd("aclnnLayerNorm", "", [x, [4, 6], w, None, 1e-5, out, mean, rstd])
+    torch.testing.assert_close(out, torch.nn.functional.layer_norm(x, [4, 6], w, None, 1e-5))
+    torch.testing.assert_close(mean, x.mean((1, 2), keepdim=True))
+    torch.testing.assert_close(rstd, torch.rsqrt(x.var((1, 2), unbiased=False, keepdim=True) + 1e-5))

@@ -156,3 +156,30 @@ def test_the_referee_compares_what_the_pybind_function_returns():
     ref.call_returns = None
     assert _returned_outputs(s, ref, ["loss", "logProb", "zloss", "lse"], expected) == (
         ["loss", "logProb", "zloss", "lse"], expected, [])
+
+
+def test_an_output_the_pybind_function_does_not_return_may_stay_unwritten():
+    # CrossEntropyLoss without returnZloss: the harness never sees zloss and lse, so their poison is no finding
+    from types import SimpleNamespace
+    from kernelwright.tools.referee.binding import Bound
+    from kernelwright.tools.referee.case_runner import check
+    from kernelwright.tools.referee.tolerance import PRESETS
+    from kernelwright.tools.tasks.reference import RefValue
+    from kernelwright.tools.toolchain import Case, OutputSpec, RunResult
+    names = ("loss", "logProb", "zloss", "lse")
+    op = OpSpec(outputs=[OpParam(name=n) for n in names])
+    s = SimpleNamespace(build=SimpleNamespace(op=op), project=SimpleNamespace(kind="msopgen"), tolerance=PRESETS["npukb"],
+                        task_check=False)
+    got = {n: np.full((4,), 1.5, np.float32) for n in names}
+    expected = [RefValue(kind="tensor", name=f"out{i}", shape=[4], array=np.full((4,), 1.5, np.float32))
+                for i in range(4)]
+    case = Case(inputs={}, outputs={n: OutputSpec(shape=(4,), dtype="float32") for n in names})
+    for spec in case.outputs.values():
+        spec.poison = np.float32(1.5).tobytes().hex()        # every output still holds its start value
+    ref = RefRun(args=[], init=[], params=[], outputs=expected, call_returns=["lossOut", "logProbOut"],
+                 call_exec=["input", "target", "lossOut", "logProbOut", "zlossOut", "lseOut"])
+    found = check(s, None, Bound(case=case), expected, ref, RunResult(toolchain="sim", status="ok", outputs=got))
+    assert sorted(m.output for m in found if m.rule == "unwritten") == ["logProb", "loss"]
+    ref.call_returns = None                                  # all four returned: all four judged
+    found = check(s, None, Bound(case=case), expected, ref, RunResult(toolchain="sim", status="ok", outputs=got))
+    assert sorted(m.output for m in found if m.rule == "unwritten") == sorted(names)

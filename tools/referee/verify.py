@@ -148,7 +148,7 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
     s.forward_params, s.init_params = names["forward_params"], names["init_params"]  # type: ignore[index]
     v.trials = o.trials or (3 if len(todo) == 1 else 1)
     first_ok: tuple[TaskCase, RefShapes | None, ShrinkPlan] | None = None
-    failures = 0
+    failures = outside = 0
     for case in todo:
         shapes = s.worker.describe(case)
         if isinstance(shapes, RefFailure):   # FakeTensorMode could not follow the task (data-dependent inputs):
@@ -165,6 +165,9 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
                 continue
         for t in range(v.trials):
             run = trial(s, case, o.seed + t, t, shapes, plan)
+            if run.status == "fail" and not _benchmark_judges(s.tolerance, case):
+                _outside_default_run(v, run, s.tolerance)
+                outside += 1         # stops the cases as early as a failing run does
             v.runs.append(run)
             if run.status in ("skipped", "error"):
                 v.skipped_cases[case.id] = run.reason
@@ -176,10 +179,10 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
             if run.sampled_blocks:     # a trial on sampled blocks (often at the task's own shapes): one is enough
                 run.notes.append(f"one trial judged on sampled blocks (of {v.trials})")
                 break
-        if failures >= o.stop_after_failures:
+        if failures + outside >= o.stop_after_failures:
             rest = todo[todo.index(case) + 1:]
             for c in rest:
-                v.skipped_cases[c.id] = f"not run: {failures} cases already failed"
+                v.skipped_cases[c.id] = f"not run: {failures + outside} cases already failed"
             break
     measure = measure_stage(s.results)
     judge_speed(measure, s.ran, toolchain=s.toolchain, build=s.build, task=task, worker=s.worker, soc=s.soc)
@@ -189,6 +192,27 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
         v.runs.append(run_trial(s, case, o.seed + RECHECK_SEED, v.trials, shapes, plan, label="recheck"))
     _summarize(v, s.tolerance.name)
     v.stages.append(measure)
+
+
+def _benchmark_judges(tol: Tolerance, case: TaskCase) -> bool:
+    """Whether the preset's benchmark judges this case in its default run (Tolerance.default_case_ids)."""
+    case_id = case.params.get("case_id")
+    if tol.default_case_ids is None or case_id is None:
+        return True
+    try:
+        return int(case_id) < tol.default_case_ids
+    except (TypeError, ValueError):
+        return True
+
+
+OUTSIDE_DEFAULT_RUN = "fails outside the benchmark's default run"
+
+
+def _outside_default_run(v: Verdict, run: CaseRun, tol: Tolerance) -> None:
+    """A failure at a case the benchmark never runs by default: a finding under its preset, not a failing run."""
+    finding = f"{run.case}: {OUTSIDE_DEFAULT_RUN} ({tol.default_cases_rule}; the default preset fails it): {run.reason}"
+    run.status, run.reason = "skipped", finding
+    v.stage("run").findings.append(finding[:1500])
 
 
 def _summarize(v: Verdict, tolerance: str) -> None:
@@ -222,8 +246,11 @@ def _finish(v: Verdict, start: float) -> Verdict:
     elif failed:
         v.status, v.summary = "fail", f"{len(failed)} run(s) failed; first: {failed[0].case}: {failed[0].reason}"
     elif any(r.status == "pass" for r in v.runs):
-        skipped = f"; {len(v.skipped_cases)} case(s) not run" if v.skipped_cases else ""
-        v.status, v.summary = "pass", f"{sum(r.status == 'pass' for r in v.runs)} run(s) passed{skipped}"
+        outside = sum(OUTSIDE_DEFAULT_RUN in why for why in v.skipped_cases.values())
+        not_run = len(v.skipped_cases) - outside
+        v.status, v.summary = "pass", f"{sum(r.status == 'pass' for r in v.runs)} run(s) passed"
+        v.summary += f"; {not_run} case(s) not run" if not_run else ""
+        v.summary += f"; {outside} case(s) outside the benchmark's default run fail (run findings)" if outside else ""
         sampled = [r for r in v.runs if r.status == "pass" and r.sampled_blocks]
         if sampled:     # not "all outputs match": only what those blocks wrote was compared
             where = "shrunk shapes" if sampled[0].shrunk else "the task's own shapes"

@@ -12,7 +12,7 @@ from kernelwright.tools.toolchain import Diagnostic
 
 # Findings made after the fact (a queue destroyed with a tensor still taken): the recorded call
 # (the AllocTensor of the leaked buffer) is where the user's mistake is, not where it was noticed.
-_AT_IS_CAUSE = {"queue.leak", "ub.capacity", "local.capacity"}  # reported at the call that caused it
+_AT_IS_CAUSE = {"queue.leak", "ub.capacity", "local.capacity", "scalar.div_by_zero"}  # reported at the call that caused it
 _SIGNALS = {4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 24: "SIGXCPU", 25: "SIGXFSZ"}
 
 
@@ -38,6 +38,22 @@ def _later_call_findings(run_dir: Path) -> list[dict[str, Any]]:
             if r.get("type") in ("crash", "hang") or (r.get("type") == "diag" and r.get("severity") != "warning")]
 
 
+def _in_modules(records: list[dict[str, Any]], build_dir: Path) -> dict[str, list[Frame]]:
+    """Addresses inside a library of the build (a MIX kernel's cube-core copy), symbolized against it: a fault's
+    own instruction exactly, the others as return addresses. System libraries are left alone."""
+    groups: dict[tuple[str, bool], dict[str, str]] = {}     # (library, exact) -> offset -> address
+    for r in records:
+        for m in r.get("modules", []):
+            if m.get("module") and Path(m["module"]).parent == build_dir and Path(m["module"]).is_file():
+                groups.setdefault((m["module"], m["addr"] == r.get("pc")), {})[m["offset"]] = m["addr"]
+    found: dict[str, list[Frame]] = {}
+    for (module, exact), offsets in sorted(groups.items(), key=lambda g: g[0][1]):   # exact lookups win
+        for offset, frames in symbolize(Path(module), list(offsets), return_addresses=not exact).items():
+            if frames:
+                found[offsets[offset]] = frames
+    return found
+
+
 class RunReport:
     def __init__(self, run_dir: Path, exe: Path, mapper: PathMapper):
         self.records = _records(run_dir) + _later_call_findings(run_dir)
@@ -47,6 +63,7 @@ class RunReport:
         self.frames = symbolize(exe, addrs)
         # a fault's pc is the instruction itself, not a return address: look it up exactly
         self.frames.update(symbolize(exe, [r["pc"] for r in self.records if r.get("pc")], return_addresses=False))
+        self.frames.update(_in_modules(self.records, exe.parent))
         self.mapper = mapper
 
     def _locate(self, addrs: list[str]) -> Frame | None:

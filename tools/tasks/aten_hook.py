@@ -62,6 +62,17 @@ def _mean(a: list[Any]) -> list[tuple[int, torch.Tensor]]:
     return [(len(a) - 1, x.mean(list(dims), keepdim=bool(keep)))]
 
 
+def _layer_norm(a: list[Any]) -> list[tuple[int, torch.Tensor]]:
+    # (self, normalizedShape, weightOptional, biasOptional, eps, out, meanOutOptional, rstdOutOptional): mean and
+    # rstd keep the normalized dims as 1s, in float
+    x, shape, w, b, eps = a[:5]
+    dims = list(range(x.dim() - len(list(shape)), x.dim()))
+    w, b = (t if isinstance(t, torch.Tensor) and t.numel() else None for t in (w, b))
+    xf = x.float()
+    var, mean = torch.var_mean(xf, dims, unbiased=False, keepdim=True)
+    return [(5, F.layer_norm(x, list(shape), w, b, float(eps))), (6, mean), (7, torch.rsqrt(var + float(eps)))]
+
+
 # CANN's own operators a binding may launch beside (or instead of) the answer's: aclnn name -> what they
 # compute (the aclnn signatures of CANN 8.x's aclnnop headers: inputs, attributes, outputs in order), as
 # PyTorch computes it. They are CANN's library, not the answer's kernel (anticheat.check_builtin_only says
@@ -69,7 +80,7 @@ def _mean(a: list[Any]) -> list[tuple[int, torch.Tensor]]:
 F = torch.nn.functional
 BUILTINS: dict[str, Callable[[list[Any]], list[tuple[int, torch.Tensor]]]] = {
     "aclnnConvolution": _convolution, "aclnnBatchNorm": _batch_norm, "aclnnGroupNorm": _group_norm,
-    "aclnnMean": _mean,
+    "aclnnMean": _mean, "aclnnLayerNorm": _layer_norm,
     "aclnnGelu": lambda a: [(1, F.gelu(a[0]))],
     "aclnnRelu": lambda a: [(1, torch.relu(a[0]))],
     # (self, weight, kernelSize, bias, stride, padding, dilation, out, cubeMathType)

@@ -11,6 +11,7 @@
 // this core's last set of the flag was mode 0 (kernels call CrossCoreWaitFlag(id) without a mode).
 #include <execinfo.h>
 #include <sys/mman.h>
+#include <algorithm>
 #include "internal.h"
 
 namespace kw::rt {
@@ -20,6 +21,8 @@ constexpr uint32_t kFlags = 16;
 struct Table {
     uint32_t* aiv = nullptr;  // [group][sub][flag]: sets waiting for that AIV
     uint32_t* aic = nullptr;  // [group][sub][flag]: sets of that AIV waiting for the group's AIC
+    uint32_t* aiv_epoch = nullptr;  // [group][sub][flag]: the latest SyncAll phase of the sets in `aiv`
+    uint32_t* aic_epoch = nullptr;  // ... and in `aic`
     uint64_t* generation = nullptr;
     uint32_t groups = 0, ratio = 0;
 };
@@ -37,6 +40,15 @@ uint32_t* aic_slot(uint64_t group, uint64_t sub, uint32_t flag) {
     Table& t = table();
     return t.aic + (group * t.ratio + sub) * kFlags + flag;
 }
+// A set orders everything its core did before it (SyncAll phases passed included) before the wait it
+// releases: the waiter takes the setter's phase, so GM data another AI Core wrote before a mode-0 barrier
+// that the setter passed is no race for the waiter (Catlass PaddingMatmul: AIVs pad, barrier, tell the AIC).
+void pass_phase(uint32_t* cell_epoch) { *cell_epoch = std::max(*cell_epoch, bs().epoch); }
+void take_phase(const uint32_t* cell_epoch) { bs().epoch = std::max(bs().epoch, *cell_epoch); }
+uint32_t* epoch_of(const uint32_t* cell) {
+    Table& t = table();
+    return cell >= t.aic ? t.aic_epoch + (cell - t.aic) : t.aiv_epoch + (cell - t.aiv);
+}
 
 void check_flag(uint32_t flag, const char* api) {
     if (flag < kFlags) return;
@@ -49,7 +61,7 @@ void check_flag(uint32_t flag, const char* api) {
 void crosscore_setup(uint32_t groups, uint32_t ratio) {
     Table& t = table();
     const uint64_t cells = uint64_t(groups) * ratio * kFlags;
-    const uint64_t bytes = 2 * cells * sizeof(uint32_t) + sizeof(uint64_t);
+    const uint64_t bytes = 4 * cells * sizeof(uint32_t) + sizeof(uint64_t);
     void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) {
         std::fprintf(stderr, "kernelwright: cannot map the cross-core flag table\n");
@@ -58,6 +70,8 @@ void crosscore_setup(uint32_t groups, uint32_t ratio) {
     t.generation = static_cast<uint64_t*>(p);
     t.aiv = reinterpret_cast<uint32_t*>(t.generation + 1);
     t.aic = t.aiv + cells;
+    t.aiv_epoch = t.aic + cells;
+    t.aic_epoch = t.aiv_epoch + cells;
     t.groups = groups;
     t.ratio = ratio;
 }
@@ -71,13 +85,14 @@ void cross_set(int mode, uint32_t flag, const char* api) {
     if (config().cube_ratio == 0 || mode == 0) return;
     BlockState& st = bs();
     Table& t = table();
+    auto set = [](uint32_t* cell) { ++*cell, pass_phase(epoch_of(cell)); };
     if (mode == 2 && st.cube) {
-        for (uint32_t s = 0; s < t.ratio; ++s) ++*aiv_slot(st.group, s, flag);
+        for (uint32_t s = 0; s < t.ratio; ++s) set(aiv_slot(st.group, s, flag));
     } else if (mode == 2) {
-        ++*aic_slot(st.group, st.sub_block_idx, flag);
+        set(aic_slot(st.group, st.sub_block_idx, flag));
     } else if (mode == 1 && !st.cube) {
         for (uint32_t s = 0; s < t.ratio; ++s)
-            if (int64_t(s) != st.sub_block_idx) ++*aiv_slot(st.group, s, flag);
+            if (int64_t(s) != st.sub_block_idx) set(aiv_slot(st.group, s, flag));
     }
     ++*t.generation;
 }
@@ -99,11 +114,12 @@ void cross_wait(uint32_t flag, const char* api) {
             bool all = true;
             for (uint32_t s = 0; s < t.ratio; ++s) all = all && *aic_slot(st.group, s, flag) > 0;
             if (all) {
-                for (uint32_t s = 0; s < t.ratio; ++s) --*aic_slot(st.group, s, flag);
+                for (uint32_t s = 0; s < t.ratio; ++s) --*aic_slot(st.group, s, flag), take_phase(epoch_of(aic_slot(st.group, s, flag)));
                 return;
             }
         } else if (*aiv_slot(st.group, st.sub_block_idx, flag) > 0) {
             --*aiv_slot(st.group, st.sub_block_idx, flag);
+            take_phase(epoch_of(aiv_slot(st.group, st.sub_block_idx, flag)));
             return;
         }
         if (!announced) {  // where this instance waits, should the launch deadlock here

@@ -1,5 +1,6 @@
 // Findings of the emulation: JSON lines in the block report, with the raw code addresses that
 // the Python side turns into file:line of the user's kernel.
+#include <dlfcn.h>
 #include <execinfo.h>
 #include <unistd.h>
 #include <csignal>
@@ -69,6 +70,23 @@ std::string frames_json(void* const* frames, int n) {
     return s + "]";
 }
 
+// Addresses inside a shared library (a MIX kernel's cube-core copy is one, build.py) as library + offset:
+// the report symbolizes them against that library, not the runner.
+static std::string module_offsets(void* const* addrs, int n) {
+    Dl_info self{};
+    dladdr(reinterpret_cast<void*>(&module_offsets), &self);
+    std::string s = "[";
+    for (int i = 0; i < n; ++i) {
+        Dl_info d{};
+        if (!addrs[i] || !dladdr(addrs[i], &d) || !d.dli_fname || d.dli_fbase == self.dli_fbase) continue;
+        char b[96];
+        std::snprintf(b, sizeof b, "%s{\"addr\":\"%p\",\"offset\":\"%p\",\"module\":\"", s.size() > 1 ? "," : "",
+                      addrs[i], reinterpret_cast<void*>(static_cast<char*>(addrs[i]) - static_cast<char*>(d.dli_fbase)));
+        s += b + json_escape(d.dli_fname) + "\"}";
+    }
+    return s + "]";
+}
+
 static std::string record(const Diag::Impl& d, const char* severity) {
     void* frames[48];
     int n = backtrace(frames, 48);
@@ -79,10 +97,13 @@ static std::string record(const Diag::Impl& d, const char* severity) {
     } else if (!d.at_frames.empty()) {
         at = ",\"at\":" + frames_json(d.at_frames.data(), int(d.at_frames.size()));
     }
+    std::vector<void*> all(frames, frames + n);
+    all.insert(all.end(), d.at_frames.begin(), d.at_frames.end());
+    if (d.at) all.push_back(const_cast<void*>(d.at));
     return "{\"type\":\"diag\",\"severity\":\"" + std::string(severity) + "\",\"rule\":\"" + json_escape(d.rule) +
            "\",\"api\":\"" + json_escape(d.api) + "\",\"block\":" + std::to_string(bs().block_idx) + ",\"message\":\"" +
            json_escape(d.message) + "\",\"hint\":\"" + json_escape(d.hint) + "\",\"values\":{" + d.values +
-           "},\"frames\":" + frames_json(frames, n) + at + "}";
+           "},\"frames\":" + frames_json(frames, n) + at + ",\"modules\":" + module_offsets(all.data(), int(all.size())) + "}";
 }
 
 void Diag::fatal() {
@@ -138,7 +159,8 @@ static void* context_pc(void* uctx) {
 }
 
 // Crashes and hangs still produce a record with the code addresses of the faulting block.
-static void on_signal(int sig, siginfo_t*, void* uctx) {
+static void on_signal(int sig, siginfo_t* info, void* uctx) {
+    if (sig == SIGFPE && info && info->si_code == FPE_INTDIV && finish_division_by_zero(uctx)) return;
     void* frames[48];
     int n = backtrace(frames, 48);
     const char* kind = sig == SIGUSR2 ? "hang" : "crash";
@@ -148,7 +170,10 @@ static void on_signal(int sig, siginfo_t*, void* uctx) {
     int fd = bs().report_fd >= 0 ? bs().report_fd : 2;
     ssize_t ignored = write(fd, head, std::strlen(head));
     backtrace_symbols_fd(frames, 0, fd);  // keeps the async-signal-safe path warm
-    std::string f = frames_json(frames, n) + "}\n";
+    void* with_pc[49];
+    for (int i = 0; i < n; ++i) with_pc[i] = frames[i];
+    with_pc[n] = context_pc(uctx);
+    std::string f = frames_json(frames, n) + ",\"modules\":" + module_offsets(with_pc, n + 1) + "}\n";
     ignored = write(fd, f.data(), f.size());
     (void)ignored;
     _exit(sig == SIGUSR2 ? 124 : 128 + sig);

@@ -94,6 +94,8 @@ void gm_reset_shadows();            // a new launch: no block has touched GM in 
 // ---- reporting ----
 void report_line(const std::string& json);  // append one JSON object line to this block's report
 std::string json_escape(const std::string& s);
+// SIGFPE from an integer division by zero: finish it as the NPU does not trap (scalar_div.cpp); false: not one
+bool finish_division_by_zero(void* uctx);
 std::string frames_json(void* const* frames, int n);
 void counters_flush();
 void install_crash_handlers();
