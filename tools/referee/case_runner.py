@@ -217,7 +217,7 @@ def check(s: Setting, case: TaskCase, bound: Bound, expected: list, ref: RefRun,
             m = compare_unchanged(f"input {name}", before, r.outputs.get(name))
             if m:
                 found.append(m)
-    return found + unwritten(bound.case, r.outputs, skip=not_returned)
+    return found + (unwritten(bound.case, r.outputs, skip=not_returned) if bound.case is not None else [])
 
 
 def run_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShapes | None, plan: ShrinkPlan,
