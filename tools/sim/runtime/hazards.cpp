@@ -4,6 +4,7 @@
 // the conflicting one (and not covered by the compiler's automatic sync) is a hazard.
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <unordered_map>
 #include <vector>
@@ -118,7 +119,32 @@ void pipes_reset() {
     pipes_dirty() = false;
 }
 
-void access_local(Pipe p, AscendC::Hardware hw, uint32_t offset, uint64_t bytes, bool write, const char* api, const char* operand) {
+namespace {
+// An unordered write whose bytes in block k equal what the memory holds: whichever order the pipes take, every
+// reader and the final contents see the same bytes (e.g. a Catlass matmul reloading the same bias into the bias
+// table on each L0 tile). Reported once as a warning: the missing sync is real, its effect on this data is nil.
+bool same_bytes(AscendC::Hardware hw, uint32_t offset, uint64_t bytes, uint64_t k, const uint8_t* incoming, Pipe earlier,
+                Pipe now, const char* kind, const char* api) {
+    if (!incoming) return false;
+    uint64_t lo = std::max<uint64_t>(offset, k * 32), hi = std::min<uint64_t>(uint64_t(offset) + bytes, k * 32 + 32);
+    if (std::memcmp(arena(hw) + lo, incoming + (lo - offset), hi - lo) != 0) return false;
+    static bool warned = false;
+    if (!warned) {
+        warned = true;
+        Diag("pipe.hazard.same_bytes", api)
+            .msg(std::string(api) + " (" + pipe_name(now) + " pipe) writes " + hardware_name(hw) + " offset " + std::to_string(k * 32) +
+                 " with no synchronisation after an earlier " + pipe_name(earlier) + " instruction (" + kind +
+                 "), but stores the bytes already there, so the order does not change any result on this data")
+            .val("earlier_pipe", pipe_name(earlier)).val("later_pipe", pipe_name(now)).val("offset", (long long)(k * 32))
+            .hint(hazard_hint(earlier, now))
+            .warn();
+    }
+    return true;
+}
+}  // namespace
+
+void access_local(Pipe p, AscendC::Hardware hw, uint32_t offset, uint64_t bytes, bool write, const char* api, const char* operand,
+                  const uint8_t* incoming) {
     if (bytes == 0) return;
     PipeState& s = ps();
     Shadow& sh = s.shadow[static_cast<int>(hw)];
@@ -136,14 +162,15 @@ void access_local(Pipe p, AscendC::Hardware hw, uint32_t offset, uint64_t bytes,
         Pipe wp = static_cast<Pipe>(e.w_pipe);
         if (e.w_seq != 0) {
             bool ordered = mine.c[e.w_pipe] >= e.w_seq;
-            if (wp != p && !auto_synced(wp, p) && !ordered) hazard(write ? "WAW" : "RAW", wp, e.w_seq, p, hw, uint32_t(k * 32), api, operand);
-            if (write && wp == p && (p == Pipe::MTE2 || p == Pipe::MTE1) && !ordered)
-                hazard("WAW", wp, e.w_seq, p, hw, uint32_t(k * 32), api, operand);
+            bool other_pipe = wp != p && !auto_synced(wp, p), same_dma = write && wp == p && (p == Pipe::MTE2 || p == Pipe::MTE1);
+            if ((other_pipe || same_dma) && !ordered && !(write && same_bytes(hw, offset, bytes, k, incoming, wp, p, "WAW", api)))
+                hazard(write ? "WAW" : "RAW", wp, e.w_seq, p, hw, uint32_t(k * 32), api, operand);
         }
         if (write) {
             for (int r = 0; r < kPipes; ++r) {
                 if (r == pi || e.r_seq[r] == 0) continue;
-                if (!auto_synced(static_cast<Pipe>(r), p) && mine.c[r] < e.r_seq[r])
+                if (!auto_synced(static_cast<Pipe>(r), p) && mine.c[r] < e.r_seq[r] &&
+                    !same_bytes(hw, offset, bytes, k, incoming, static_cast<Pipe>(r), p, "WAR", api))
                     hazard("WAR", static_cast<Pipe>(r), e.r_seq[r], p, hw, uint32_t(k * 32), api, operand);
             }
             e.w_seq = seq;
