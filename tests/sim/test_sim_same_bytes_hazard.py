@@ -1,6 +1,8 @@
 """An unordered write that stores the bytes already in place changes nothing whatever order the pipes take
 (NPUKernelBench MatmulBias reloads the same bias into the bias table on every L0 tile with no MTE1 barrier): it is
-a `pipe.hazard.same_bytes` warning. The same missing sync with different bytes stays a hazard (WAW and WAR)."""
+a `pipe.hazard.same_bytes` warning. The same missing sync with different bytes stays a hazard (WAW and WAR),
+unless the scalar unit read the first load in between: its auto-sync stall orders everything issued after it
+(MultiKernelBench cumsum_reverse reloads its UB tile per row after GetValue has read it)."""
 import sys
 from pathlib import Path
 
@@ -51,3 +53,17 @@ def test_a_reload_of_the_same_bytes_is_no_hazard(tmp_path, read, second, errors)
     if not errors:
         assert r.rules("warning") == ["pipe.hazard.same_bytes"], r.diags
         np.testing.assert_array_equal(r.outputs["out"], x[:64])
+
+
+@pytest.mark.parametrize("read, errors", [
+    ("float v = t.GetValue(3); u.SetValue(0, v);", []),   # the scalar unit waited for the first load
+    ("u.SetValue(0, 1.0f);", ["pipe.hazard.waw"]),         # a scalar access to other bytes waits for nothing
+])
+def test_a_scalar_read_of_the_first_load_orders_the_reload(tmp_path, read, errors):
+    x = np.arange(128, dtype=np.float32)
+    src = h.kernel_source(BODY.replace("READ", read).replace("SECOND", "64"))
+    r = h.build_and_run(tmp_path, src, "reload", [h.Buf("a", x), h.Buf("out", nbytes=256, role="out")],
+                        [("buffer", "a"), ("buffer", "out")])
+    assert r.rules("error") == errors, r.diags
+    if not errors:
+        np.testing.assert_array_equal(r.outputs["out"], x[64:])

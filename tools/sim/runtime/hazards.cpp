@@ -192,8 +192,10 @@ uint32_t trace_sync(TraceKind kind, Pipe p, uint32_t token, const char* api) {
 }  // namespace
 
 // The compiler orders scalar accesses after the pipe that last wrote the bytes (--cce-auto-sync): the
-// scalar unit stalls until that pipe is done. The hazard check needs no clock for it; the trace records
-// the stall as a release of the writer and a wait of the scalar unit.
+// scalar unit stalls until that pipe is done. The trace records the stall as a release of the writer and a
+// wait of the scalar unit. The scalar unit issues every instruction in order, so whatever any pipe is given
+// after the stall starts after that pipe's work (as after WaitFlag<X_S>): a reload of the same UB after
+// GetValue has read the first load is no WAW (MultiKernelBench cumsum_reverse).
 void scalar_local(AscendC::Hardware hw, uint32_t offset, uint32_t bytes, bool write) {
     PipeState& s = ps();
     Shadow& sh = s.shadow[static_cast<int>(hw)];
@@ -208,6 +210,10 @@ void scalar_local(AscendC::Hardware hw, uint32_t offset, uint32_t bytes, bool wr
     for (int p = 0; p < kPipes; ++p)
         if (need[p] > scalar_waited[p]) {
             scalar_waited[p] = s.issued[p];
+            Clock done = s.vc[p];
+            done.c[p] = s.issued[p];
+            for (int q = 0; q < kPipes; ++q)
+                for (int r = 0; r < kPipes; ++r) s.vc[q].c[r] = std::max(s.vc[q].c[r], done.c[r]);
             uint32_t t = trace_sync(TraceKind::REL, Pipe(p), 0, "auto-sync");
             trace_sync(TraceKind::ACQ, Pipe::S, t, "auto-sync");
         }
