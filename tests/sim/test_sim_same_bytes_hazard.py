@@ -67,3 +67,38 @@ def test_a_scalar_read_of_the_first_load_orders_the_reload(tmp_path, read, error
     assert r.rules("error") == errors, r.diags
     if not errors:
         np.testing.assert_array_equal(r.outputs["out"], x[64:])
+
+
+# NPUKernelBench AddRmsNormCast: MTE3 copies out lane 0 of each 32-byte row, then a Gather (V) rewrites the rows
+# with no MTE3->V flag. Offsets row*32 keep lane 0 (only lanes MTE3 never reads change); row*32+4 change it.
+GATHER = r"""
+extern "C" __global__ __aicore__ void lane0(GM_ADDR a, GM_ADDR out) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf, offBuf;
+    pipe.InitBuffer(buf, 256);
+    pipe.InitBuffer(offBuf, 256);
+    GlobalTensor<float> ag, og;
+    ag.SetGlobalBuffer((__gm__ float*)a, 64);
+    og.SetGlobalBuffer((__gm__ float*)out, 8);
+    LocalTensor<float> t = buf.Get<float>();
+    LocalTensor<uint32_t> off = offBuf.Get<uint32_t>();
+    DataCopy(t, ag, 64);
+    for (uint32_t i = 0; i < 8; ++i) Duplicate(off[i * 8], (uint32_t)(i * 32 + SHIFT), 8);
+    SetFlag<HardEvent::MTE2_MTE3>(0); WaitFlag<HardEvent::MTE2_MTE3>(0);
+    DataCopyPad(og, t, DataCopyParams(8, 4, 0, 0));
+    SetFlag<HardEvent::MTE2_V>(0); WaitFlag<HardEvent::MTE2_V>(0);
+    Gather(t, t, off, (uint32_t)0, 64);
+}
+KW_EXPORT_KERNEL(lane0)
+"""
+
+
+@pytest.mark.parametrize("shift, errors", [("0", []), ("4", ["pipe.hazard.war"])])
+def test_a_write_that_keeps_the_bytes_an_unordered_reader_reads_is_no_hazard(tmp_path, shift, errors):
+    x = np.arange(64, dtype=np.float32)
+    r = h.build_and_run(tmp_path, h.kernel_source(GATHER.replace("SHIFT", shift)), "lane0",
+                        [h.Buf("a", x), h.Buf("out", nbytes=32, role="out")], [("buffer", "a"), ("buffer", "out")])
+    assert r.rules("error") == errors, r.diags
+    if not errors:
+        assert "pipe.hazard.same_bytes" in r.rules("warning")
+        np.testing.assert_array_equal(r.outputs["out"], x[::8])

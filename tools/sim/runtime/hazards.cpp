@@ -18,6 +18,11 @@ struct Entry {
     uint8_t w_pipe = 0;
     uint32_t r_seq[kPipes] = {};
 };
+// On-chip blocks also remember which of their 32 bytes each pipe read since the last write (bit i = byte i): a
+// write that keeps those bytes cannot disturb that reader (GM's sparse shadow keeps the smaller Entry).
+struct LocalEntry : Entry {
+    uint32_t r_bytes[kPipes] = {};
+};
 
 constexpr int kMaxPendingSets = 4;
 
@@ -37,14 +42,14 @@ public:
     size_t size() const { return n_; }
     void resize(size_t n) {
         std::free(p_);
-        p_ = static_cast<Entry*>(std::calloc(n, sizeof(Entry)));
+        p_ = static_cast<LocalEntry*>(std::calloc(n, sizeof(LocalEntry)));
         if (!p_) std::abort();
         n_ = n;
     }
-    Entry& operator[](size_t i) { return p_[i]; }
+    LocalEntry& operator[](size_t i) { return p_[i]; }
 
 private:
-    Entry* p_ = nullptr;
+    LocalEntry* p_ = nullptr;
     size_t n_ = 0;
 };
 
@@ -122,19 +127,22 @@ void pipes_reset() {
 namespace {
 // An unordered write whose bytes in block k equal what the memory holds: whichever order the pipes take, every
 // reader and the final contents see the same bytes (e.g. a Catlass matmul reloading the same bias into the bias
-// table on each L0 tile). Reported once as a warning: the missing sync is real, its effect on this data is nil.
+// table on each L0 tile; AddRmsNormCast's Gather rewriting the lanes of rstd an MTE3 copy does not read). Reported
+// once as a warning: the missing sync is real, its effect on this data is nil.
+// `only`: the bytes of the block that matter (for a WAR, those the earlier readers read; bit i = byte k*32+i).
 bool same_bytes(AscendC::Hardware hw, uint32_t offset, uint64_t bytes, uint64_t k, const uint8_t* incoming, Pipe earlier,
-                Pipe now, const char* kind, const char* api) {
+                Pipe now, const char* kind, const char* api, uint32_t only = ~0u) {
     if (!incoming) return false;
     uint64_t lo = std::max<uint64_t>(offset, k * 32), hi = std::min<uint64_t>(uint64_t(offset) + bytes, k * 32 + 32);
-    if (std::memcmp(arena(hw) + lo, incoming + (lo - offset), hi - lo) != 0) return false;
+    for (uint64_t b = lo; b < hi; ++b)
+        if ((only >> (b - k * 32) & 1u) && arena(hw)[b] != incoming[b - offset]) return false;
     static bool warned = false;
     if (!warned) {
         warned = true;
         Diag("pipe.hazard.same_bytes", api)
             .msg(std::string(api) + " (" + pipe_name(now) + " pipe) writes " + hardware_name(hw) + " offset " + std::to_string(k * 32) +
                  " with no synchronisation after an earlier " + pipe_name(earlier) + " instruction (" + kind +
-                 "), but stores the bytes already there, so the order does not change any result on this data")
+                 "), but every byte the order could affect keeps its value, so no result changes on this data")
             .val("earlier_pipe", pipe_name(earlier)).val("later_pipe", pipe_name(now)).val("offset", (long long)(k * 32))
             .hint(hazard_hint(earlier, now))
             .warn();
@@ -158,7 +166,7 @@ void access_local(Pipe p, AscendC::Hardware hw, uint32_t offset, uint64_t bytes,
     if (last >= sh.size()) last = sh.size() - 1;
     const Clock& mine = s.vc[pi];
     for (uint64_t k = first; k <= last; ++k) {
-        Entry& e = sh[k];
+        LocalEntry& e = sh[k];
         Pipe wp = static_cast<Pipe>(e.w_pipe);
         if (e.w_seq != 0) {
             bool ordered = mine.c[e.w_pipe] >= e.w_seq;
@@ -170,14 +178,17 @@ void access_local(Pipe p, AscendC::Hardware hw, uint32_t offset, uint64_t bytes,
             for (int r = 0; r < kPipes; ++r) {
                 if (r == pi || e.r_seq[r] == 0) continue;
                 if (!auto_synced(static_cast<Pipe>(r), p) && mine.c[r] < e.r_seq[r] &&
-                    !same_bytes(hw, offset, bytes, k, incoming, static_cast<Pipe>(r), p, "WAR", api))
+                    !same_bytes(hw, offset, bytes, k, incoming, static_cast<Pipe>(r), p, "WAR", api, e.r_bytes[r]))
                     hazard("WAR", static_cast<Pipe>(r), e.r_seq[r], p, hw, uint32_t(k * 32), api, operand);
             }
             e.w_seq = seq;
             e.w_pipe = static_cast<uint8_t>(p);
             std::fill(std::begin(e.r_seq), std::end(e.r_seq), 0u);
+            std::fill(std::begin(e.r_bytes), std::end(e.r_bytes), 0u);
         } else {
             e.r_seq[pi] = seq;
+            uint64_t lo = std::max<uint64_t>(offset, k * 32) - k * 32, hi = std::min<uint64_t>(uint64_t(offset) + bytes, k * 32 + 32) - k * 32;
+            e.r_bytes[pi] |= uint32_t((hi - lo == 32 ? ~0ull : ((1ull << (hi - lo)) - 1)) << lo);
         }
     }
 }
