@@ -193,3 +193,18 @@ def test_a_one_element_tensor_feeds_a_number_attribute():
                      values, [])
     assert b.problem is None and b.case.attrs == {"alpha": 0.5, "beta": -2.0}
     assert any("1-element tensor, as pybind converts it" in n for n in b.notes)
+
+
+def test_an_attribute_takes_the_value_whose_name_abbreviates_it_before_any_by_position():
+    # NPUKernelBench LayerNormV4: Model(normalized_shape, weight, bias, eps) and the OpDef attribute `epsilon`;
+    # by position `epsilon` took normalized_shape = [256] and every rstd came out 1/16
+    values = [tensor("input_tensor", (2, 4)), scalar("normalized_shape", [4], index=0),
+              tensor("weight", (4,), origin="init", index=1), tensor("bias", (4,), origin="init", index=2),
+              scalar("eps", 1e-5, index=3)]
+    b = bind_msopgen(op([("x", "required"), ("gamma", "optional"), ("beta", "optional")], [("epsilon", "float")]),
+                     values, [])
+    assert b.problem is None and b.case.attrs == {"epsilon": 1e-5}
+    assert "attribute 'epsilon' <- init 'eps' = 1e-05 (by abbreviation)" in b.notes
+    # too short to be an abbreviation (`a` of `alpha`): by position, and said so
+    b = bind_msopgen(op([("x", "required")], [("alpha", "float")]), [tensor("x", (2,)), scalar("k", 2.0), scalar("a", 3.0)], [])
+    assert b.case.attrs == {"alpha": 2.0} and "attribute 'alpha' <- init 'k' = 2.0 (by position)" in b.notes

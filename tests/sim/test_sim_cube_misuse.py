@@ -98,3 +98,22 @@ def test_matmul_counters_and_mix_blocks(sim):
     macs = sum(c["macs"] for blk in run.counters for c in blk.get("cube", []) if c["api"] == "Mmad")
     assert macs == 64 * 96 * 48
     np.testing.assert_allclose(run.outputs["c"], ENTRIES[MM].reference(case)["c"], rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("new,rule", [
+    # every block computes the whole C and stores the same values (MKB four_dim_tensor_matrix_multiplication):
+    # whichever block lands last, C is right
+    ("mm.SetTensorA(aGm, tilingData.transA);\n    mm.SetTensorB(bGm, tilingData.transB);\n"
+     "    mm.SetTail(t.M, t.N);\n    mm.IterateAll(cGm);", None),
+    # every block stores its own tile's values at C's start: the result depends on which lands last
+    ("mm.IterateAll(cGm);", "gm.race"),
+])
+def test_blocks_storing_the_same_matmul_result_do_not_race(sim, new, rule):
+    project, _ = _mutated(MM, MM_SRC, "mm.IterateAll(cGm[offsetC]);", new)
+    case, run = _run_first_case(sim, MM, project)
+    errors = [d.rule for d in run.diagnostics if d.severity == "error"]
+    if rule is None:
+        assert run.status == "ok", errors
+        np.testing.assert_allclose(run.outputs["c"], ENTRIES[MM].reference(case)["c"], rtol=1e-4, atol=1e-3)
+    else:
+        assert run.status == "rule_violation" and errors[0] == rule, errors

@@ -16,7 +16,7 @@ import numpy as np
 from kernelwright.tools.dtypes import KERNEL_DTYPES, name_of, numpy_dtype
 from kernelwright.tools.opspec import OpParam, OpSpec
 from kernelwright.tools.referee.bind_lists import list_members, output_keys, param_dtypes
-from kernelwright.tools.referee.binding import Bound, TaskValue, name_matches
+from kernelwright.tools.referee.binding import Bound, TaskValue, abbreviates, name_matches
 from kernelwright.tools.tensor_lists import is_dynamic
 from kernelwright.tools.toolchain import Case, OutputSpec
 
@@ -88,11 +88,16 @@ def _kernel_dtype(name: str) -> str:
     return name if name in KERNEL_DTYPES or name == "complex64" else "float32"
 
 
-def _pick(pool: list[TaskValue], claimed: set[int], wanted: str, kinds: tuple[str, ...]) -> tuple[TaskValue | None, str]:
+def _pick(pool: list[TaskValue], claimed: set[int], wanted: str, kinds: tuple[str, ...],
+          short: bool = False) -> tuple[TaskValue | None, str]:
+    """The free value named `wanted`, else (with `short`) one whose name abbreviates it, else the first free one."""
     free = [v for v in pool if id(v) not in claimed and v.value.kind in kinds]
     for v in free:
         if name_matches(v, wanted):
             return v, "name"
+    for v in free if short else []:
+        if abbreviates(v, wanted):
+            return v, "abbreviation"
     return (free[0], "position") if free else (None, "")
 
 
@@ -172,7 +177,7 @@ def bind_msopgen(op: OpSpec, values: list[TaskValue], expected: list, *, mutated
         return bound
     attrs: dict[str, Any] = {}
     for a in op.attrs:
-        v, how = _pick(values, claimed, a.name, ("scalar",))
+        v, how = _pick(values, claimed, a.name, ("scalar",), short=True)
         raw = v.value.value if v is not None else None
         if v is None and not a.type.lower().startswith("list"):
             # a 1-element tensor for a number: pybind converts it as it binds a `double`/`int64_t` parameter
@@ -191,8 +196,8 @@ def bind_msopgen(op: OpSpec, values: list[TaskValue], expected: list, *, mutated
             bound.problem = (f"attribute '{a.name}' <- {v.label} = {v.value.value!r}, which is not a value of "
                              f"the OpDef's attribute type {a.type}")
             return bound
-        if how == "position":
-            bound.notes.append(f"attribute '{a.name}' <- {v.label} = {raw!r} (by position)")
+        if how in ("position", "abbreviation"):
+            bound.notes.append(f"attribute '{a.name}' <- {v.label} = {raw!r} (by {how})")
     unused = [v.label for v in values if id(v) not in claimed and v.origin != "param" and v.value.kind not in ("none",)]
     if unused:
         bound.notes.append(f"task values not passed to the kernel: {', '.join(unused)}")

@@ -51,6 +51,13 @@ def name_matches(value: TaskValue, wanted: str) -> bool:
     return norm(value.name) == w or (value.origin == "param" and norm(value.name.rsplit(".", 1)[-1]) == w)
 
 
+def abbreviates(value: TaskValue, wanted: str) -> bool:
+    """One name is the other cut short (`eps` ~ `epsilon`, `dim` ~ `dims`), at least three characters: how a
+    task's `Model(eps=...)` names the OpDef attribute `epsilon` (NPUKernelBench LayerNormV4)."""
+    a, b = sorted((norm(value.name), norm(wanted)), key=len)
+    return len(a) >= 3 and b.startswith(a)
+
+
 class Bound(BaseModel):
     """A case ready for the toolchain, or the reason there is none."""
 

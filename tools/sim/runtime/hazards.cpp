@@ -4,6 +4,7 @@
 // the conflicting one (and not covered by the compiler's automatic sync) is a hazard.
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <unordered_map>
 #include <vector>
@@ -16,6 +17,11 @@ struct Entry {
     uint32_t w_seq = 0;
     uint8_t w_pipe = 0;
     uint32_t r_seq[kPipes] = {};
+};
+// On-chip blocks also remember which of their 32 bytes each pipe read since the last write (bit i = byte i): a
+// write that keeps those bytes cannot disturb that reader (GM's sparse shadow keeps the smaller Entry).
+struct LocalEntry : Entry {
+    uint32_t r_bytes[kPipes] = {};
 };
 
 constexpr int kMaxPendingSets = 4;
@@ -36,14 +42,14 @@ public:
     size_t size() const { return n_; }
     void resize(size_t n) {
         std::free(p_);
-        p_ = static_cast<Entry*>(std::calloc(n, sizeof(Entry)));
+        p_ = static_cast<LocalEntry*>(std::calloc(n, sizeof(LocalEntry)));
         if (!p_) std::abort();
         n_ = n;
     }
-    Entry& operator[](size_t i) { return p_[i]; }
+    LocalEntry& operator[](size_t i) { return p_[i]; }
 
 private:
-    Entry* p_ = nullptr;
+    LocalEntry* p_ = nullptr;
     size_t n_ = 0;
 };
 
@@ -118,7 +124,35 @@ void pipes_reset() {
     pipes_dirty() = false;
 }
 
-void access_local(Pipe p, AscendC::Hardware hw, uint32_t offset, uint64_t bytes, bool write, const char* api, const char* operand) {
+namespace {
+// An unordered write whose bytes in block k equal what the memory holds: whichever order the pipes take, every
+// reader and the final contents see the same bytes (e.g. a Catlass matmul reloading the same bias into the bias
+// table on each L0 tile; AddRmsNormCast's Gather rewriting the lanes of rstd an MTE3 copy does not read). Reported
+// once as a warning: the missing sync is real, its effect on this data is nil.
+// `only`: the bytes of the block that matter (for a WAR, those the earlier readers read; bit i = byte k*32+i).
+bool same_bytes(AscendC::Hardware hw, uint32_t offset, uint64_t bytes, uint64_t k, const uint8_t* incoming, Pipe earlier,
+                Pipe now, const char* kind, const char* api, uint32_t only = ~0u) {
+    if (!incoming) return false;
+    uint64_t lo = std::max<uint64_t>(offset, k * 32), hi = std::min<uint64_t>(uint64_t(offset) + bytes, k * 32 + 32);
+    for (uint64_t b = lo; b < hi; ++b)
+        if ((only >> (b - k * 32) & 1u) && arena(hw)[b] != incoming[b - offset]) return false;
+    static bool warned = false;
+    if (!warned) {
+        warned = true;
+        Diag("pipe.hazard.same_bytes", api)
+            .msg(std::string(api) + " (" + pipe_name(now) + " pipe) writes " + hardware_name(hw) + " offset " + std::to_string(k * 32) +
+                 " with no synchronisation after an earlier " + pipe_name(earlier) + " instruction (" + kind +
+                 "), but every byte the order could affect keeps its value, so no result changes on this data")
+            .val("earlier_pipe", pipe_name(earlier)).val("later_pipe", pipe_name(now)).val("offset", (long long)(k * 32))
+            .hint(hazard_hint(earlier, now))
+            .warn();
+    }
+    return true;
+}
+}  // namespace
+
+void access_local(Pipe p, AscendC::Hardware hw, uint32_t offset, uint64_t bytes, bool write, const char* api, const char* operand,
+                  const uint8_t* incoming) {
     if (bytes == 0) return;
     PipeState& s = ps();
     Shadow& sh = s.shadow[static_cast<int>(hw)];
@@ -132,25 +166,29 @@ void access_local(Pipe p, AscendC::Hardware hw, uint32_t offset, uint64_t bytes,
     if (last >= sh.size()) last = sh.size() - 1;
     const Clock& mine = s.vc[pi];
     for (uint64_t k = first; k <= last; ++k) {
-        Entry& e = sh[k];
+        LocalEntry& e = sh[k];
         Pipe wp = static_cast<Pipe>(e.w_pipe);
         if (e.w_seq != 0) {
             bool ordered = mine.c[e.w_pipe] >= e.w_seq;
-            if (wp != p && !auto_synced(wp, p) && !ordered) hazard(write ? "WAW" : "RAW", wp, e.w_seq, p, hw, uint32_t(k * 32), api, operand);
-            if (write && wp == p && (p == Pipe::MTE2 || p == Pipe::MTE1) && !ordered)
-                hazard("WAW", wp, e.w_seq, p, hw, uint32_t(k * 32), api, operand);
+            bool other_pipe = wp != p && !auto_synced(wp, p), same_dma = write && wp == p && (p == Pipe::MTE2 || p == Pipe::MTE1);
+            if ((other_pipe || same_dma) && !ordered && !(write && same_bytes(hw, offset, bytes, k, incoming, wp, p, "WAW", api)))
+                hazard(write ? "WAW" : "RAW", wp, e.w_seq, p, hw, uint32_t(k * 32), api, operand);
         }
         if (write) {
             for (int r = 0; r < kPipes; ++r) {
                 if (r == pi || e.r_seq[r] == 0) continue;
-                if (!auto_synced(static_cast<Pipe>(r), p) && mine.c[r] < e.r_seq[r])
+                if (!auto_synced(static_cast<Pipe>(r), p) && mine.c[r] < e.r_seq[r] &&
+                    !same_bytes(hw, offset, bytes, k, incoming, static_cast<Pipe>(r), p, "WAR", api, e.r_bytes[r]))
                     hazard("WAR", static_cast<Pipe>(r), e.r_seq[r], p, hw, uint32_t(k * 32), api, operand);
             }
             e.w_seq = seq;
             e.w_pipe = static_cast<uint8_t>(p);
             std::fill(std::begin(e.r_seq), std::end(e.r_seq), 0u);
+            std::fill(std::begin(e.r_bytes), std::end(e.r_bytes), 0u);
         } else {
             e.r_seq[pi] = seq;
+            uint64_t lo = std::max<uint64_t>(offset, k * 32) - k * 32, hi = std::min<uint64_t>(uint64_t(offset) + bytes, k * 32 + 32) - k * 32;
+            e.r_bytes[pi] |= uint32_t((hi - lo == 32 ? ~0ull : ((1ull << (hi - lo)) - 1)) << lo);
         }
     }
 }
@@ -165,8 +203,10 @@ uint32_t trace_sync(TraceKind kind, Pipe p, uint32_t token, const char* api) {
 }  // namespace
 
 // The compiler orders scalar accesses after the pipe that last wrote the bytes (--cce-auto-sync): the
-// scalar unit stalls until that pipe is done. The hazard check needs no clock for it; the trace records
-// the stall as a release of the writer and a wait of the scalar unit.
+// scalar unit stalls until that pipe is done. The trace records the stall as a release of the writer and a
+// wait of the scalar unit. The scalar unit issues every instruction in order, so whatever any pipe is given
+// after the stall starts after that pipe's work (as after WaitFlag<X_S>): a reload of the same UB after
+// GetValue has read the first load is no WAW (MultiKernelBench cumsum_reverse).
 void scalar_local(AscendC::Hardware hw, uint32_t offset, uint32_t bytes, bool write) {
     PipeState& s = ps();
     Shadow& sh = s.shadow[static_cast<int>(hw)];
@@ -181,6 +221,10 @@ void scalar_local(AscendC::Hardware hw, uint32_t offset, uint32_t bytes, bool wr
     for (int p = 0; p < kPipes; ++p)
         if (need[p] > scalar_waited[p]) {
             scalar_waited[p] = s.issued[p];
+            Clock done = s.vc[p];
+            done.c[p] = s.issued[p];
+            for (int q = 0; q < kPipes; ++q)
+                for (int r = 0; r < kPipes; ++r) s.vc[q].c[r] = std::max(s.vc[q].c[r], done.c[r]);
             uint32_t t = trace_sync(TraceKind::REL, Pipe(p), 0, "auto-sync");
             trace_sync(TraceKind::ACQ, Pipe::S, t, "auto-sync");
         }

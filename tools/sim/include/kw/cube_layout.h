@@ -65,9 +65,10 @@ inline void require_range(const char* api, const char* field, long long v, long 
 
 // Reports a byte range of a local tensor to the pipe tracker after a room check.
 template <class T>
-void touch(Pipe p, const LocalTensor<T>& t, uint64_t offset_bytes, uint64_t bytes, bool write, const char* api, const char* operand) {
+void touch(Pipe p, const LocalTensor<T>& t, uint64_t offset_bytes, uint64_t bytes, bool write, const char* api, const char* operand,
+           const uint8_t* incoming = nullptr) {
     kw::require_room(t, offset_bytes + bytes, api, operand);
-    rt::access_local(p, t.hw(), uint32_t(t.addr_ + offset_bytes), bytes, write, api, operand);
+    rt::access_local(p, t.hw(), uint32_t(t.addr_ + offset_bytes), bytes, write, api, operand, incoming);
 }
 
 }  // namespace kw::cube

@@ -2,6 +2,9 @@
 // LoadData (2D) and LoadDataWithTranspose L1->L0A/L0B (MTE1), InitConstValue, and the L1->bias
 // table copy. Geometry and layouts: see kw/cube_layout.h.
 #pragma once
+#include <cstring>
+#include <vector>
+
 #include "kw/cube_layout.h"
 #include "kw/cube_params.h"
 
@@ -181,10 +184,11 @@ void l1_to_bias(const LocalTensor<D>& dst, const LocalTensor<S>& src, uint32_t b
     for (uint32_t b = 0; b < blocks; ++b) {
         uint64_t s = uint64_t(b) * (uint64_t(blockLen) + srcGap) * 64, d = uint64_t(b) * (n * sizeof(D) + uint64_t(dstGap) * 64);
         cube::touch(Pipe::MTE1, src, s, n * sizeof(S), false, api, "src");
-        cube::touch(Pipe::MTE1, dst, d, n * sizeof(D), true, api, "dst");
         const S* sp = reinterpret_cast<const S*>(rt::arena(src.hw()) + src.addr_ + s);
-        D* dp = reinterpret_cast<D*>(rt::arena(dst.hw()) + dst.addr_ + d);
-        for (uint64_t e = 0; e < n; ++e) dp[e] = static_cast<D>(static_cast<acc_t<S>>(sp[e]));
+        std::vector<D> converted(n);
+        for (uint64_t e = 0; e < n; ++e) converted[e] = static_cast<D>(static_cast<acc_t<S>>(sp[e]));
+        cube::touch(Pipe::MTE1, dst, d, n * sizeof(D), true, api, "dst", reinterpret_cast<const uint8_t*>(converted.data()));
+        std::memcpy(rt::arena(dst.hw()) + dst.addr_ + d, converted.data(), n * sizeof(D));
     }
     rt::count_copy(src.hw(), dst.hw(), uint64_t(blocks) * blockLen * 64);
 }

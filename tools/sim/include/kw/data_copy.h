@@ -156,7 +156,8 @@ void dma_gm_local(Pipe pipe, const LocalTensor<T>& local, T* gm, bool to_local, 
             rt::access_gm_store(pipe, g, burst, l, api, "dst");
         else
             rt::access_gm(pipe, g, burst, !to_local, api, to_local ? "src" : "dst");
-        rt::access_local(pipe, local.hw(), uint32_t(l - rt::arena(local.hw())), burst, to_local, api, to_local ? "dst" : "src");
+        rt::access_local(pipe, local.hw(), uint32_t(l - rt::arena(local.hw())), burst, to_local, api, to_local ? "dst" : "src",
+                         to_local ? g : nullptr);
         if (to_local) std::memcpy(l, g, burst);
         else if (rt::atomic_mode() == 0) std::memcpy(g, l, burst);
         else {
@@ -190,7 +191,7 @@ void ub_to_ub(const LocalTensor<D>& dst, const LocalTensor<S>& src, uint32_t blo
     for (uint32_t i = 0; i < blocks; ++i) {
         uint32_t so = uint32_t(src.addr_ + i * (burst + src_gap)), d = uint32_t(dst.addr_ + i * (burst + dst_gap));
         rt::access_local(p, src.hw(), so, burst, false, api, "src");
-        rt::access_local(p, dst.hw(), d, burst, true, api, "dst");
+        rt::access_local(p, dst.hw(), d, burst, true, api, "dst", rt::arena(src.hw()) + so);
         std::memmove(rt::arena(dst.hw()) + d, rt::arena(src.hw()) + so, burst);
     }
     rt::count_copy(src.hw(), dst.hw(), uint64_t(blocks) * burst);

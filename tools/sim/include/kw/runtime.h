@@ -95,8 +95,10 @@ const float* half_to_float_table();
 
 // ---- pipe hazards on on-chip memory ----
 // `api` names the instruction; `pos` the logical position of the tensor (for messages).
+// `incoming`, for a write, is the bytes it stores (`bytes` long): a write that leaves every byte as it was
+// cannot race (the GM race rule's idempotent store), so an unordered one is a warning, not a hazard.
 void access_local(Pipe p, AscendC::Hardware hw, uint32_t offset, uint64_t bytes, bool write, const char* api,
-                  const char* operand);
+                  const char* operand, const uint8_t* incoming = nullptr);
 Clock release(Pipe src, const char* api = nullptr);                 // snapshot: all ops issued so far on src are done
 void acquire(Pipe dst, const Clock& c, const char* api = nullptr);  // dst now waits for that snapshot
 void set_flag(Pipe src, Pipe dst, int id, const char* api);

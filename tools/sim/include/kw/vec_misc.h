@@ -227,8 +227,11 @@ inline void run(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Loca
     }
     kw::require_room(dst, (dhi + 1) * sizeof(T), api, "dst");
     kw::rt::access_local(kw::Pipe::V, src.hw(), src.addr_ + uint32_t(lo), hi - lo + sizeof(T), false, api, "src");
-    kw::rt::access_local(kw::Pipe::V, dst.hw(), dst.addr_, (dhi + 1) * sizeof(T), true, api, "dst");
-    for (auto& kv : out) dst.ptr()[kv.first] = kv.second;
+    std::vector<T> result(dst.ptr(), dst.ptr() + dhi + 1);   // the bytes dst will hold (for the same-bytes rule)
+    for (auto& kv : out) result[kv.first] = kv.second;
+    kw::rt::access_local(kw::Pipe::V, dst.hw(), dst.addr_, (dhi + 1) * sizeof(T), true, api, "dst",
+                         reinterpret_cast<const uint8_t*>(result.data()));
+    std::memcpy(dst.ptr(), result.data(), (dhi + 1) * sizeof(T));
     kw::rt::count_vec(api, kw::dtype_name<T>(), reps, lanes.size());
 }
 template <typename T>
