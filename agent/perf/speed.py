@@ -14,7 +14,7 @@ class Speed(BaseModel):
     speedup: float | None = None
     bottleneck: str = ""
     report: dict[str, Any] = Field(default_factory=dict)   # the SoC's entry of the speed record, for the optimiser
-    shapes: list[list[int]] = Field(default_factory=list)   # the input shapes of the first passing run
+    shapes: list[list[int]] = Field(default_factory=list)   # the input shapes the estimate is at (see speed_of)
 
 
 def speed_of(verdict: Any) -> Speed | None:
@@ -23,7 +23,11 @@ def speed_of(verdict: Any) -> Speed | None:
         return None
     m = next((s.metrics for s in verdict.stages if s.name == "measure"), {})
     rec = m.get("speed") or {}
-    shapes = next((r.run_shapes for r in verdict.runs if r.status == "pass"), [])
+    first = next((r for r in verdict.runs if r.status == "pass"), None)
+    # the estimate's own shapes: the task's when the measure stage traced them (tools/referee/speed_shapes.py), so
+    # a tiling knob is judged where it is estimated, else the (shrunk) shapes that ran
+    at_task = rec.get("kind") == "estimate" and rec.get("at") == "task"
+    shapes = [] if first is None else (first.original_shapes or first.run_shapes) if at_task else first.run_shapes
     if rec.get("kind") == "measured":
         t = rec.get("timing") or {}
         kernel, ref = (t.get("kernel") or {}).get("median_ms"), (t.get("reference") or {}).get("median_ms")

@@ -94,15 +94,15 @@ def _shrunk_label(mapping: dict[int, int]) -> str:
 
 def _at_task_shapes(first: RanCase, full: FullShapes | None, worker: ReferenceWorker, soc: SocProfile
                     ) -> tuple[dict[str, Any] | None, str]:
-    """The per-SoC estimates at the task's own shapes, or (None, why not)."""
+    """The per-SoC estimates at the task's own shapes of a case that ran shrunk, or (None, why not). The eager
+    side is recorded on fake tensors only: the task's own tensors may not fit in memory."""
     if full is None or full.result is None or full.result.trace is None:
         return None, full.why_not if full else "no trace at the task's own shapes was made"
-    ops = worker.aten_ops(first.case, {}, fake_only=True) if first.mapping else worker.aten_ops(first.case, {})
+    ops = worker.aten_ops(first.case, {}, fake_only=True)
     if isinstance(ops, RefFailure):
         return None, f"the reference's ATen ops at the task's shapes could not be recorded on fake tensors: " \
                      f"{ops.render()[:200]}"
-    least = full.min_bytes if first.mapping else min_bytes(first.ref)
-    return _estimated(full.result.trace, ops, least, soc, full.notes), ""
+    return _estimated(full.result.trace, ops, full.min_bytes, soc, full.notes), ""
 
 
 def _plain(v: RefValue) -> Any:

@@ -16,9 +16,11 @@ other (SyncAll) cannot run on a sample and keeps the shrunk-shape estimate."""
 from __future__ import annotations
 
 import math
+
 import numpy as np
 
 from kernelwright.tools.dtypes import numpy_dtype
+from kernelwright.tools.perf.estimate import CALIBRATED_ARCHS
 from kernelwright.tools.referee.case_runner import Setting, bind
 from kernelwright.tools.referee.speed import FullShapes, RanCase
 from kernelwright.tools.tasks.reference import RefFailure, RefRun, RefValue
@@ -47,6 +49,8 @@ def trace_at_task_shapes(s: Setting, first: RanCase) -> FullShapes:
     if not first.mapping:
         return FullShapes(first.result, "ran at the task's own shapes" + (
             f" on sampled blocks {', '.join(map(str, first.result.sampled))}" if first.result.sampled else ""))
+    if s.soc.npu_arch not in CALIBRATED_ARCHS:
+        return FullShapes(why_not=f"no calibrated cost model for {s.soc.name}: nothing to estimate at any shapes")
     if s.model_new or s.native:
         return FullShapes(why_not="an answer judged through its ModelNew has no trace-only run at the task's shapes")
     shapes = s.worker.describe(first.case)
