@@ -67,7 +67,10 @@ def _speed_entry(art: Path) -> dict:
     # at the shrunk shapes stands beside it (older verdicts have only that one, without `at`)
     at = rec.get("at") or ("task" if rec.get("shapes") == "the task's own shapes" else "shrunk")
     shrunk = ((rec.get("shrunk") or {}).get("per_soc") or {}).get(soc) or main    # ran at the task's shapes: the same
+    took = next((float(n.split("took ")[1].split(" s")[0]) for n in main.get("notes", []) if "trace-only run took" in n),
+                None)                  # verdicts written before `trace_s` was recorded say it in a note
     return main | {"shapes": rec.get("shapes"), "at": at, "method": rec.get("method"),
+                   "trace_s": rec.get("trace_s", took), "run_s": sum(r.get("seconds") or 0 for r in v.get("runs", [])),
                    "shrunk_speedup": shrunk.get("speedup"), "why_not_task_shapes": rec.get("why_not_task_shapes")}
 
 
@@ -118,7 +121,8 @@ def rows(bench_out: Path, carry: list[Path] = ()) -> list[dict]:
                     "eager_us": before.get("eager_us"), "bottleneck": after.get("bottleneck"),
                     "kept": p.get("kept"), "candidates": [(c["label"], c["status"]) for c in p.get("candidates", [])],
                     "shapes": e.get("shapes"), "at": e.get("at"), "shrunk": e.get("shrunk_speedup"),
-                    "why_not_task_shapes": e.get("why_not_task_shapes"),
+                    "why_not_task_shapes": e.get("why_not_task_shapes"), "trace_s": e.get("trace_s"),
+                    "run_s": e.get("run_s"),
                     "device_us": e.get("device_us"), "eager_kernels": e.get("eager_kernels"),
                     "at_launch": {f"{x:g}": at_launch(e, x) for x in LAUNCHES_US} if e else {},
                     "reason": "" if r["correct"] else (r.get("reason") or "").splitlines()[0][:160] if r.get("reason")
@@ -133,6 +137,17 @@ def distribution(xs: list[float | None], total: int) -> dict:
     return {"estimated": len(vals), **{f"at_least_{t:g}": round(sum(x >= t for x in vals) / total, 4) for t in THRESHOLDS},
             "median": median(vals) if vals else None, "min": vals[0] if vals else None,
             "max": vals[-1] if vals else None}
+
+
+def trace_cost(rs: list[dict]) -> dict | None:
+    """What the estimate at the task's shapes cost: the trace-only run's wall time against the emulated runs that
+    judged the kernel (their own wall time, build and reference excluded)."""
+    pairs = [(r["trace_s"], r["run_s"]) for r in rs if r.get("trace_s") and r.get("run_s")]
+    if not pairs:
+        return None
+    ratios = sorted(t / s for t, s in pairs)
+    return {"tries": len(pairs), "median_trace_s": median(t for t, _ in pairs), "median_run_s": median(s for _, s in pairs),
+            "median_ratio": median(ratios), "max_ratio": ratios[-1]}
 
 
 def tabulate(bench_out: Path, total: int = 52, carry: list[Path] = ()) -> dict:
@@ -150,6 +165,7 @@ def tabulate(bench_out: Path, total: int = 52, carry: list[Path] = ()) -> dict:
             "before": distribution([r["before"] for r in rs], total), "after": distribution([r["after"] for r in rs], total),
             "after_task_shapes_only": distribution([r["after"] if r.get("at") == "task" else None for r in rs], total),
             "after_shrunk": distribution([r.get("shrunk") for r in rs], total),
+            "trace_cost": trace_cost(rs),
             "after_at_launch_us": {f"{x:g}": distribution([r["at_launch"].get(f"{x:g}") for r in rs], total)
                                    for x in LAUNCHES_US},
             "targets": {f"at_least_{t:g}": share for t, share in TARGETS.items()}, "by_category": by_cat, "tasks": rs,
@@ -177,6 +193,11 @@ def markdown(s: dict) -> str:
     for x, d in s["after_at_launch_us"].items():
         lines.append(f"| after, launch {x} us (sensitivity) | {pct(d['at_least_0.8'])} | {pct(d['at_least_1'])} | "
                      + " | ".join("n/a" if d[m] is None else f"{d[m]:.3f}x" for m in ("median", "min", "max")) + " |")
+    c = s.get("trace_cost")
+    if c:
+        lines += ["", f"The estimate at the task's shapes cost a trace-only run of {c['median_trace_s']:.1f} s (median over "
+                      f"{c['tries']} tries) against {c['median_run_s']:.1f} s of emulated runs that judged the kernel: "
+                      f"median {100 * c['median_ratio']:.0f} % on top of them (max {100 * c['max_ratio']:.0f} %)."]
     lines += ["", "| category | tasks | correct | >=1.0x before | >=1.0x after | >=0.8x before | >=0.8x after |",
               "|---|---:|---:|---:|---:|---:|---:|"]
     for cat, c in s["by_category"].items():
