@@ -6,12 +6,12 @@ How: once the kernel has passed, it runs once more at the task's own shapes in a
 TilingFunc sees the real shapes, the kernel runs the first, the middle and the last of its blocks
 (sim/run.py `sample_of`) on GM sized for the task and lazily committed (runtime/sample.cpp), with zeros for
 data (nothing is compared, no input is materialised), and the cost model times the blocks that ran; every
-other block takes the time of the nearest traced block between the first and the last (tools/perf/estimate.py
-`stand_in`). Nothing here judges the kernel.
+other block takes the time of the nearest traced block (tools/perf/estimate.py `stand_in`, which says what
+that gets wrong). Nothing here judges the kernel.
 
 What it can get wrong, said in the report: a block whose work depends on the data (zeros take the same path
 as every value for the builtin writer's programs, not for data-dependent loops); untraced blocks that differ
-from their stand-in (a tiling with more than one kind of middle block); a kernel whose blocks wait for each
+from their stand-in (a former/tail split: the reduce tasks' 128 rows on 48 cores count 132); a kernel whose blocks wait for each
 other (SyncAll) cannot run on a sample and keeps the shrunk-shape estimate."""
 from __future__ import annotations
 
