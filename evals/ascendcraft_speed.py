@@ -23,6 +23,12 @@ prints a Markdown summary. The numbers are estimates of the cost model (tools/pe
 With --filter only some tasks run; --carry names older results.jsonl files whose rows stand for the tasks
 this run did not finish (this run's row wins), and the table says which rows are carried and whether
 the phase ran for each (a row without a phase record was run with the phase off).
+
+At which shapes: the headline (before, after) is the measure stage's estimate at the task's own shapes where
+the referee traced them (tools/referee/speed_shapes.py; column `at` = task), else at the shrunk shapes the
+emulation judged (`at` = shrunk, older runs); column `shrunk` is the estimate at the shrunk shapes beside it,
+and a line says what the trace-only runs cost against the emulated runs that judged the kernels. To estimate
+an older run's kernels at the task's shapes without running the agent again: evals/speed_reverify.py.
 """
 from __future__ import annotations
 
