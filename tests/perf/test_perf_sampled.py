@@ -66,3 +66,14 @@ def test_a_sampled_launch_missing_a_sampled_block_is_partial():
     t = sampled(48, [0, 24])
     t.launches[0].sampled = [0, 24, 47]
     assert estimate(t, "Ascend910B2").status == "partial"
+
+
+def test_a_block_share_of_the_tensors_guards_the_trace_only_run():
+    """What one block moved at the shrunk shapes tells what a traced block will touch at the task's shapes."""
+    from kernelwright.tools.perf.trace import TraceBuilder
+    from kernelwright.tools.referee.speed_shapes import block_share
+    blocks = [TraceBuilder().copy("GM", "UB", 1000, count=3).copy("UB", "GM", 500).copy("UB", "UB", 9999).build(i)
+              for i in range(2)]
+    trace = KernelTrace(launches=[LaunchTrace(block_dim=2, blocks=blocks)])
+    assert block_share(trace, 7000) == pytest.approx(0.5)        # 3500 of 7000 bytes each; UB to UB is no GM
+    assert block_share(trace, 1000) == 1.0

@@ -21,13 +21,16 @@ import numpy as np
 
 from kernelwright.tools.dtypes import numpy_dtype
 from kernelwright.tools.perf.estimate import CALIBRATED_ARCHS
+from kernelwright.tools.perf.trace import COPY, MEMORIES, KernelTrace
 from kernelwright.tools.referee.case_runner import Setting, bind
-from kernelwright.tools.referee.speed import FullShapes, RanCase
+from kernelwright.tools.referee.speed import FullShapes, RanCase, min_bytes
 from kernelwright.tools.tasks.reference import RefFailure, RefRun, RefValue
 
 TRACE_BLOCKS = 3               # blocks a trace-only run emulates: the first, the middle and the last
 TRACE_TIMEOUT_S = 20.0         # the emulator's CPU seconds for them (the run's time limit, runtime/scheduler.cpp)
-TRACE_GM_BYTES = 16 << 30      # GM the task's own tensors may map (lazily committed: only the traced blocks' pages)
+TRACE_GM_BYTES = 32 << 30      # GM the task's own tensors may map (lazily committed: only the traced blocks' pages)
+TRACE_TOUCH_BYTES = 4 << 30    # GM the traced blocks may be expected to touch (each page they touch is memory)
+GM = MEMORIES.index("GM")
 
 
 def _placeholder(v: RefValue) -> RefValue:
@@ -42,6 +45,18 @@ def _placeholder(v: RefValue) -> RefValue:
 def _bytes(values: list[RefValue]) -> int:
     return sum(math.prod(t.shape or [1]) * numpy_dtype(t.dtype or "float32").itemsize
                for v in values for t in v.tensors() if t.shape is not None)
+
+
+def block_share(trace: KernelTrace, total: int) -> float:
+    """The largest share of the case's tensors one block moved to or from GM (at the shapes that ran): what a
+    traced block at the task's shapes will touch, as a share of the task's tensors."""
+    most = 0
+    for lt in trace.launches:
+        for b in lt.blocks:
+            r = b.records
+            gm = r[(r["kind"] == COPY) & ((r["src"] == GM) | (r["dst"] == GM))]
+            most = max(most, int((gm["y"].astype("u8") * gm["count"]).sum()))
+    return min(1.0, most / total) if total else 1.0
 
 
 def trace_at_task_shapes(s: Setting, first: RanCase) -> FullShapes:
@@ -63,6 +78,11 @@ def trace_at_task_shapes(s: Setting, first: RanCase) -> FullShapes:
     if total > TRACE_GM_BYTES:
         return FullShapes(why_not=f"the task's tensors take {total / 2**30:.1f} GiB, past the trace-only run's "
                                   f"{TRACE_GM_BYTES >> 30} GiB")
+    touch = block_share(first.result.trace, min_bytes(first.ref) or 0) * total * TRACE_BLOCKS
+    if touch > TRACE_TOUCH_BYTES:
+        return FullShapes(why_not=f"{TRACE_BLOCKS} blocks at the task's shapes would touch about {touch / 2**30:.1f} GiB "
+                                  f"of GM (a block moved that share of the tensors at the shrunk shapes), past "
+                                  f"{TRACE_TOUCH_BYTES >> 30} GiB")
     ref = RefRun(args=[_placeholder(v) for v in shapes.args], init=[_placeholder(v) for v in shapes.init],
                  params=[_placeholder(v) for v in shapes.params], outputs=[_placeholder(v) for v in shapes.outputs])
     bound, _ = bind(s, ref)
