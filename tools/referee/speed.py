@@ -155,7 +155,7 @@ def judge_speed(report: StageReport, ran: list[RanCase], *, toolchain: Toolchain
         # why not at the task's shapes can be news: a rule the kernel breaks only there (UB overflow of a tile
         # sized from the task's shapes), which the shrunk shapes that judged it cannot show
         where = "at the task's shapes" if record["at"] == "task" else \
-            f"at the shrunk shapes only (not at the task's: {record['why_not_task_shapes'][:240]})"
+            f"at the shrunk shapes only (not at the task's: {' '.join(record['why_not_task_shapes'].split())[:240]})"
         beside = ""
         if "shrunk" in record and "speedup" in ran_at[soc.name]:
             beside = f"; {ran_at[soc.name]['speedup']:.2f}x at the shrunk shapes"
