@@ -77,3 +77,20 @@ def test_a_block_share_of_the_tensors_guards_the_trace_only_run():
     trace = KernelTrace(launches=[LaunchTrace(block_dim=2, blocks=blocks)])
     assert block_share(trace, 7000) == pytest.approx(0.5)        # 3500 of 7000 bytes each; UB to UB is no GM
     assert block_share(trace, 1000) == 1.0
+
+
+def test_a_trace_only_run_samples_a_syncall_kernel_and_estimates_the_whole_launch(sim):
+    """Nothing is judged in a trace-only run, so a SyncAll waits for the sampled blocks only (a judged sample
+    refuses it: tests/sim/test_sim_sampled.py); the estimate of 3 traced blocks of 8 is the whole launch's."""
+    from tests.sim.test_sim_driver import launch_project, scale_case
+    from tests.sim.test_sim_sampled import SYNCED
+    b = sim.build(launch_project(SYNCED))
+    assert b.ok, [d.render() for d in b.diagnostics]
+    _, case = scale_case(blocks=8)
+    whole = sim.run(b, case)
+    part = sim.run(b, case.model_copy(update={"sample_blocks": 3, "trace_only": True}))
+    assert part.status == "ok", (part.detail, [d.render() for d in part.diagnostics])
+    assert part.sampled == [0, 4, 7] and part.trace.complete and not part.outputs
+    w, p = estimate(whole.trace, "Ascend910B2"), estimate(part.trace, "Ascend910B2")
+    assert p.status == "ok" and p.blocks == w.blocks == 8 and p.gm_bytes == w.gm_bytes
+    assert p.device_us == pytest.approx(w.device_us, rel=0.01)

@@ -11,8 +11,10 @@ that gets wrong). Nothing here judges the kernel.
 
 What it can get wrong, said in the report: a block whose work depends on the data (zeros take the same path
 as every value for the builtin writer's programs, not for data-dependent loops); untraced blocks that differ
-from their stand-in (a former/tail split: the reduce tasks' 128 rows on 48 cores count 132); a kernel whose blocks wait for each
-other (SyncAll) cannot run on a sample and keeps the shrunk-shape estimate."""
+from their stand-in (a former/tail split: the reduce tasks' 128 rows on 48 cores count 132); a SyncAll waits for the
+traced blocks only (runtime/scheduler.cpp in trace-only mode), so a combine after it reads zeros for the untraced
+blocks' partial results: the same instructions, not the same values. Cross-core flags between AI Cores still
+cannot run on a sample: such kernels keep the shrunk-shape estimate."""
 from __future__ import annotations
 
 import math

@@ -157,6 +157,8 @@ class Runner:
         m = [soc_line(self.soc), line("out_dir", self.dir), line("timeout_ms", int(self.case.timeout_s * 1000)),
              line("race_check", int(self.race_check and not self.case.trace_only)), line("tiling_key", tiling_key), line("kernel", kernel),
              line("block_dim", block_dim)]
+        if self.case.trace_only:     # runtime/scheduler.cpp: a sampled SyncAll waits for the sampled blocks only
+            m.append(line("trace_only", 1))
         if self.case.sample_blocks and block_dim > self.case.sample_blocks:   # before the buffers (runtime/sample.cpp)
             self.result.sampled = sample_of(block_dim, self.case.sample_blocks)
             m.append(line("sample", ",".join(map(str, self.result.sampled))))
