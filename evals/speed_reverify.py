@@ -38,7 +38,8 @@ def _rows(files: list[Path]) -> dict[str, dict]:
 def _wanted(r: dict, filters: list[str]) -> bool:
     for f in filters:
         key, _, pats = f.partition("=")
-        if not any(fnmatch.fnmatch(str(r.get(key, "")), p) for p in pats.split(",")):
+        value = r.get("task" if key == "name" else key, "")      # `name` as kernelwright bench's --filter says it
+        if not any(fnmatch.fnmatch(str(value), p) for p in pats.split(",")):
             return False
     return True
 
@@ -115,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mkb", type=Path, required=True, help="MultiKernelBench's reference/ directory")
     ap.add_argument("--results", type=Path, action="append", required=True, help="an older results.jsonl (repeatable)")
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--filter", action="append", default=[], metavar="KEY=PATTERNS")
+    ap.add_argument("--filter", action="append", default=[], metavar="KEY=PATTERNS",
+                    help="only rows whose KEY (name, category, ...) matches one of the comma-separated patterns")
     ap.add_argument("--phase", action="store_true", help="only write the phase records of the rows already in --out")
     a = ap.parse_args(argv)
     a.out.mkdir(parents=True, exist_ok=True)
