@@ -261,3 +261,16 @@ def test_the_phase_reads_the_estimate_at_the_task_shapes_and_its_shapes():
     assert speed_of(v).shapes == [[16, 64]] and speed_of(v).at == "shrunk"
     line = phase_line({"before": {"kernel_us": 519.0, "speedup": 1.2, "at": "task"}, "after": None, "candidates": []})
     assert "(estimate at the task's shapes)" in line
+
+
+def test_a_candidate_estimated_only_at_shrunk_shapes_does_not_beat_one_at_the_task_shapes():
+    """adam's doubled tile passed at the shrunk shapes and overflowed UB at the task's: its 20 us at the shrunk
+    shapes must not replace the original's 5 ms at the task's shapes."""
+    from kernelwright.agent.perf.search import Candidate, Search
+    best = Candidate(label="original", source="a", status="passed",
+                     speed=Speed(kind="estimate", kernel_us=5000.0, at="task"))
+    s = Search(best=best, start=best)
+    assert not s.consider(Candidate(label="tile x2", source="b", status="passed",
+                                    speed=Speed(kind="estimate", kernel_us=20.0, at="shrunk")), 0.005)
+    assert s.consider(Candidate(label="blocks x2", source="c", status="passed",
+                                speed=Speed(kind="estimate", kernel_us=4000.0, at="task")), 0.005)
