@@ -176,6 +176,7 @@ def _phase_state(tmp_path, device_us: float, bound_us: float):
 
 def test_phase_skips_the_knobs_at_the_socs_floor_and_keeps_a_faster_candidate(tmp_path):
     from kernelwright.agent.perf.node import run_phase
+    from kernelwright.agent.perf.speed import speed_of
     from kernelwright.tools.project import KernelProject
     deps = _deps(None)
     calls: list[str] = []
@@ -186,7 +187,7 @@ def test_phase_skips_the_knobs_at_the_socs_floor_and_keeps_a_faster_candidate(tm
         calls.append(label)
         if label != "double_buffer on":
             return Candidate(label=label, source=source, status="failed", why="referee: mismatch")
-        return Candidate(label=label, source=source, status="passed", speed=Speed(kind="estimate", kernel_us=20.0),
+        return Candidate(label=label, source=source, status="passed", speed=speed_of(_verdict(1.0, 0.5, 20.0)),
                          verdict=_verdict(1.0, 0.5, 20.0), project=KernelProject(name="T", kind="kernel_launch"))
     up = run_phase(_phase_state(tmp_path / "b", 3.0, 1.0), deps, judge=judge)
     assert calls[0] == "double_buffer on" and len(calls) == deps.config.perf.max_candidates
