@@ -23,6 +23,8 @@ import sys
 import time
 from pathlib import Path
 
+from kernelwright.tools.referee.verdict import Verdict
+
 
 def _rows(files: list[Path]) -> dict[str, dict]:
     """The newest row per task over the files (a later file wins)."""
@@ -80,7 +82,6 @@ def phase(out: Path, mkb: Path) -> None:
         verdict = art / "verdicts" / "v1.json"
         if not perf or not verdict.exists():
             continue
-        from kernelwright.tools.referee.verdict import Verdict
         after = _speed(Verdict.model_validate_json(verdict.read_text(encoding="utf-8")))
         before, kept = after, perf.get("kept") or "original"
         if kept != "original" and (old / "project" / "v1").is_dir():
