@@ -67,8 +67,10 @@ class Search(BaseModel):
         self.tried.append(c)
         if c.status in ("passed", "failed", "error", "unmeasured"):
             self.judged += 1
+        # only estimates at the same shapes compare: a candidate with no estimate at the task's shapes (its trace-only
+        # run there broke a rule, e.g. a doubled tile past UB) is not faster than a kernel estimated there
         faster = (c.status == "passed" and c.speed is not None and self.best.speed is not None
-                  and c.speed.kind == self.best.speed.kind
+                  and c.speed.kind == self.best.speed.kind and c.speed.at == self.best.speed.at
                   and c.speed.kernel_us < self.best.speed.kernel_us * (1.0 - min_gain))
         if faster:
             self.best = c

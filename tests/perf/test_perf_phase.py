@@ -176,6 +176,7 @@ def _phase_state(tmp_path, device_us: float, bound_us: float):
 
 def test_phase_skips_the_knobs_at_the_socs_floor_and_keeps_a_faster_candidate(tmp_path):
     from kernelwright.agent.perf.node import run_phase
+    from kernelwright.agent.perf.speed import speed_of
     from kernelwright.tools.project import KernelProject
     deps = _deps(None)
     calls: list[str] = []
@@ -186,7 +187,7 @@ def test_phase_skips_the_knobs_at_the_socs_floor_and_keeps_a_faster_candidate(tm
         calls.append(label)
         if label != "double_buffer on":
             return Candidate(label=label, source=source, status="failed", why="referee: mismatch")
-        return Candidate(label=label, source=source, status="passed", speed=Speed(kind="estimate", kernel_us=20.0),
+        return Candidate(label=label, source=source, status="passed", speed=speed_of(_verdict(1.0, 0.5, 20.0)),
                          verdict=_verdict(1.0, 0.5, 20.0), project=KernelProject(name="T", kind="kernel_launch"))
     up = run_phase(_phase_state(tmp_path / "b", 3.0, 1.0), deps, judge=judge)
     assert calls[0] == "double_buffer on" and len(calls) == deps.config.perf.max_candidates
@@ -243,3 +244,34 @@ def test_a_knob_the_tiling_clamps_away_is_not_judged():
                 tiling=lambda src: (1, ()) if "nb * 2" in src else (0, ()))   # only blocks x2 changes the tiling
     assert calls == ["blocks x2"]
     assert {c.label for c in s.tried if c.status == "rejected"} == {"tile:tile x2", "tile:tile /2", "blocks /2"}
+
+
+def test_the_phase_reads_the_estimate_at_the_task_shapes_and_its_shapes():
+    """A verdict estimated at the task's own shapes: the phase's speed is that one, its shapes are the task's
+    (a tiling knob is judged where it is estimated), and the cost report and phase line say so."""
+    from kernelwright.agent.perf.speed import phase_line, speed_of
+    from kernelwright.tools.referee.verdict import CaseRun
+    v = _verdict(500.0, 480.0, 519.0)
+    v.stages[0].metrics["speed"]["at"] = "task"
+    v.runs = [CaseRun(case="default", trial=0, seed=0, status="pass", original_shapes=[[4096, 8192]],
+                      run_shapes=[[16, 64]])]
+    s = speed_of(v)
+    assert s.at == "task" and s.shapes == [[4096, 8192]] and s.kernel_us == 519.0
+    assert "at the task's own shapes" in cost_report(s)
+    del v.stages[0].metrics["speed"]["at"]                      # an older verdict: at the shapes that ran
+    assert speed_of(v).shapes == [[16, 64]] and speed_of(v).at == "shrunk"
+    line = phase_line({"before": {"kernel_us": 519.0, "speedup": 1.2, "at": "task"}, "after": None, "candidates": []})
+    assert "(estimate at the task's shapes)" in line
+
+
+def test_a_candidate_estimated_only_at_shrunk_shapes_does_not_beat_one_at_the_task_shapes():
+    """adam's doubled tile passed at the shrunk shapes and overflowed UB at the task's: its 20 us at the shrunk
+    shapes must not replace the original's 5 ms at the task's shapes."""
+    from kernelwright.agent.perf.search import Candidate, Search
+    best = Candidate(label="original", source="a", status="passed",
+                     speed=Speed(kind="estimate", kernel_us=5000.0, at="task"))
+    s = Search(best=best, start=best)
+    assert not s.consider(Candidate(label="tile x2", source="b", status="passed",
+                                    speed=Speed(kind="estimate", kernel_us=20.0, at="shrunk")), 0.005)
+    assert s.consider(Candidate(label="blocks x2", source="c", status="passed",
+                                speed=Speed(kind="estimate", kernel_us=4000.0, at="task")), 0.005)

@@ -40,6 +40,9 @@ struct Config {
     uint32_t cube_ratio = 0; // MIX launches of a kernel with its own cube code: AIVs per AIC (crosscore.cpp); 0 = none
     // a sampled launch (sample.cpp): only these blocks run, on GM sized for the task; empty: every block
     std::vector<uint32_t> sample;
+    // a run for the instruction trace only (tools/referee/speed_shapes.py): nothing is judged, so a sampled launch's
+    // SyncAll is a barrier among the sampled blocks (what the others would have written reads as zeros)
+    bool trace_only = false;
 };
 Config& config();
 

@@ -114,6 +114,8 @@ int main(int argc, char** argv) {
             cfg.poison = f.at(1) == "1";
         } else if (k == "sample") {  // sample B,B,...: run only these blocks (sample.cpp); before the buffers
             for (const std::string& v : split_on(f.at(1), ',')) cfg.sample.push_back(uint32_t(std::stoul(v)));
+        } else if (k == "trace_only") {
+            cfg.trace_only = f.at(1) == "1";
         } else if (k == "kernel") {
             kernel_name = f.at(1);
         } else if (k == "block_dim") {

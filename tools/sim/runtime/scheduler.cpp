@@ -193,7 +193,7 @@ void sync_all(const char* api) {
             .val("block_dim", st.block_num).val("cores", cores)
             .hint("launch at most GetCoreNumAiv() blocks in a kernel that uses SyncAll and loop over the work inside")
             .fatal();
-    if (sampled())
+    if (sampled() && !config().trace_only)
         unsampleable(api, "it calls SyncAll, so its blocks read what other blocks (outside the sample) write");
     count_sync("SyncAll");
     pipe_barrier(Pipe::COUNT);  // SyncAll drains every pipe of this core
@@ -298,11 +298,14 @@ int run_blocks(uint32_t block_dim, LaunchBody& body) {
         if (moved) continue;
         for (int kind = 0; kind < 2 && !moved; ++kind) {
             bool any = false, all = true;
-            for (auto& c : cs)
+            for (auto& c : cs) {
+                // a trace-only sampled launch: the blocks outside the sample never run, so they are not waited for
+                if (config().trace_only && c.state == ChildState::DONE && c.exit_code == -1) continue;
                 if (c.cube == bool(kind)) any = any || c.state == ChildState::AT_SYNC, all = all && c.state == ChildState::AT_SYNC;
+            }
             if (!any || !all) continue;
             for (uint32_t b = 0; b < instances && !timed_out; ++b)
-                if (cs[b].cube == bool(kind)) resume(b);
+                if (cs[b].cube == bool(kind) && cs[b].state == ChildState::AT_SYNC) resume(b);
             moved = true;
         }
         if (moved) continue;
