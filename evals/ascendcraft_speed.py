@@ -23,6 +23,12 @@ prints a Markdown summary. The numbers are estimates of the cost model (tools/pe
 With --filter only some tasks run; --carry names older results.jsonl files whose rows stand for the tasks
 this run did not finish (this run's row wins), and the table says which rows are carried and whether
 the phase ran for each (a row without a phase record was run with the phase off).
+
+At which shapes: the headline (before, after) is the measure stage's estimate at the task's own shapes where
+the referee traced them (tools/referee/speed_shapes.py; column `at` = task), else at the shrunk shapes the
+emulation judged (`at` = shrunk, older runs); column `shrunk` is the estimate at the shrunk shapes beside it,
+and a line says what the trace-only runs cost against the emulated runs that judged the kernels. To estimate
+an older run's kernels at the task's shapes without running the agent again: evals/speed_reverify.py.
 """
 from __future__ import annotations
 
@@ -61,7 +67,17 @@ def _speed_entry(art: Path) -> dict:
         return {}
     m = next((st.get("metrics") or {} for st in v.get("stages", []) if st.get("name") == "measure"), {})
     rec = m.get("speed") or {}
-    return ((rec.get("per_soc") or {}).get(rec.get("soc") or "") or {}) | {"shapes": rec.get("shapes")}
+    soc = rec.get("soc") or ""
+    main = (rec.get("per_soc") or {}).get(soc) or {}
+    # the headline is at the task's own shapes when the referee could trace them (speed_shapes.py); the estimate
+    # at the shrunk shapes stands beside it (older verdicts have only that one, without `at`)
+    at = rec.get("at") or ("task" if rec.get("shapes") == "the task's own shapes" else "shrunk")
+    shrunk = ((rec.get("shrunk") or {}).get("per_soc") or {}).get(soc) or main    # ran at the task's shapes: the same
+    took = next((float(n.split("took ")[1].split(" s")[0]) for n in main.get("notes", []) if "trace-only run took" in n),
+                None)                  # verdicts written before `trace_s` was recorded say it in a note
+    return main | {"shapes": rec.get("shapes"), "at": at, "method": rec.get("method"),
+                   "trace_s": rec.get("trace_s", took), "run_s": sum(r.get("seconds") or 0 for r in v.get("runs", [])),
+                   "shrunk_speedup": shrunk.get("speedup"), "why_not_task_shapes": rec.get("why_not_task_shapes")}
 
 
 def at_launch(e: dict, launch_us: float) -> float | None:
@@ -110,7 +126,10 @@ def rows(bench_out: Path, carry: list[Path] = ()) -> list[dict]:
                     "kernel_us_before": before.get("kernel_us"), "kernel_us_after": after.get("kernel_us"),
                     "eager_us": before.get("eager_us"), "bottleneck": after.get("bottleneck"),
                     "kept": p.get("kept"), "candidates": [(c["label"], c["status"]) for c in p.get("candidates", [])],
-                    "shapes": e.get("shapes"), "device_us": e.get("device_us"), "eager_kernels": e.get("eager_kernels"),
+                    "shapes": e.get("shapes"), "at": e.get("at"), "shrunk": e.get("shrunk_speedup"),
+                    "why_not_task_shapes": e.get("why_not_task_shapes"), "trace_s": e.get("trace_s"),
+                    "run_s": e.get("run_s"),
+                    "device_us": e.get("device_us"), "eager_kernels": e.get("eager_kernels"),
                     "at_launch": {f"{x:g}": at_launch(e, x) for x in LAUNCHES_US} if e else {},
                     "reason": "" if r["correct"] else (r.get("reason") or "").splitlines()[0][:160] if r.get("reason")
                     else ""})
@@ -126,6 +145,17 @@ def distribution(xs: list[float | None], total: int) -> dict:
             "max": vals[-1] if vals else None}
 
 
+def trace_cost(rs: list[dict]) -> dict | None:
+    """What the estimate at the task's shapes cost: the trace-only run's wall time against the emulated runs that
+    judged the kernel (their own wall time, build and reference excluded)."""
+    pairs = [(r["trace_s"], r["run_s"]) for r in rs if r.get("trace_s") and r.get("run_s")]
+    if not pairs:
+        return None
+    ratios = sorted(t / s for t, s in pairs)
+    return {"tries": len(pairs), "median_trace_s": median(t for t, _ in pairs), "median_run_s": median(s for _, s in pairs),
+            "median_ratio": median(ratios), "max_ratio": ratios[-1]}
+
+
 def tabulate(bench_out: Path, total: int = 52, carry: list[Path] = ()) -> dict:
     rs = rows(bench_out, carry)
     by_cat: dict[str, dict] = {}
@@ -137,39 +167,55 @@ def tabulate(bench_out: Path, total: int = 52, carry: list[Path] = ()) -> dict:
                            "after": distribution([r["after"] for r in sub], len(sub))}
     return {"tasks_selected": total, "tasks_finished": len(rs), "correct": sum(r["correct"] for r in rs),
             "carried": sum(r["origin"] != "this run" for r in rs), "phase_on": sum(r["phase"] == "on" for r in rs),
+            "at_task_shapes": sum(r.get("at") == "task" for r in rs),
             "before": distribution([r["before"] for r in rs], total), "after": distribution([r["after"] for r in rs], total),
+            "after_task_shapes_only": distribution([r["after"] if r.get("at") == "task" else None for r in rs], total),
+            "after_shrunk": distribution([r.get("shrunk") for r in rs], total),
+            "trace_cost": trace_cost(rs),
             "after_at_launch_us": {f"{x:g}": distribution([r["at_launch"].get(f"{x:g}") for r in rs], total)
                                    for x in LAUNCHES_US},
             "targets": {f"at_least_{t:g}": share for t, share in TARGETS.items()}, "by_category": by_cat, "tasks": rs,
-            "note": "estimates of the cost model over the emulation's instruction trace at the shapes that ran, "
-                    "against one kernel per ATen op of the reference at the SoC's bound plus a launch; not measurements"}
+            "note": "estimates of the cost model over the emulation's instruction trace at the task's own shapes where "
+                    "the referee traced them (else at the shrunk shapes that ran, column `at`), against one kernel "
+                    "per ATen op of the reference at the same shapes, at the SoC's bound plus a launch; not measurements"}
 
 
 def markdown(s: dict) -> str:
     def pct(x):
         return "n/a" if x is None else f"{100 * x:.1f} %"
     lines = [f"{s['tasks_finished']}/{s['tasks_selected']} tasks finished, {s['correct']} correct (builtin writer, sim); "
-             f"{s.get('carried', 0)} rows carried from older runs; the phase ran for {s.get('phase_on', 0)}",
+             f"{s.get('carried', 0)} rows carried from older runs; the phase ran for {s.get('phase_on', 0)}; "
+             f"estimated at the task's own shapes: {s.get('at_task_shapes', 0)} (the others at the shrunk shapes)",
              "", "| | >= 0.8x eager | >= 1.0x eager | median | min | max |", "|---|---:|---:|---:|---:|---:|"]
-    for k in ("before", "after"):
-        d = s[k]
-        lines.append(f"| {k} the phase | {pct(d['at_least_0.8'])} | {pct(d['at_least_1'])} | "
+    for k, label in (("before", "before the phase"), ("after", "after the phase"),
+                     ("after_task_shapes_only", "after, rows at the task's shapes only (others count as misses)"),
+                     ("after_shrunk", "after, at the shrunk shapes (the old estimate)")):
+        d = s.get(k)
+        if d is None:
+            continue
+        lines.append(f"| {label} | {pct(d['at_least_0.8'])} | {pct(d['at_least_1'])} | "
                      + " | ".join("n/a" if d[m] is None else f"{d[m]:.3f}x" for m in ("median", "min", "max")) + " |")
     lines.append(f"| target | {pct(TARGETS[0.8])} | {pct(TARGETS[1.0])} | | | |")
     for x, d in s["after_at_launch_us"].items():
         lines.append(f"| after, launch {x} us (sensitivity) | {pct(d['at_least_0.8'])} | {pct(d['at_least_1'])} | "
                      + " | ".join("n/a" if d[m] is None else f"{d[m]:.3f}x" for m in ("median", "min", "max")) + " |")
+    c = s.get("trace_cost")
+    if c:
+        lines += ["", f"The estimate at the task's shapes cost a trace-only run of {c['median_trace_s']:.1f} s (median over "
+                      f"{c['tries']} tries) against {c['median_run_s']:.1f} s of emulated runs that judged the kernel: "
+                      f"median {100 * c['median_ratio']:.0f} % on top of them (max {100 * c['max_ratio']:.0f} %)."]
     lines += ["", "| category | tasks | correct | >=1.0x before | >=1.0x after | >=0.8x before | >=0.8x after |",
               "|---|---:|---:|---:|---:|---:|---:|"]
     for cat, c in s["by_category"].items():
         lines.append(f"| {cat} | {c['tasks']} | {c['correct']} | {pct(c['before']['at_least_1'])} | "
                      f"{pct(c['after']['at_least_1'])} | {pct(c['before']['at_least_0.8'])} | "
                      f"{pct(c['after']['at_least_0.8'])} |")
-    lines += ["", "| task | before | after | at launch 0 us | kernel us before -> after | eager us (kernels) | kept | "
-              "shapes | why not correct | row from | phase |", "|---|---:|---:|---:|---|---|---|---|---|---|---|"]
+    lines += ["", "| task | before | after | at | shrunk | at launch 0 us | kernel us before -> after | eager us (kernels) "
+              "| kept | shapes | why not correct | row from | phase |", "|---|---:|---:|---|---:|---:|---|---|---|---|---|---|---|"]
     for r in s["tasks"]:
         f = (lambda x: "-" if x is None else f"{x:.3f}")
-        lines.append(f"| {r['task']} | {f(r['before'])} | {f(r['after'])} | {f(r['at_launch'].get('0'))} | "
+        lines.append(f"| {r['task']} | {f(r['before'])} | {f(r['after'])} | {r.get('at') or '-'} | {f(r.get('shrunk'))} | "
+                     f"{f(r['at_launch'].get('0'))} | "
                      f"{f(r['kernel_us_before'])} -> {f(r['kernel_us_after'])} | {f(r['eager_us'])} "
                      f"({r['eager_kernels'] or '-'}) | {r['kept'] or '-'} | {r['shapes'] or '-'} | {r['reason']} | "
                      f"{r.get('origin', 'this run')} | {r.get('phase', '-')} |")

@@ -129,6 +129,9 @@ class Case(BaseModel):
     # run only this many of the launch's blocks (first, last, spread between) on GM sized for the case; 0: every
     # block. The result then holds only the bytes those blocks wrote (RunResult.written)
     sample_blocks: int = 0
+    # run for the instruction trace only (a speed estimate at the task's own shapes, tools/referee/speed_shapes.py):
+    # inputs given as zero-stride arrays go in as lazily committed zeros, no race check, no outputs read back
+    trace_only: bool = False
 
 
 class BadCase(ValueError):

@@ -22,7 +22,7 @@ from kernelwright.tools.referee.verdict import Verdict
 
 def _record(s: Speed | None) -> dict[str, Any] | None:
     return None if s is None else {"kind": s.kind, "kernel_us": s.kernel_us, "eager_us": s.eager_us,
-                                   "speedup": s.speedup, "bottleneck": s.bottleneck}
+                                   "speedup": s.speedup, "bottleneck": s.bottleneck, "at": s.at}
 
 
 def at_floor(s: Speed) -> str | None:

@@ -14,7 +14,8 @@ class Speed(BaseModel):
     speedup: float | None = None
     bottleneck: str = ""
     report: dict[str, Any] = Field(default_factory=dict)   # the SoC's entry of the speed record, for the optimiser
-    shapes: list[list[int]] = Field(default_factory=list)   # the input shapes of the first passing run
+    shapes: list[list[int]] = Field(default_factory=list)   # the input shapes the estimate is at (see speed_of)
+    at: str = ""                       # an estimate's shapes: task (the task's own) or shrunk
 
 
 def speed_of(verdict: Any) -> Speed | None:
@@ -23,7 +24,11 @@ def speed_of(verdict: Any) -> Speed | None:
         return None
     m = next((s.metrics for s in verdict.stages if s.name == "measure"), {})
     rec = m.get("speed") or {}
-    shapes = next((r.run_shapes for r in verdict.runs if r.status == "pass"), [])
+    first = next((r for r in verdict.runs if r.status == "pass"), None)
+    # the estimate's own shapes: the task's when the measure stage traced them (tools/referee/speed_shapes.py), so
+    # a tiling knob is judged where it is estimated, else the (shrunk) shapes that ran
+    at_task = rec.get("kind") == "estimate" and rec.get("at") == "task"
+    shapes = [] if first is None else (first.original_shapes or first.run_shapes) if at_task else first.run_shapes
     if rec.get("kind") == "measured":
         t = rec.get("timing") or {}
         kernel, ref = (t.get("kernel") or {}).get("median_ms"), (t.get("reference") or {}).get("median_ms")
@@ -36,7 +41,8 @@ def speed_of(verdict: Any) -> Speed | None:
         if entry.get("kernel_us") is None:
             return None
         return Speed(kind="estimate", kernel_us=entry["kernel_us"], eager_us=entry.get("eager_us"),
-                     speedup=entry.get("speedup"), bottleneck=entry.get("bottleneck", ""), report=entry, shapes=shapes)
+                     speedup=entry.get("speedup"), bottleneck=entry.get("bottleneck", ""), report=entry, shapes=shapes,
+                     at="task" if at_task else "shrunk")
     return None
 
 
@@ -46,6 +52,7 @@ def cost_report(s: Speed) -> str:
     lines = [f"kernel {s.kernel_us:.3f} us ({s.kind})"
              + (f" vs eager {s.eager_us:.3f} us: {s.speedup:.2f}x" if s.eager_us and s.speedup else "")]
     if s.kind == "estimate":
+        lines.append("at the task's own shapes" if s.at == "task" else "at shrunk shapes (launch-dominated)")
         lines.append(f"device {r.get('device_us', 0):.3f} us + launch {r.get('launch_us', 0):.1f} us; the SoC's floor "
                      f"for this work {r.get('bound_us') or 0:.3f} us ({r.get('bound', '?')} bound)")
         lines.append(f"bottleneck {s.bottleneck}; pipe busy shares " +
@@ -69,6 +76,7 @@ def phase_line(record: dict[str, Any]) -> str:
     kind = (b or {}).get("kind", "estimate")
     tried = record.get("candidates") or []
     passed = sum(c.get("status") == "passed" for c in tried)
-    line = (f"performance phase ({kind}): {at(b)} -> {at(a)}, kept {record.get('kept', 'original')}; "
+    where = {"task": " at the task's shapes", "shrunk": " at shrunk shapes"}.get((b or {}).get("at", ""), "")
+    line = (f"performance phase ({kind}{where}): {at(b)} -> {at(a)}, kept {record.get('kept', 'original')}; "
             f"{len(tried)} candidate(s), {passed} passed")
     return line + (f"; {record['stopped']}" if record.get("stopped") else "")

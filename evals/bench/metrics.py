@@ -45,6 +45,7 @@ class Group(BaseModel):
     pass_by_round: list[float] = Field(default_factory=list)   # [i]: passed with <= i debugger rounds
     speedup_geomean: float | None = None
     est_speedup_geomean: float | None = None
+    est_at_task_shapes: int = 0        # estimates made at the task's own shapes (the others at shrunk shapes)
     statuses: dict[str, int] = Field(default_factory=dict)
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -100,6 +101,7 @@ def group(records: list[TaskRecord], attempts: int) -> Group:
                  if estimated else None, fast_p=fp, fast_p_source=fp_source, fast_p_before=fast_p(records, True)[0],
                  speedup_geomean_before=_geomean([b for b in befores if b is not None]),
                  est_speedup_geomean=_geomean([r.est_speedup for r in estimated]),
+                 est_at_task_shapes=sum(r.est_at == "task" for r in estimated),
                  pass_at_k=pk, pass_by_round=by_round, speedup_geomean=_geomean([r.speedup for r in timed]),
                  statuses=dict(sorted(statuses.items())), prompt_tokens=sum(r.prompt_tokens for r in records),
                  completion_tokens=sum(r.completion_tokens for r in records),
@@ -134,8 +136,11 @@ def summarize(records: list[TaskRecord], *, suite: str, model: str, backend: str
     if overall.faster_rate is None:
         notes.append(f"faster-than-eager: n/a (the {backend} backend did not time any kernel)")
     if overall.est_faster_rate is not None:
+        n_est = sum(r.est_speedup is not None for r in records)
         notes.append("est. faster than eager and fast_p: estimates of the cost model over the emulation's instruction "
-                     "trace against the reference's ATen ops at the same shapes, not measurements")
+                     "trace against the reference's ATen ops at the same shapes, not measurements; "
+                     f"{overall.est_at_task_shapes} of {n_est} at the task's own shapes, the others at the shrunk "
+                     "shapes the emulation judged (launch-dominated)")
     if lost:
         notes.append(f"{lost} run(s) lost to infrastructure (a node or Ray worker died) are left out of the rates; "
                      "rerun the same command to run them again")

@@ -31,6 +31,7 @@ class TaskRecord(BaseModel):
     verifies: int = 0                  # referee verdicts the run got
     speedup: float | None = None       # eager time / kernel time, when the backend timed it
     est_speedup: float | None = None   # the same from the cost model's estimates (the sim backend; tools/perf)
+    est_at: str | None = None          # the shapes of that estimate: task (the task's own) or shrunk (speed_shapes.py)
     speedup_before: float | None = None       # `speedup` / `est_speedup` of the kernel before the performance
     est_speedup_before: float | None = None   # phase (agent.perf), when the phase ran
     prompt_tokens: int = 0

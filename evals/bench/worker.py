@@ -95,6 +95,14 @@ def speedup_of(verdict: dict[str, Any], keys: tuple[str, ...] = ("speedup", "spe
     return None
 
 
+def estimate_at(verdict: dict[str, Any]) -> str | None:
+    """At which shapes the measure stage estimated: task (the task's own) or shrunk; None without an estimate."""
+    speed = (_stage(verdict, "measure").get("metrics") or {}).get("speed") or {}
+    if speed.get("kind") != "estimate":
+        return None
+    return speed.get("at") or ("task" if speed.get("shapes") == "the task's own shapes" else "shrunk")
+
+
 def before_phase(art: Path) -> dict[str, float | None]:
     """The speed-up of the kernel before the performance phase (run.json's `perf.before`), by kind."""
     try:
@@ -118,6 +126,7 @@ def record_of(spec: WorkSpec, result: Any, seconds: float) -> TaskRecord:
         correct=passed, repairs=result.path.count("debugger"), verifies=len(verdicts),
         speedup=speedup_of(verdicts[-1]) if passed and verdicts else None,
         est_speedup=speedup_of(verdicts[-1], ("est_speedup",)) if passed and verdicts else None,
+        est_at=estimate_at(verdicts[-1]) if passed and verdicts else None,
         **(before_phase(art) if passed else {}),
         prompt_tokens=int(usage.get("prompt_tokens", 0)), completion_tokens=int(usage.get("completion_tokens", 0)),
         cost_usd=float(usage.get("cost_usd", 0.0)), model_calls=int(usage.get("calls", 0)), seconds=round(seconds, 2),

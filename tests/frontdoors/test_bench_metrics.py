@@ -129,12 +129,14 @@ def test_estimated_speedups_give_est_faster_rate_and_fast_p(tmp_path):
     recs = [_rec("relu", 0, True), _rec("gelu", 0, True), _rec("tanh", 0, True), _rec("exp", 0, False)]
     for r, est in zip(recs, (0.7, 1.2, 2.0, 5.0)):
         r.est_speedup = est if r.correct else None
+    recs[0].est_at, recs[1].est_at, recs[2].est_at = "task", "task", "shrunk"
     s = write_reports(tmp_path, recs, suite="s", model="m", backend="sim", tolerance="default", attempts=1,
                       total_tasks=4)
     o = s.overall
     assert o.faster_rate is None and o.est_faster_rate == 0.5
     assert o.fast_p == {"fast_0.8": 0.5, "fast_1": 0.5, "fast_1.5": 0.25} and o.fast_p_source == "estimated"
-    assert any("estimates of the cost model" in n for n in s.notes)
+    assert any("estimates of the cost model" in n and "2 of 3 at the task's own shapes" in n for n in s.notes)
+    assert o.est_at_task_shapes == 2
     text = text_summary(s)
     assert "est. faster than eager 50.0%" in text and "fast_p (estimated): fast_0.8 50.0%" in text
     html = (tmp_path / "report.html").read_text()

@@ -43,3 +43,27 @@ def test_carried_rows_fill_in_for_tasks_this_run_did_not_run(tmp_path):
     assert by["max_pooling_2d"]["after"] == 0.95 and by["max_pooling_2d"]["origin"] == "this run"   # this run wins
     assert by["relu"]["origin"].startswith("carried from") and s["carried"] == 1 and s["phase_on"] == 2
     assert "1 rows carried from older runs" in markdown(s)
+
+
+def _verdict(art, at, speedup, shrunk):
+    """A verdict whose measure stage estimated at the task's shapes (at='task') with the shrunk estimate beside."""
+    main = {"speedup": speedup, "device_us": 100.0, "launch_us": 19.0, "eager_us": 119.0 * speedup, "eager_kernels": 1}
+    speed = {"kind": "estimate", "soc": "S", "at": at, "shapes": "x", "per_soc": {"S": main}}
+    if at == "task":
+        speed["shrunk"] = {"shapes": "shrunk shapes (dims 8->2)", "per_soc": {"S": {"speedup": shrunk}}}
+    (art / "verdicts").mkdir()
+    (art / "verdicts" / "v1.json").write_text(json.dumps({"stages": [{"name": "measure", "metrics": {"speed": speed}}]}))
+
+
+def test_the_headline_is_at_the_task_shapes_with_the_shrunk_estimate_beside(tmp_path):
+    recs = [_run(tmp_path, "relu", "activation", True, 0.7, 0.7), _run(tmp_path, "mse_loss", "loss", True, 3.0, 3.0)]
+    _verdict(tmp_path / "runs" / "relu", "task", 0.7, 1.0)
+    _verdict(tmp_path / "runs" / "mse_loss", "shrunk", 3.0, None)
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    s = tabulate(tmp_path, total=2)
+    by = {r["task"]: r for r in s["tasks"]}
+    assert (by["relu"]["at"], by["relu"]["shrunk"]) == ("task", 1.0)
+    assert (by["mse_loss"]["at"], by["mse_loss"]["shrunk"]) == ("shrunk", 3.0)   # only the shrunk one: it stands
+    assert s["at_task_shapes"] == 1 and s["after_shrunk"]["at_least_1"] == 1.0
+    assert s["after_task_shapes_only"]["at_least_0.8"] == 0.0                     # relu 0.7 at its own shapes
+    assert "estimated at the task's own shapes: 1" in markdown(s)

@@ -243,3 +243,21 @@ def test_a_knob_the_tiling_clamps_away_is_not_judged():
                 tiling=lambda src: (1, ()) if "nb * 2" in src else (0, ()))   # only blocks x2 changes the tiling
     assert calls == ["blocks x2"]
     assert {c.label for c in s.tried if c.status == "rejected"} == {"tile:tile x2", "tile:tile /2", "blocks /2"}
+
+
+def test_the_phase_reads_the_estimate_at_the_task_shapes_and_its_shapes():
+    """A verdict estimated at the task's own shapes: the phase's speed is that one, its shapes are the task's
+    (a tiling knob is judged where it is estimated), and the cost report and phase line say so."""
+    from kernelwright.agent.perf.speed import phase_line, speed_of
+    from kernelwright.tools.referee.verdict import CaseRun
+    v = _verdict(500.0, 480.0, 519.0)
+    v.stages[0].metrics["speed"]["at"] = "task"
+    v.runs = [CaseRun(case="default", trial=0, seed=0, status="pass", original_shapes=[[4096, 8192]],
+                      run_shapes=[[16, 64]])]
+    s = speed_of(v)
+    assert s.at == "task" and s.shapes == [[4096, 8192]] and s.kernel_us == 519.0
+    assert "at the task's own shapes" in cost_report(s)
+    del v.stages[0].metrics["speed"]["at"]                      # an older verdict: at the shapes that ran
+    assert speed_of(v).shapes == [[16, 64]] and speed_of(v).at == "shrunk"
+    line = phase_line({"before": {"kernel_us": 519.0, "speedup": 1.2, "at": "task"}, "after": None, "candidates": []})
+    assert "(estimate at the task's shapes)" in line

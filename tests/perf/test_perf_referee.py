@@ -94,3 +94,22 @@ def test_measured_times_replace_the_estimate_on_a_timing_backend(sim, project, t
     assert "est_speedup" not in m.metrics and "measured" in m.summary
     case, reference = timed.calls[0]
     assert reference.source == task.source and len(reference.forward_args) == 2
+
+
+def test_a_shrunk_case_is_estimated_at_the_task_shapes_too(sim, project, task_worker):
+    """Judged at shrunk shapes (a small budget), the kernel runs once more at the task's own shapes in a
+    trace-only run: that estimate is the headline, the shrunk one stands beside it."""
+    task, worker = task_worker
+    v = verify(task, project, sim, worker=worker, trials=1, recheck=False, api_lint=False, budget=4096)
+    assert v.status == "pass", v.summary
+    assert any(r.shrunk for r in v.runs)
+    m = v.stage("measure")
+    speed = m.metrics["speed"]
+    assert speed["at"] == "task" and "trace-only run" in speed["method"], speed.get("why_not_task_shapes")
+    main, shrunk = speed["per_soc"]["Ascend910B2"], speed["shrunk"]["per_soc"]["Ascend910B2"]
+    assert speed["shrunk"]["shapes"].startswith("shrunk shapes")
+    assert main["gm_bytes"] >= 3 * 37000 * 2 > shrunk["gm_bytes"]      # the task's own x, y and z
+    assert main["min_bytes"] == 3 * 37000 * 4                           # the reference's float32 x, y and z
+    assert main["device_us"] > shrunk["device_us"]
+    assert main["eager_us"] > shrunk["eager_us"]                        # eager at the task's shapes too
+    assert "at the task's shapes" in m.summary and "at the shrunk shapes" in m.summary

@@ -82,17 +82,43 @@ def _schedule(times: list[BlockTime], slots: int) -> float:
     return max(cores, default=0.0)
 
 
+def stand_in(group: int, traced: list[int]) -> int:
+    """The traced block whose time an untraced block of a sampled launch takes: the nearest one (the earlier
+    on a tie). Blocks between two traced blocks that differ are split at the midpoint: a tiling that gives the
+    first r blocks one unit more (AscendC's former/tail split) or a short last block puts up to half of that
+    gap on the wrong side. The slowest kind of block is traced in both, so the schedule's end barely moves;
+    the bytes and work summed over blocks (and the floors made of them) can be off by that share."""
+    return min(traced, key=lambda g: (abs(g - group), g))
+
+
+def _instances(lt: LaunchTrace) -> tuple[list[BlockTrace], list[str]]:
+    """Every instance of the launch: a sampled launch's untraced blocks stand in by a traced one (stand_in)."""
+    if not lt.sampled:
+        return lt.blocks, []
+    by_group: dict[int, list[BlockTrace]] = {}
+    for b in lt.blocks:
+        by_group.setdefault(b.block // lt.ratio, []).append(b)
+    traced = sorted(by_group)
+    if not traced:
+        return [], []
+    out = [b for g in range(lt.block_dim) for b in by_group[g if g in by_group else stand_in(g, traced)]]
+    missing = lt.block_dim - len(traced)
+    notes = [f"{len(traced)} of {lt.block_dim} blocks traced (blocks {', '.join(map(str, traced))}); each of the other "
+             f"{missing} is timed as the nearest traced block"] if missing > 0 else []
+    return out, notes
+
+
 def _launch(lt: LaunchTrace, soc: SocProfile, memo: _Memo) -> tuple[float, list[BlockTime], int, list[str]]:
     slots = _slots(lt, soc)
-    active = max(1, min(len(lt.blocks), slots))
+    blocks, notes = _instances(lt)
+    active = max(1, min(len(blocks), slots))
     share = cal.HBM_BYTES_PER_S / (cal.CLOCK_MHZ * 1e6) / active
-    notes = []
     times = []
-    for b in lt.blocks:
+    for b in blocks:
         times.append(memo.time(b, share, active))
         notes += times[-1].notes
-    if any(len(t.phases) > 1 for t in times) and len(lt.blocks) > slots:
-        notes.append(f"SyncAll with {len(lt.blocks)} instances on {slots} cores: timed as if all ran at once")
+    if any(len(t.phases) > 1 for t in times) and len(blocks) > slots:
+        notes.append(f"SyncAll with {len(blocks)} instances on {slots} cores: timed as if all ran at once")
     return _schedule(times, slots), times, active, notes
 
 
@@ -131,7 +157,7 @@ def estimate(trace: KernelTrace, soc: SocProfile | str | None = None) -> Estimat
             cycles = max(floor.values())
         device += cycles
         est.gm_bytes += gm
-        est.blocks += len(lt.blocks)
+        est.blocks += len(times)
         est.cores = max(est.cores, active)
         for t in times:
             block_cycles += t.cycles
@@ -147,6 +173,7 @@ def estimate(trace: KernelTrace, soc: SocProfile | str | None = None) -> Estimat
                  for p in range(len(PIPES)) if busy[p] > 0}
     top = max(est.pipes, key=lambda p: est.pipes[p].share) if est.pipes else ""
     est.bottleneck = HBM if floors[HBM] >= device * 0.999 and floors[HBM] > 0 else top
+    est.notes = list(dict.fromkeys(est.notes))        # equal blocks repeat their notes
     if not trace.complete:
         est.status = "partial"
         est.notes.append("some blocks left no complete trace: the estimate covers what was recorded")

@@ -48,10 +48,18 @@ class LaunchTrace:
     block_dim: int                 # blocks launched
     ratio: int = 1                 # vector-core instances per block (2 on a MIX kernel of a split-architecture SoC)
     blocks: list[BlockTrace] = field(default_factory=list)
+    # a sampled launch (the emulator ran only some blocks, runtime/sample.cpp): the blocks that ran, whose traces
+    # stand for the others (estimate.py); empty: every block was meant to run
+    sampled: list[int] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
-        return len(self.blocks) == self.block_dim * self.ratio and not any(b.truncated for b in self.blocks)
+        if any(b.truncated for b in self.blocks):
+            return False
+        if self.sampled:
+            ran = {b.block // self.ratio for b in self.blocks}
+            return ran >= {g for g in self.sampled if g < self.block_dim}
+        return len(self.blocks) == self.block_dim * self.ratio
 
 
 @dataclass

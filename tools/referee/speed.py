@@ -5,7 +5,7 @@ with `time`, e.g. `cann`) both are measured; on the emulation both are estimates
 shapes, per SoC, always labelled as estimates."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from kernelwright.tools.hardware import SocProfile, load_soc, soc_names
@@ -17,8 +17,8 @@ from kernelwright.tools.tasks.reference import RefFailure, RefRun, RefValue, Ref
 from kernelwright.tools.timing import ReferenceSpec, TimingResult
 from kernelwright.tools.toolchain import BuildResult, Case, RunResult, Toolchain
 
-ESTIMATE_NOTE = ("estimated on the CPU emulation by the cost model (tools/perf), at the shapes that ran; not a "
-                 "measurement: the cann backend measures both times on the NPU instead")
+ESTIMATE_NOTE = ("estimated on the CPU emulation by the cost model (tools/perf), at the shapes `shapes` names; not "
+                 "a measurement: the cann backend measures both times on the NPU instead")
 
 
 @dataclass
@@ -31,6 +31,17 @@ class RanCase:
     bound: Case                      # the toolchain's case
     result: RunResult
     ref: RefRun | None = None        # the reference's run (its inputs time eager PyTorch on a device)
+
+
+@dataclass
+class FullShapes:
+    """The kernel's trace at the task's own shapes (tools/referee/speed_shapes.py), or why there is none."""
+
+    result: RunResult | None = None
+    method: str = ""                 # how the trace was made, for the report
+    why_not: str = ""
+    notes: list[str] = field(default_factory=list)
+    min_bytes: int | None = None     # the task's inputs, weights and outputs once
 
 
 def _socs(primary: SocProfile) -> list[SocProfile]:
@@ -53,28 +64,45 @@ def min_bytes(ref: RefRun | None) -> int | None:
     return sum(int(t.array.nbytes) for t in values if t.array is not None)
 
 
-def _estimated(ran: RanCase, worker: ReferenceWorker, soc: SocProfile) -> dict[str, Any]:
-    ops = worker.aten_ops(ran.case, ran.mapping)
-    least = min_bytes(ran.ref)
+def _estimated(trace: Any, ops: dict[str, Any] | RefFailure, least: int | None, soc: SocProfile,
+               extra: list[str] = ()) -> dict[str, Any]:
     per_soc: dict[str, Any] = {}
     for prof in _socs(soc):
-        k = estimate(ran.result.trace, prof)
+        k = estimate(trace, prof)
         entry: dict[str, Any] = {"status": k.status, "kernel_us": k.kernel_us, "device_us": k.device_us,
                                  "launch_us": k.launch_us, "bound_us": k.bound_us, "bound": k.bound,
                                  "bottleneck": k.bottleneck, "gm_bytes": k.gm_bytes, "blocks": k.blocks,
                                  "cores": k.cores, "pipes": {p: round(u.share, 4) for p, u in k.pipes.items()},
-                                 "min_bytes": least, "notes": k.notes}
+                                 "min_bytes": least, "notes": list(extra) + k.notes}
         if isinstance(ops, RefFailure):
             entry["eager_error"] = ops.render()
         else:
             e = estimate_eager(ops["ops"], prof)
             entry |= {"eager_us": e.total_us, "eager_kernels": e.kernels}
             if ops.get("dropped"):
-                entry["notes"] = k.notes + [f"eager: {ops['dropped']} ATen ops past the recorder's limit are not counted"]
+                entry["notes"] = entry["notes"] + [f"eager: {ops['dropped']} ATen ops past the recorder's limit are not "
+                                                   "counted"]
             if k.kernel_us and e.kernels:
                 entry["speedup"] = e.total_us / k.kernel_us
         per_soc[prof.name] = entry
     return per_soc
+
+
+def _shrunk_label(mapping: dict[int, int]) -> str:
+    return "shrunk shapes (dims " + ", ".join(f"{a}->{b}" for a, b in sorted(mapping.items())) + ")"
+
+
+def _at_task_shapes(first: RanCase, full: FullShapes | None, worker: ReferenceWorker, soc: SocProfile
+                    ) -> tuple[dict[str, Any] | None, str]:
+    """The per-SoC estimates at the task's own shapes of a case that ran shrunk, or (None, why not). The eager
+    side is recorded on fake tensors only: the task's own tensors may not fit in memory."""
+    if full is None or full.result is None or full.result.trace is None:
+        return None, full.why_not if full else "no trace at the task's own shapes was made"
+    ops = worker.aten_ops(first.case, {}, fake_only=True)
+    if isinstance(ops, RefFailure):
+        return None, f"the reference's ATen ops at the task's shapes could not be recorded on fake tensors: " \
+                     f"{ops.render()[:200]}"
+    return _estimated(full.result.trace, ops, full.min_bytes, soc, full.notes), ""
 
 
 def _plain(v: RefValue) -> Any:
@@ -88,13 +116,13 @@ def _measured(ran: RanCase, toolchain: Toolchain, build: BuildResult, task: Task
 
 
 def judge_speed(report: StageReport, ran: list[RanCase], *, toolchain: Toolchain, build: BuildResult, task: Task,
-                worker: ReferenceWorker, soc: SocProfile) -> None:
-    """Adds the speed comparison of the first passing run to the measure stage's report."""
+                worker: ReferenceWorker, soc: SocProfile, full: FullShapes | None = None) -> None:
+    """Adds the speed comparison of the first passing run to the measure stage's report: the estimate at the
+    task's own shapes (`full`, speed_shapes.py) as the headline, the one at the shapes that ran beside it."""
     if not ran:
         return
     first = ran[0]
-    shapes = "the task's own shapes" if not first.mapping else "shrunk shapes (dims " + ", ".join(
-        f"{a}->{b}" for a, b in sorted(first.mapping.items())) + ")"
+    shapes = "the task's own shapes" if not first.mapping else _shrunk_label(first.mapping)
     if callable(getattr(toolchain, "time", None)):
         t = _measured(first, toolchain, build, task)
         report.metrics["speed"] = {"kind": "measured", "case": first.label, "shapes": shapes,
@@ -110,13 +138,26 @@ def judge_speed(report: StageReport, ran: list[RanCase], *, toolchain: Toolchain
         report.metrics["speed"] = {"kind": "none", "reason": f"the {toolchain.name} backend neither times kernels nor "
                                                              "records an instruction trace"}
         return
-    per_soc = _estimated(first, worker, soc)
-    report.metrics["speed"] = {"kind": "estimate", "note": ESTIMATE_NOTE, "case": first.label, "shapes": shapes,
-                               "soc": soc.name, "per_soc": per_soc}
-    main = per_soc[soc.name]
+    ran_at = _estimated(first.result.trace, worker.aten_ops(first.case, first.mapping), min_bytes(first.ref), soc)
+    task_at, why_not = _at_task_shapes(first, full, worker, soc) if first.mapping else (ran_at, "")
+    record: dict[str, Any] = {"kind": "estimate", "note": ESTIMATE_NOTE, "case": first.label, "soc": soc.name}
+    if task_at is not None:
+        method = full.method if full and full.method else "ran at the task's own shapes"
+        record |= {"at": "task", "shapes": f"the task's own shapes ({method})", "method": method, "per_soc": task_at}
+        if first.mapping:             # the trace-only run's wall time: what the estimate at the task's shapes cost
+            record |= {"shrunk": {"shapes": shapes, "per_soc": ran_at}, "trace_s": round(full.result.seconds, 2)}
+    else:
+        record |= {"at": "shrunk", "shapes": shapes, "per_soc": ran_at, "why_not_task_shapes": why_not}
+    report.metrics["speed"] = record
+    main = record["per_soc"][soc.name]
     if "speedup" in main:
         report.metrics["est_speedup"] = main["speedup"]
-        report.summary += (f"; est. {main['kernel_us']:.3g} us vs eager {main['eager_us']:.3g} us on {soc.name} "
-                           f"({main['speedup']:.2f}x, bottleneck {main['bottleneck']}; an estimate on the emulation)")
+        where = "at the task's shapes" if record["at"] == "task" else "at the shrunk shapes only"
+        beside = ""
+        if "shrunk" in record and "speedup" in ran_at[soc.name]:
+            beside = f"; {ran_at[soc.name]['speedup']:.2f}x at the shrunk shapes"
+        report.summary += (f"; est. {main['kernel_us']:.3g} us vs eager {main['eager_us']:.3g} us on {soc.name} {where} "
+                           f"({main['speedup']:.2f}x, bottleneck {main['bottleneck']}{beside}; an estimate on the "
+                           "emulation)")
     elif main["status"] != "ok":
         report.summary += f"; no speed estimate: {'; '.join(main['notes'])[:200]}"

@@ -22,6 +22,7 @@ from kernelwright.tools.referee.case_runner import Setting, own_shapes, run_tria
 from kernelwright.tools.referee.model_new_case import model_new_functions, native_binding, unfollowed
 from kernelwright.tools.referee.sampled import SAMPLED_BUDGET
 from kernelwright.tools.referee.speed import judge_speed
+from kernelwright.tools.referee.speed_shapes import trace_at_task_shapes
 from kernelwright.tools.referee.stages import lint_stage, measure_stage
 from kernelwright.tools.referee.tolerance import AUTO, BENCHMARK_NAMES, Tolerance, get_tolerance, preset_for
 from kernelwright.tools.referee.verdict import CaseRun, StageReport, Verdict
@@ -185,7 +186,9 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
                 v.skipped_cases[c.id] = f"not run: {failures + outside} cases already failed"
             break
     measure = measure_stage(s.results)
-    judge_speed(measure, s.ran, toolchain=s.toolchain, build=s.build, task=task, worker=s.worker, soc=s.soc)
+    estimating = s.ran and s.ran[0].result.trace is not None and not callable(getattr(s.toolchain, "time", None))
+    full = trace_at_task_shapes(s, s.ran[0]) if estimating else None
+    judge_speed(measure, s.ran, toolchain=s.toolchain, build=s.build, task=task, worker=s.worker, soc=s.soc, full=full)
     sampled = any(r.sampled_blocks for r in v.runs)
     if o.recheck and first_ok and not failures and not sampled:
         case, shapes, plan = first_ok

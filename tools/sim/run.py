@@ -81,7 +81,9 @@ class Runner:
         return self.result
 
     # ---- shared ----
-    def _write(self, name: str, arr: np.ndarray) -> Path:
+    def _write(self, name: str, arr: np.ndarray) -> Path | str:
+        if self.case.trace_only and arr.nbytes > HOST_DATA_LIMIT and not any(arr.strides):
+            return "-"             # a trace-only run's placeholder input: GM starts as zeros, committed when touched
         p = self.dir / f"in_{name}.bin"
         np.ascontiguousarray(arr).tofile(p)
         return p
@@ -103,15 +105,21 @@ class Runner:
         mpath.write_text("\n".join(manifest) + "\n")
         # the case runs as three calls of the operator (runtime/carry.cpp), each limited to the case's time in CPU seconds and to 8 times it on the wall clock (scheduler.cpp)
         limits = sandbox.Limits(wall_s=3 * 8 * self.case.timeout_s + 10, cpu_s=int(self.case.timeout_s * 12) + 30)
-        if self.case.sample_blocks:   # the task's own sizes: each buffer comes back as a (sparse) file of its full size
+        if self.case.sample_blocks or self.case.trace_only:   # the task's own sizes: each buffer comes back as a (sparse) file of its full size
             largest = max((int(ln.split("\t")[2]) for ln in manifest if ln.startswith("buffer\t")), default=0)
             limits = replace(limits, file_bytes=max(limits.file_bytes or 0, largest + (1 << 20)))
+        if self.case.trace_only:      # GM is mapped for the whole task (twice when sampled: the written-byte maps)
+            mapped = sum(int(ln.split("\t")[2]) for ln in manifest if ln.startswith("buffer\t"))
+            limits = replace(limits, memory_bytes=(limits.memory_bytes or 0) + 2 * mapped)
         r = self._step(exe, [str(mpath)], limits)
         self.result.stdout = r.stdout[-20000:]
         report = RunReport(self.dir, exe, self.mapper)
         self.result.diagnostics += report.diagnostics()
         self.result.counters = report.counters()
         self.result.trace = read_trace(self.dir)
+        if self.result.trace is not None and self.result.sampled:
+            for lt in self.result.trace.launches:
+                lt.sampled = list(self.result.sampled)
         launch = report.launch
         if r.timed_out:
             self.result.status, self.result.detail = "timeout", f"the emulator was killed after {limits.wall_s:.0f} s"
@@ -131,7 +139,7 @@ class Runner:
         self.result.detail = launch.get("detail", "")
         if self.result.status == "ok" and any(d.severity == "error" for d in self.result.diagnostics):
             self.result.status = "rule_violation"
-        for name, (shape, dtype) in outputs.items():
+        for name, (shape, dtype) in ({} if self.case.trace_only else outputs).items():
             f = self.dir / f"out_{name}.bin"
             if f.exists():
                 data = np.fromfile(f, dtype=dtype)
@@ -140,14 +148,14 @@ class Runner:
                     self.result.detail = f"the emulator wrote {data.nbytes} bytes of output {name}, not {list(shape)}"
                     continue
                 self.result.outputs[name] = data.reshape(shape)
-        if self.result.sampled:
+        if self.result.sampled and not self.case.trace_only:
             for f in self.dir.glob("written_*.txt"):
                 spans = [tuple(map(int, ln.split())) for ln in f.read_text().splitlines() if ln.strip()]
                 self.result.written[f.stem[len("written_"):]] = spans   # type: ignore[misc]
 
     def _header(self, kernel: str, block_dim: int, tiling_key: int) -> list[str]:
         m = [soc_line(self.soc), line("out_dir", self.dir), line("timeout_ms", int(self.case.timeout_s * 1000)),
-             line("race_check", int(self.race_check)), line("tiling_key", tiling_key), line("kernel", kernel),
+             line("race_check", int(self.race_check and not self.case.trace_only)), line("tiling_key", tiling_key), line("kernel", kernel),
              line("block_dim", block_dim)]
         if self.case.sample_blocks and block_dim > self.case.sample_blocks:   # before the buffers (runtime/sample.cpp)
             self.result.sampled = sample_of(block_dim, self.case.sample_blocks)

@@ -319,11 +319,12 @@ class ReferenceWorker:
             shutil.copyfile(built, target)
         return str(target)
 
-    def aten_ops(self, case: TaskCase, mapping: dict[int, int] | None = None) -> dict[str, Any] | RefFailure:
+    def aten_ops(self, case: TaskCase, mapping: dict[int, int] | None = None,
+                 fake_only: bool = False) -> dict[str, Any] | RefFailure:
         """The ATen ops one forward runs at the (shrunk) shapes, in order: {"ops": [{op, overload, inputs,
-        outputs}], "dropped": ops past the recorder's limit}."""
+        outputs}], "dropped": ops past the recorder's limit}; `fake_only`: on fake tensors or not at all."""
         return self._ask({"op": "aten_ops", "case": case.model_dump(mode="json"),
-                          "mapping": {str(k): v for k, v in (mapping or {}).items()}})
+                          "mapping": {str(k): v for k, v in (mapping or {}).items()}, "fake_only": fake_only})
 
     def custom_check(self, case: TaskCase, expected: list[np.ndarray], got: list[np.ndarray],
                      seq: bool) -> dict[str, Any] | RefFailure:

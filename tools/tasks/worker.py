@@ -5,7 +5,7 @@ Protocol: one JSON request per line on stdin, one JSON response per line on the 
 (the task's own prints go to stderr). Requests: `load` {task}, `count` {}, `describe` {case} (shapes
 only, under FakeTensorMode: nothing is allocated), `run` {case, seed, mapping, out} (tensors are
 written to the `out` .npz), `check` {case, data, dtypes, seq} (the task's custom_check_precision),
-`aten_ops` {case, mapping} (the ATen ops one forward runs, for the eager baseline). A task error is a
+`aten_ops` {case, mapping, fake_only} (the ATen ops one forward runs, for the eager baseline). A task error is a
 response with `ok: false`, never a crash.
 """
 from __future__ import annotations
@@ -230,9 +230,10 @@ class TaskRunner:
         np.savez(req["out"], **store)
         return response
 
-    def aten_ops(self, case: dict[str, Any], mapping: dict[int, int]) -> dict[str, Any]:
+    def aten_ops(self, case: dict[str, Any], mapping: dict[int, int], fake_only: bool = False) -> dict[str, Any]:
         """The ATen ops of one forward at the (shrunk) shapes: traced on fake tensors (nothing computed),
-        or on real ones when the reference needs data (nonzero, item, ...)."""
+        or on real ones when the reference needs data (nonzero, item, ...) unless `fake_only` (the task's own
+        shapes may not fit in memory)."""
         from torch._subclasses.fake_tensor import FakeTensorMode
 
         from kernelwright.tools.tasks.aten_ops import record
@@ -244,6 +245,8 @@ class TaskRunner:
                     args, init = self.make(case, mapping)
                 _seed(0)
                 return record(self._model(case, init), args)
+        if fake_only:
+            return traced(True)
         try:
             return traced(True)
         except Exception:  # noqa: BLE001 - data-dependent references cannot run on fake tensors
@@ -283,7 +286,7 @@ def handle(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
     if op == "run":
         return runner.run(req["case"], int(req["seed"]), mapping, req["out"])
     if op == "aten_ops":
-        return runner.aten_ops(req["case"], mapping)
+        return runner.aten_ops(req["case"], mapping, bool(req.get("fake_only")))
     if op == "model_new":
         return runner.model_new(req, mapping, state["ask"])
     if op == "check":
