@@ -129,6 +129,7 @@ class _Writer:
         self.inputs = g.tensor_inputs
         self.x = {t.name: ident(t.name, taken) for t in self.inputs}
         self.y = ident("y", taken)
+        self.fused: tuple[list[str], list[str], str] | None = None     # (start, per block, result tile)
 
     def write(self) -> Emitted:
         c, x, y = self.c, self.x, self.y
@@ -138,7 +139,7 @@ class _Writer:
         first = next((t for t in self.inputs if t.dtype in FLOAT_DTYPES), None)
         if first is None:
             raise Unsupported([], "no float input")
-        body, decls, host_bytes = [], [], []
+        body, decls, host_bytes, bools = [], [], [], False
         staged = c.src.kind != "placeholder"
         if staged:                       # phase 1: the prologue into the fp32 workspace
             pro = ChainCompiler(self.g, count="m", prefix="w")
@@ -158,10 +159,14 @@ class _Writer:
             host_bytes += [f"2 * {x[t.name]}.dtype.size" for t in used]
             host_bytes += [str(4 * (len(pro.tiles) + 2 + bools) + (8 if pro.advanced else 0))]
             body += ["A.Duplicate(ones, 1.0, t.chunk)"] if bools else []
-            body += ["lo, hi = A.block_span(t.total, 64)", "for off, m in A.tiles(lo, hi, t.chunk, stages=2):"]
-            body += ["    " + ln for ln in loads + pro.lines + [f'A.Cast(pout, {tiles[c.src.name]}, "auto", m)',
-                                                               "A.store(pre[off:], pout, m)"]]
-            body += ["A.sync_all()"]
+            phase1 = ["lo, hi = A.block_span(t.total, 64)", "for off, m in A.tiles(lo, hi, t.chunk, stages=2):"]
+            phase1 += ["    " + ln for ln in loads + pro.lines + [f'A.Cast(pout, {tiles[c.src.name]}, "auto", m)',
+                                                                 "A.store(pre[off:], pout, m)"]]
+            body += ["if t.fused == 0:"] + ["    " + ln for ln in phase1 + ["A.sync_all()"]]
+            # fused (a block of columns divides the row): the prologue runs on each G x K block as it comes in
+            self.fused = [f"A.Duplicate({w}, 0.0, t.chunk)" for w in pro.tiles], \
+                [ln.replace(f"[off:], m)", "[row * t.R + c0:], t.K, rows=gn, src_stride=t.R, dst_stride=t.K)")
+                 for ln in loads] + pro.lines, tiles[c.src.name]
             src, src_dtype = "pre", "A.f32"
         else:
             src, src_dtype = x[c.src.name], f"{x[c.src.name]}.dtype"
@@ -195,13 +200,18 @@ class _Writer:
         ins = [x[t.name] for t in self.inputs]
         f0 = x[first.name]
         ex = 4 if c.exclusive else 0
+        kal = 32 if staged and bools else 16        # K columns: whole 32-byte blocks of every input's rows
         host = [f"R = {f0}.shape[{c.dim}]", f"inner = A.prod({f0}.shape[{c.dim + 1}:])", "outer = " + f"{f0}.numel // (R * inner)",
                 f"per_elem = {' + '.join(host_bytes)}",
                 "if inner == 1:",
                 "    # a block of G rows x K columns; per element also two i32 gather indices and the gather's own scratch",
                 "    # (and the exclusive scan's copy); 24 KiB for the API scratch of where/Tanh",
                 "    group = A.align_up(min(A.ceil_div(outer, hw.vector_cores), 32), 8)",
-                f"    K = min(A.align_up(R, 16), A.align_down(((hw.ub_bytes - 24576) // group - 8) // (per_elem + {12 + ex}), 16))",
+                f"    K = min(A.align_up(R, {kal}), A.align_down(((hw.ub_bytes - 24576) // group - 8) // (per_elem + {12 + ex}), {kal}))",
+                "    fused = 0"] + ([
+                "    KF = K                      # the prologue fuses into the scan when a block of columns divides R",
+                "    for i in range(64):", f"        if KF > {kal} and R % KF != 0:", f"            KF -= {kal}",
+                "    if R % KF == 0 and 2 * KF >= K:", "        fused = 1", "        K = KF"] if staged else []) + [
                 "    chunk = group * K",
                 "    units = A.ceil_div(outer, group)",
                 "    pieces = A.ceil_div(R, K)",
@@ -209,11 +219,11 @@ class _Writer:
                 "else:",
                 f"    chunk = A.align_down((hw.ub_bytes - 16384) // (per_elem + {ex}), 64)",
                 "    chunk = max(64, min(chunk, A.align_up(inner, 64)))",
-                "    group = 8", "    K = 16", "    units = outer * A.ceil_div(inner, chunk)",
+                "    group = 8", "    K = 16", "    fused = 0", "    units = outer * A.ceil_div(inner, chunk)",
                 "    pieces = A.ceil_div(inner, chunk)", "    ichunk = 8",
                 "nb = max(1, min(hw.vector_cores, units))",
                 "return A.Tiling(block_dim=nb, outer=outer, R=R, inner=inner, chunk=chunk, group=group, K=K, "
-                f"pieces=pieces, ichunk=ichunk, total={f0}.numel)"]
+                f"pieces=pieces, ichunk=ichunk, fused=fused, total={f0}.numel)"]
         cols = ", ".join(f'"{x[t.name]}": {"(A.bool,)" if t.dtype == "bool" else FLOATS}' for t in self.inputs)
         kind = ("reversed " if c.reverse else "") + ("exclusive " if c.exclusive else "") + c.scan.op
         pro_ops = ", ".join(dict.fromkeys(n.op for n in c.prologue)) or "none"
@@ -255,9 +265,18 @@ class _Writer:
         lines += ["g0, g1 = A.block_span(t.outer, t.group)", "for row, gn in A.tiles(g0, g1, t.group):",
                   f"    A.Duplicate(carry, {init}, t.group)", "    for j in A.range(t.pieces, stages=2):",
                   f"        c0 = ({piece}) * t.K", "        kn = min(t.K, t.R - c0)"] + (["        cnt = t.chunk"] if epilogue else []) + [
-                  f"        A.load(sin, {src}[row * t.R + c0:], kn, rows=gn, src_stride=t.R, dst_stride=t.K, pad=0.0)",
-                  "        for g in A.range(gn):", '            A.Cast(w[g * t.K:], sin[g * t.K:], "auto", A.align_up(kn, epb))',
-                  "        A.gather(acc, w, idx1, t.chunk, t.chunk)"]
+                  ]
+        staged = [f"A.load(sin, {src}[row * t.R + c0:], kn, rows=gn, src_stride=t.R, dst_stride=t.K, pad=0.0)",
+                  "for g in A.range(gn):", '    A.Cast(w[g * t.K:], sin[g * t.K:], "auto", A.align_up(kn, epb))',
+                  "A.gather(acc, w, idx1, t.chunk, t.chunk)"]
+        if self.fused is None:
+            lines += ["        " + ln for ln in staged]
+        else:
+            start, block, res = self.fused
+            lines[:0] = ["if t.fused == 1:"] + ["    " + ln for ln in start]   # rows past a ragged group: never stored
+            lines += ["        if t.fused == 1:", "            m = gn * t.K"]
+            lines += ["            " + ln for ln in block + [f"A.gather(acc, {res}, idx1, t.chunk, t.chunk)"]]
+            lines += ["        else:"] + ["            " + ln for ln in staged]
         lines += ["        " + ln for ln in scan + epilogue]
         lines += [f"        A.gather(w, {out_tile}, idx2, gn * t.K, t.chunk)", '        A.Cast(yout, w, "auto", gn * t.K)',
                   f"        A.store({y}[row * t.R + c0:], yout, kn, rows=gn, src_stride=t.K, dst_stride=t.R)"]
