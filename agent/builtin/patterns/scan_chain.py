@@ -3,11 +3,13 @@
 optionally reversed (flip, scan, flip) or exclusive (the scan of the first R-1 elements after a zero:
 cat([zeros_like(...), cumsum(x.narrow(dim, 0, R-1))])), and a one-operand elementwise epilogue.
 
-One kernel, two phases: the prologue runs flat over the block's share of the elements into an fp32 GM
-workspace, A.sync_all(), then the scan walks the workspace in the layout of scan/cumsum.dsl.py (inner
-== 1: a group of rows at once, one element per 32-byte block; else chunks of the inner axes). Without
-a prologue the scan reads its input directly. The plain scans (cumsum, cumprod, reversed cumsum of one
-input) stay with patterns/reduce.py's examples, which come first."""
+Along the last axis (inner == 1) the scan is blocked as scan/cumsum.dsl.py: G rows x K columns per strided
+copy, gathered lane-major, the columns folded onto a carry, gathered back, one strided store. The prologue
+runs on each such block as it comes in when K divides the row (fused: every input read once); otherwise
+(a ragged last block) it runs flat over the block's share of the elements into an fp32 GM workspace, then
+A.sync_all(), and the scan reads the workspace. Along a middle axis (inner > 1) a chunk of the inner axes
+walks the scanned axis one slice at a time. Without a prologue the scan reads its input directly. The plain
+scans (cumsum, cumprod, reversed cumsum of one input) stay with patterns/reduce.py's examples, which come first."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -264,8 +266,8 @@ class _Writer:
         lines += ["A.Duplicate(ex, 0.0, t.chunk)"] if c.exclusive else []
         lines += ["g0, g1 = A.block_span(t.outer, t.group)", "for row, gn in A.tiles(g0, g1, t.group):",
                   f"    A.Duplicate(carry, {init}, t.group)", "    for j in A.range(t.pieces, stages=2):",
-                  f"        c0 = ({piece}) * t.K", "        kn = min(t.K, t.R - c0)"] + (["        cnt = t.chunk"] if epilogue else []) + [
-                  ]
+                  f"        c0 = ({piece}) * t.K", "        kn = min(t.K, t.R - c0)"]
+        lines += ["        cnt = t.chunk"] if epilogue else []
         staged = [f"A.load(sin, {src}[row * t.R + c0:], kn, rows=gn, src_stride=t.R, dst_stride=t.K, pad=0.0)",
                   "for g in A.range(gn):", '    A.Cast(w[g * t.K:], sin[g * t.K:], "auto", A.align_up(kn, epb))',
                   "A.gather(acc, w, idx1, t.chunk, t.chunk)"]
