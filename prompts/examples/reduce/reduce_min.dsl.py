@@ -4,7 +4,9 @@ The tiling views x as [outer, R, inner] around `dim`. When the reduced axis is t
 (inner == 1) each row of R elements is folded chunk by chunk into an fp32 accumulator tile and
 reduced to one value; results of up to t.group rows are collected in a tile and stored
 together. Otherwise whole rows of `inner` outputs are produced at once: chunk by chunk, the R
-slices of a chunk are folded elementwise into the accumulator (double-buffered over r)."""
+slices of a chunk come in rb at a time with one strided copy and are folded in halves (log2(rb)
+whole-tile instructions) before they meet the accumulator; (chunk, r-tile) pairs run in one
+double-buffered loop, and the blocks get equal numbers of chunks (HBM is shared by the busy cores)."""
 import adsl as A
 
 
