@@ -3,11 +3,13 @@
 optionally reversed (flip, scan, flip) or exclusive (the scan of the first R-1 elements after a zero:
 cat([zeros_like(...), cumsum(x.narrow(dim, 0, R-1))])), and a one-operand elementwise epilogue.
 
-One kernel, two phases: the prologue runs flat over the block's share of the elements into an fp32 GM
-workspace, A.sync_all(), then the scan walks the workspace in the layout of scan/cumsum.dsl.py (inner
-== 1: a group of rows at once, one element per 32-byte block; else chunks of the inner axes). Without
-a prologue the scan reads its input directly. The plain scans (cumsum, cumprod, reversed cumsum of one
-input) stay with patterns/reduce.py's examples, which come first."""
+Along the last axis (inner == 1) the scan is blocked as scan/cumsum.dsl.py: G rows x K columns per strided
+copy, gathered lane-major, the columns folded onto a carry, gathered back, one strided store. The prologue
+runs on each such block as it comes in when K divides the row (fused: every input read once); otherwise
+(a ragged last block) it runs flat over the block's share of the elements into an fp32 GM workspace, then
+A.sync_all(), and the scan reads the workspace. Along a middle axis (inner > 1) a chunk of the inner axes
+walks the scanned axis one slice at a time. Without a prologue the scan reads its input directly. The plain
+scans (cumsum, cumprod, reversed cumsum of one input) stay with patterns/reduce.py's examples, which come first."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -124,18 +126,22 @@ class _Writer:
     def __init__(self, g: OpGraph, c: ScanChain, name: str):
         self.g, self.c, self.name = g, c, name
         taken = {"ones", "pre", "pout", "sin", "w", "acc", "yout", "epb", "cnt", "row", "gn", "g0", "g1", "k", "r", "u",
-                 "u0", "u1", "o", "c", "n", "m", "off", "lo", "hi"}
+                 "u0", "u1", "o", "c", "n", "m", "off", "lo", "hi",
+                 "ex", "idx1", "idx2", "bg", "bk", "carry", "kn", "c0", "j", "i", "g", "q"}
         self.inputs = g.tensor_inputs
         self.x = {t.name: ident(t.name, taken) for t in self.inputs}
         self.y = ident("y", taken)
+        self.fused: tuple[list[str], list[str], str] | None = None     # (start, per block, result tile)
 
     def write(self) -> Emitted:
         c, x, y = self.c, self.x, self.y
         instr, init = SCANS[c.scan.op]
+        if c.exclusive and init != "0.0":   # the cat's zero column is the carry in only when the fold starts at 0
+            raise Unsupported([], "an exclusive scan that does not start from 0")
         first = next((t for t in self.inputs if t.dtype in FLOAT_DTYPES), None)
         if first is None:
             raise Unsupported([], "no float input")
-        body, decls, host_bytes = [], [], []
+        body, decls, host_bytes, bools = [], [], [], False
         staged = c.src.kind != "placeholder"
         if staged:                       # phase 1: the prologue into the fp32 workspace
             pro = ChainCompiler(self.g, count="m", prefix="w")
@@ -155,49 +161,71 @@ class _Writer:
             host_bytes += [f"2 * {x[t.name]}.dtype.size" for t in used]
             host_bytes += [str(4 * (len(pro.tiles) + 2 + bools) + (8 if pro.advanced else 0))]
             body += ["A.Duplicate(ones, 1.0, t.chunk)"] if bools else []
-            body += ["lo, hi = A.block_span(t.total, 64)", "for off, m in A.tiles(lo, hi, t.chunk, stages=2):"]
-            body += ["    " + ln for ln in loads + pro.lines + [f'A.Cast(pout, {tiles[c.src.name]}, "auto", m)',
-                                                               "A.store(pre[off:], pout, m)"]]
-            body += ["A.sync_all()"]
+            phase1 = ["lo, hi = A.block_span(t.total, 64)", "for off, m in A.tiles(lo, hi, t.chunk, stages=2):"]
+            phase1 += ["    " + ln for ln in loads + pro.lines + [f'A.Cast(pout, {tiles[c.src.name]}, "auto", m)',
+                                                                 "A.store(pre[off:], pout, m)"]]
+            body += ["if t.fused == 0:"] + ["    " + ln for ln in phase1 + ["A.sync_all()"]]
+            # fused (a block of columns divides the row): the prologue runs on each G x K block as it comes in
+            self.fused = [f"A.Duplicate({w}, 0.0, t.chunk)" for w in pro.tiles], \
+                [ln.replace(f"[off:], m)", "[row * t.R + c0:], t.K, rows=gn, src_stride=t.R, dst_stride=t.K)")
+                 for ln in loads] + pro.lines, tiles[c.src.name]
             src, src_dtype = "pre", "A.f32"
         else:
             src, src_dtype = x[c.src.name], f"{x[c.src.name]}.dtype"
         epi = ChainCompiler(self.g, count="cnt", prefix="e")
         head = _one_tensor_arg(self.g, c.epilogue[0]).name if c.epilogue else c.scan.name   # the scan, cat or flip
-        tiles = epi.compile(c.epilogue, {head: "acc"}, {head} | ({c.epilogue[-1].name} if c.epilogue else set()))
-        out_tile = tiles[c.epilogue[-1].name] if c.epilogue else "acc"
+        scanned = "ex" if c.exclusive else "acc"
+        tiles = epi.compile(c.epilogue, {head: scanned}, {head} | ({c.epilogue[-1].name} if c.epilogue else set()))
+        out_tile = tiles[c.epilogue[-1].name] if c.epilogue else scanned
         decls += ["sin = A.ub({}, t.chunk)".format(src_dtype), "w = A.ub(A.f32, t.chunk)", "acc = A.ub(A.f32, t.chunk)",
-                  f"yout = A.ub({y}.dtype, t.chunk)"] + [f"{e} = A.ub(A.f32, t.chunk)" for e in epi.tiles]
+                  f"yout = A.ub({y}.dtype, t.chunk)"] + (["ex = A.ub(A.f32, t.chunk)"] if c.exclusive else [])
+        decls += [f"{e} = A.ub(A.f32, t.chunk)" for e in epi.tiles]
+        decls += ["idx1 = A.ub(A.i32, t.ichunk)", "idx2 = A.ub(A.i32, t.ichunk)", "bg = A.ub(A.i32, t.group)",
+                  "bk = A.ub(A.i32, t.K)", "carry = A.ub(A.f32, t.group)"]
         host_bytes += [f"2 * {'4' if staged else f'{src}.dtype.size'} + 2 * {x[first.name]}.dtype.size",
                        str(8 + 4 * len(epi.tiles) + (8 if epi.advanced else 0))]
+        body += ["epb = A.elems_per_block({})".format(src_dtype), "if t.inner == 1:"]
+        body += ["    " + ln for ln in self.blocked(instr, init, src, epi.lines, out_tile)]
+        # inner > 1: a chunk of the inner axes is one lane each, the scan walks r one slice at a time
         fold = [f"A.Cast(w, sin, \"auto\", cnt)", f"A.{instr}(acc, acc, w, cnt)"]
         put = epi.lines + [f'A.Cast(yout, {out_tile}, "auto", cnt)']
+        if c.exclusive:
+            put = ["A.copy(ex, acc, cnt)"] + put
         step = (put + [None] + fold) if c.exclusive else (fold + put + [None])   # None: the store
         rev = "t.R - 1 - k" if c.reverse else "k"
-        grouped = [f"A.load(sin, {src}[row * t.R + r:], 1, rows=gn, src_stride=t.R, dst_stride=epb, pad=0.0)"] + \
-            [ln or f"A.store({y}[row * t.R + r:], yout, 1, rows=gn, src_stride=epb, dst_stride=t.R)" for ln in step]
         chunked = [f"A.load(sin, {src}[(o * t.R + r) * t.inner + c:], n)"] + \
             [ln or f"A.store({y}[(o * t.R + r) * t.inner + c:], yout, n)" for ln in step]
-        body += [f"epb = A.elems_per_block({src_dtype})", "if t.inner == 1:",
-                 "    g0, g1 = A.block_span(t.outer, t.group)", "    for row, gn in A.tiles(g0, g1, t.group):",
-                 "        cnt = gn * epb", f"        A.Duplicate(acc, {init}, cnt)", "        for k in A.range(t.R, stages=2):",
-                 f"            r = {rev}"] + ["            " + ln for ln in grouped]
         body += ["else:", "    u0, u1 = A.block_span(t.outer * t.pieces)", "    for u in A.range(u0, u1):",
                  "        o = u // t.pieces", "        c = u % t.pieces * t.chunk", "        n = min(t.chunk, t.inner - c)",
                  "        cnt = n", f"        A.Duplicate(acc, {init}, cnt)", "        for k in A.range(t.R, stages=2):",
                  f"            r = {rev}"] + ["            " + ln for ln in chunked]
         ins = [x[t.name] for t in self.inputs]
         f0 = x[first.name]
-        epb = "8" if staged else f"A.elems_per_block({src}.dtype)"
+        ex = 4 if c.exclusive else 0
+        kal = 32 if staged and bools else 16        # K columns: whole 32-byte blocks of every input's rows
         host = [f"R = {f0}.shape[{c.dim}]", f"inner = A.prod({f0}.shape[{c.dim + 1}:])", "outer = " + f"{f0}.numel // (R * inner)",
-                f"epb = {epb}", f"per_elem = {' + '.join(host_bytes)}",
-                "chunk = A.align_down((hw.ub_bytes - 16384) // per_elem, 64)",
-                "if inner == 1:", "    chunk = max(64, min(chunk, A.align_up(outer * epb, 64)))", "    group = chunk // epb",
-                "    units = A.ceil_div(outer, group)", "else:", "    chunk = max(64, min(chunk, A.align_up(inner, 64)))",
-                "    group = 1", "    units = outer * A.ceil_div(inner, chunk)",
+                f"per_elem = {' + '.join(host_bytes)}",
+                "if inner == 1:",
+                "    # a block of G rows x K columns; per element also two i32 gather indices and the gather's own scratch",
+                "    # (and the exclusive scan's copy); 24 KiB for the API scratch of where/Tanh",
+                "    group = A.align_up(min(A.ceil_div(outer, hw.vector_cores), 32), 8)",
+                f"    K = min(A.align_up(R, {kal}), A.align_down(((hw.ub_bytes - 24576) // group - 8) // (per_elem + {12 + ex}), {kal}))",
+                "    fused = 0"] + ([
+                "    KF = K                      # the prologue fuses into the scan when a block of columns divides R",
+                "    for i in range(64):", f"        if KF > {kal} and R % KF != 0:", f"            KF -= {kal}",
+                "    if R % KF == 0 and 2 * KF >= K:", "        fused = 1", "        K = KF"] if staged else []) + [
+                "    chunk = group * K",
+                "    units = A.ceil_div(outer, group)",
+                "    pieces = A.ceil_div(R, K)",
+                "    ichunk = chunk",
+                "else:",
+                f"    chunk = A.align_down((hw.ub_bytes - 16384) // (per_elem + {ex}), 64)",
+                "    chunk = max(64, min(chunk, A.align_up(inner, 64)))",
+                "    group = 8", "    K = 16", "    fused = 0", "    units = outer * A.ceil_div(inner, chunk)",
+                "    pieces = A.ceil_div(inner, chunk)", "    ichunk = 8",
                 "nb = max(1, min(hw.vector_cores, units))",
-                "return A.Tiling(block_dim=nb, outer=outer, R=R, inner=inner, chunk=chunk, group=group, "
-                "pieces=A.ceil_div(inner, chunk), total=" + f"{f0}.numel)"]
+                "return A.Tiling(block_dim=nb, outer=outer, R=R, inner=inner, chunk=chunk, group=group, K=K, "
+                f"pieces=pieces, ichunk=ichunk, fused=fused, total={f0}.numel)"]
         cols = ", ".join(f'"{x[t.name]}": {"(A.bool,)" if t.dtype == "bool" else FLOATS}' for t in self.inputs)
         kind = ("reversed " if c.reverse else "") + ("exclusive " if c.exclusive else "") + c.scan.op
         pro_ops = ", ".join(dict.fromkeys(n.op for n in c.prologue)) or "none"
@@ -210,3 +238,48 @@ class _Writer:
                   f'@A.kernel(inputs={{{cols}}}, outputs={{"{y}": "{f0}"}})\n'
                   f"def {kernel_name(self.name)}({', '.join(ins + [y, 't'])}):\n{indent(decls + body, 1)}\n")
         return Emitted("scan", what, source)
+
+    def blocked(self, instr: str, init: str, src: str, epilogue: list[str], out_tile: str) -> list[str]:
+        """The scan along the last axis, blocked as scan/cumsum.dsl.py: G rows x K columns come in with one
+        strided copy, a gather turns them lane-major (column k is G contiguous lanes), the columns fold in
+        order onto the carry of the previous K, a gather turns the result back and one strided copy stores it."""
+        c, y = self.c, self.y
+        G = "t.group"
+        if c.reverse:
+            scan = [f"A.{instr}(acc[(kn - 1) * {G}:], acc[(kn - 1) * {G}:], carry, {G})", "for i in A.range(1, kn):",
+                    "    k = kn - 1 - i", f"    A.{instr}(acc[k * {G}:], acc[k * {G}:], acc[(k + 1) * {G}:], {G})"]
+            shift = [f"A.copy(ex[(kn - 1) * {G}:], carry, {G})"], ["if kn > 1:", f"    A.copy(ex, acc[{G}:], (kn - 1) * {G})"]
+            scan += ["A.copy(carry, acc, t.group)"]
+        else:
+            scan = [f"A.{instr}(acc, acc, carry, {G})", "for k in A.range(1, kn):",
+                    f"    A.{instr}(acc[k * {G}:], acc[k * {G}:], acc[(k - 1) * {G}:], {G})"]
+            shift = [f"A.copy(ex, carry, {G})"], ["if kn > 1:", f"    A.copy(ex[{G}:], acc, (kn - 1) * {G})"]
+            scan += [f"A.copy(carry, acc[(kn - 1) * {G}:], {G})"]
+        if c.exclusive:                  # column k gets the fold of the columns before it; the first the carry in
+            scan = shift[0] + scan[:-1] + shift[1] + scan[-1:]
+        piece = "t.pieces - 1 - j" if c.reverse else "j"
+        lines = ["for g in A.range(t.group):", "    A.set(bg, g, g * t.K)", "for k in A.range(t.K):",
+                 "    A.Adds(idx1[k * t.group:], bg, k, t.group)", "for q in A.range(8):", "    A.set(bk, q, q * t.group)",
+                 "for q in A.range(1, t.K // 8):", "    A.Adds(bk[q * 8:], bk, q * 8 * t.group, 8)",
+                 "for g in A.range(t.group):", "    A.Adds(idx2[g * t.K:], bk, g, t.K)",
+                 "A.Duplicate(w, 0.0, t.chunk)          # rows past a ragged group are transposed too, never stored"]
+        lines += ["A.Duplicate(ex, 0.0, t.chunk)"] if c.exclusive else []
+        lines += ["g0, g1 = A.block_span(t.outer, t.group)", "for row, gn in A.tiles(g0, g1, t.group):",
+                  f"    A.Duplicate(carry, {init}, t.group)", "    for j in A.range(t.pieces, stages=2):",
+                  f"        c0 = ({piece}) * t.K", "        kn = min(t.K, t.R - c0)"]
+        lines += ["        cnt = t.chunk"] if epilogue else []
+        staged = [f"A.load(sin, {src}[row * t.R + c0:], kn, rows=gn, src_stride=t.R, dst_stride=t.K, pad=0.0)",
+                  "for g in A.range(gn):", '    A.Cast(w[g * t.K:], sin[g * t.K:], "auto", A.align_up(kn, epb))',
+                  "A.gather(acc, w, idx1, t.chunk, t.chunk)"]
+        if self.fused is None:
+            lines += ["        " + ln for ln in staged]
+        else:
+            start, block, res = self.fused
+            lines[:0] = ["if t.fused == 1:"] + ["    " + ln for ln in start]   # rows past a ragged group: never stored
+            lines += ["        if t.fused == 1:", "            m = gn * t.K"]
+            lines += ["            " + ln for ln in block + [f"A.gather(acc, {res}, idx1, t.chunk, t.chunk)"]]
+            lines += ["        else:"] + ["            " + ln for ln in staged]
+        lines += ["        " + ln for ln in scan + epilogue]
+        lines += [f"        A.gather(w, {out_tile}, idx2, gn * t.K, t.chunk)", '        A.Cast(yout, w, "auto", gn * t.K)',
+                  f"        A.store({y}[row * t.R + c0:], yout, kn, rows=gn, src_stride=t.K, dst_stride=t.R)"]
+        return lines
