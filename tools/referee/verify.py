@@ -47,7 +47,8 @@ def _plan(shapes: RefShapes | None, budget: int | None, cores: int, ub: int) -> 
         return ShrinkPlan(elements_before=total, elements_after=total, budget=total)
     outputs = [] if shapes is None else [Shape(dims=list(o.shape or []), dtype=o.dtype or "float32")
                                          for o in shapes.outputs or [] if o.kind == "tensor"]
-    return plan_shrink(tensors, budget=budget, cores=cores, ub_bytes=ub, outputs=outputs)
+    return plan_shrink(tensors, budget=budget, cores=cores, ub_bytes=ub, outputs=outputs,
+                       floors=shapes.floors if shapes is not None else None)
 
 
 def task_cases(task: Task, worker: ReferenceWorker, only: list[str] | None = None) -> list[TaskCase] | RefFailure:

@@ -54,6 +54,7 @@ class RefShapes(BaseModel):
     params: list[RefValue] = Field(default_factory=list)
     outputs: list[RefValue] | None = None
     outputs_error: str | None = None
+    floors: dict[int, int] = Field(default_factory=dict)     # dim -> least length a window over it needs
 
 
 class RefRun(BaseModel):
@@ -265,7 +266,8 @@ class ReferenceWorker:
         return RefShapes(args=_values(resp["args"], None, "in"), init=_values(resp["init"], None, "init"),
                          params=_values(resp.get("params", []), None, "param"),
                          outputs=_values(resp["outputs"], None, "out") if "outputs" in resp else None,
-                         outputs_error=resp.get("outputs_error"))
+                         outputs_error=resp.get("outputs_error"),
+                         floors={int(k): int(v) for k, v in resp.get("floors", {}).items()})
 
     def run(self, case: TaskCase, seed: int, mapping: dict[int, int] | None = None) -> RefRun | RefFailure:
         self._n += 1

@@ -29,6 +29,7 @@ import torch
 from kernelwright.tools.tasks import shim
 from kernelwright.tools.tasks.kernel_call import first_call, parameter_names, returned_outputs
 from kernelwright.tools.tasks.model_new_serve import serve
+from kernelwright.tools.tasks.window_floors import WindowFloors
 from kernelwright.tools.tasks.worker_values import (TORCH_DTYPES, ShrinkSizes, cast_floats, clone, describe,
                                                     flatten_outputs, remap, same_bits)
 
@@ -172,9 +173,10 @@ class TaskRunner:
             try:
                 model = self._model(case, init)
                 result["params"] = self._params(model, None)
-                with torch.no_grad():
+                with torch.no_grad(), WindowFloors() as windows:
                     out = model(*args)
                 result["outputs"] = [describe(o, None, "") for o in flatten_outputs(out)]
+                result["floors"] = {str(k): v for k, v in windows.floors.items()}
             except Exception as e:  # shapes of outputs are a nicety: the real run will tell
                 result["outputs_error"] = f"{type(e).__name__}: {str(e)[:300]}"
         return result
@@ -185,7 +187,8 @@ class TaskRunner:
         with ShrinkSizes(mapping) if mapping else contextlib.nullcontext():
             args, init = self.make(case, mapping)
         _seed(seed)
-        model = self._model(case, init)
+        with ShrinkSizes(mapping) if mapping else contextlib.nullcontext():   # sizes the Model hard-codes, too
+            model = self._model(case, init)
         before = clone(args)
         notes: list[str] = []
         try:
@@ -243,7 +246,9 @@ class TaskRunner:
                 with ShrinkSizes(mapping) if mapping else contextlib.nullcontext():
                     args, init = self.make(case, mapping)
                 _seed(0)
-                return record(self._model(case, init), args)
+                with ShrinkSizes(mapping) if mapping else contextlib.nullcontext():
+                    model = self._model(case, init)
+                return record(model, args)
         try:
             return traced(True)
         except Exception:  # noqa: BLE001 - data-dependent references cannot run on fake tensors
