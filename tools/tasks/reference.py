@@ -259,8 +259,10 @@ class ReferenceWorker:
         resp = self._ask({"op": "count"})
         return resp if isinstance(resp, RefFailure) else int(resp["groups"])
 
-    def describe(self, case: TaskCase) -> RefShapes | RefFailure:
-        resp = self._ask({"op": "describe", "case": case.model_dump(mode="json")})
+    def describe(self, case: TaskCase, mapping: dict[int, int] | None = None) -> RefShapes | RefFailure:
+        """The case's shapes, without data; with `mapping`, every size the task asks for is shrunk (worker.py)."""
+        resp = self._ask({"op": "describe", "case": case.model_dump(mode="json"),
+                          "mapping": {str(k): v for k, v in (mapping or {}).items()}})
         if isinstance(resp, RefFailure):
             return resp
         return RefShapes(args=_values(resp["args"], None, "in"), init=_values(resp["init"], None, "init"),

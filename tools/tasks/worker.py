@@ -164,16 +164,22 @@ class TaskRunner:
         with FakeTensorMode(allow_non_fake_inputs=True):
             return {"groups": len(_call("get_input_groups", self.mod.get_input_groups))}
 
-    def describe(self, case: dict[str, Any]) -> dict[str, Any]:
+    def describe(self, case: dict[str, Any], mapping: dict[int, int]) -> dict[str, Any]:
+        """Shapes on fake tensors; with a mapping, every size the task asks torch for is shrunk, in its forward
+        too (the real run shrinks the inputs and the Model only: a forward whose outputs differ between the
+        two hard-codes a size)."""
         from torch._subclasses.fake_tensor import FakeTensorMode
+        shrunk = (lambda: ShrinkSizes(mapping)) if mapping else contextlib.nullcontext
         with FakeTensorMode(allow_non_fake_inputs=True):
             _seed(0)
-            args, init = self.make(case, {})
+            with shrunk():
+                args, init = self.make(case, mapping)
             result = {"args": [describe(a, None, "") for a in args], "init": [describe(a, None, "") for a in init]}
             try:
-                model = self._model(case, init)
+                with shrunk():
+                    model = self._model(case, init)
                 result["params"] = self._params(model, None)
-                with torch.no_grad(), WindowFloors() as windows:
+                with torch.no_grad(), WindowFloors() as windows, shrunk():
                     out = model(*args)
                 result["outputs"] = [describe(o, None, "") for o in flatten_outputs(out)]
                 result["floors"] = {str(k): v for k, v in windows.floors.items()}
@@ -284,7 +290,7 @@ def handle(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
     if op == "count":
         return runner.count()
     if op == "describe":
-        return runner.describe(req["case"])
+        return runner.describe(req["case"], mapping)
     if op == "run":
         return runner.run(req["case"], int(req["seed"]), mapping, req["out"])
     if op == "aten_ops":
