@@ -36,6 +36,7 @@ FALLBACK_BUDGET = 1 << 23         # a case that cannot shrink safely may still r
 # CANN's own operators: PyTorch computes it on the CPU in seconds, the emulation's speed does not bound it)
 HOST_ONLY_BUDGET = 1 << 26
 RECHECK_SEED = 104729
+OUTPUT_RATIO = 4                  # a shrunk case's outputs past the budget may hold this many times its inputs
 
 
 def _plan(shapes: RefShapes | None, budget: int | None, cores: int, ub: int) -> ShrinkPlan:
@@ -49,6 +50,35 @@ def _plan(shapes: RefShapes | None, budget: int | None, cores: int, ub: int) -> 
                                          for o in shapes.outputs or [] if o.kind == "tensor"]
     return plan_shrink(tensors, budget=budget, cores=cores, ub_bytes=ub, outputs=outputs,
                        floors=shapes.floors if shapes is not None else None)
+
+
+def _fit_outputs(plan: ShrinkPlan, shapes: RefShapes | None, budget: int | None, cores: int, ub: int,
+                 outputs_at) -> ShrinkPlan:
+    """Shrink further while the outputs at the planned shapes hold more than the budget and OUTPUT_RATIO times
+    the inputs (the budget counts inputs only): a transposed conv of stride 5 had outputs 6 times its shrunk
+    input, an im2col workspace 36 times more, and interpreting it took 750 s. `outputs_at(mapping)`: the
+    output elements at those shapes (None when unknown)."""
+    if shapes is None or budget is None or not plan.fits:
+        return plan
+    for _ in range(4):
+        held = outputs_at(plan.mapping)
+        if held is None or held <= max(budget, OUTPUT_RATIO * plan.elements_after):
+            return plan
+        smaller = _plan(shapes, max(1, plan.elements_after * budget // held), cores, ub)
+        if not smaller.fits or smaller.elements_after >= plan.elements_after:
+            return plan
+        plan = smaller
+    return plan
+
+
+def _output_elements(worker: ReferenceWorker, case: TaskCase, shapes: RefShapes | None):
+    """outputs_at for _fit_outputs: the task's own outputs unshrunk, else a describe at the mapping."""
+    def at(mapping: dict[int, int]) -> int | None:
+        got = shapes if not mapping else worker.describe(case, mapping)
+        if not isinstance(got, RefShapes) or got.outputs is None:
+            return None
+        return sum(math.prod(t.shape or []) for o in got.outputs for t in o.tensors())
+    return at
 
 
 def task_cases(task: Task, worker: ReferenceWorker, only: list[str] | None = None) -> list[TaskCase] | RefFailure:
@@ -156,6 +186,8 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
             probe = s.worker.run(case, o.seed, {})        # learn the shapes from a real run, then plan as usual
             shapes = None if isinstance(probe, RefFailure) else probe.shapes()
         plan = _plan(shapes, o.budget, s.soc.vector_cores, s.soc.ub_bytes)
+        plan = _fit_outputs(plan, shapes, o.budget, s.soc.vector_cores, s.soc.ub_bytes,
+                            _output_elements(s.worker, case, shapes))
         trial = run_trial_with_fallback
         if not plan.fits:
             plan = own_shapes(plan)
