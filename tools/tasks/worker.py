@@ -312,6 +312,10 @@ def main() -> None:
     channel = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # the task's prints must not corrupt the protocol
     shim.install()
+    # ops whose CPU result depends on thread timing run their deterministic versions: x[idx] = v with a repeated
+    # index split its indices over torch's threads, and the first half's last write won; now the last write wins
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    torch.utils.deterministic.fill_uninitialized_memory = False     # torch.empty stays as cheap as it was
 
     def ask(call: dict[str, Any]) -> dict[str, Any]:    # a request to the parent in the middle of ours
         channel.write(json.dumps({"ok": True, "call": call}) + "\n")
