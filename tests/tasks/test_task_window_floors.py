@@ -29,3 +29,12 @@ def test_pooling_windows_and_a_transposed_convolution():
     # a "same" padded window needs no more than the shrinker's own floor of 2
     assert _floors(torch.nn.Conv2d(2, 2, 3, padding=1), 1, 2, 16, 16) == {}
     assert _floors(torch.nn.Conv2d(2, 2, 3), 1, 2, 16, 16) == {16: 3}
+
+
+def test_the_unfolded_input_of_a_convolution_is_counted():
+    with FakeTensorMode(allow_non_fake_inputs=True):
+        x = torch.randn(2, 4, 10, 12)
+        with torch.no_grad(), WindowFloors() as windows:
+            torch.nn.Conv2d(4, 6, 3)(x)                               # out [2, 6, 8, 10]
+            torch.nn.ConvTranspose2d(4, 6, 3, stride=2)(x)            # out [2, 6, 21, 25]
+    assert windows.unfolded == 2 * 4 * 9 * (8 * 10 + 21 * 25)

@@ -36,7 +36,7 @@ FALLBACK_BUDGET = 1 << 23         # a case that cannot shrink safely may still r
 # CANN's own operators: PyTorch computes it on the CPU in seconds, the emulation's speed does not bound it)
 HOST_ONLY_BUDGET = 1 << 26
 RECHECK_SEED = 104729
-OUTPUT_RATIO = 4                  # a shrunk case's outputs past the budget may hold this many times its inputs
+HELD_FACTOR = 16                  # a shrunk case's outputs and unfolded conv inputs: at most this many budgets
 
 
 def _plan(shapes: RefShapes | None, budget: int | None, cores: int, ub: int) -> ShrinkPlan:
@@ -53,31 +53,31 @@ def _plan(shapes: RefShapes | None, budget: int | None, cores: int, ub: int) -> 
 
 
 def _fit_outputs(plan: ShrinkPlan, shapes: RefShapes | None, budget: int | None, cores: int, ub: int,
-                 outputs_at) -> ShrinkPlan:
-    """Shrink further while the outputs at the planned shapes hold more than the budget and OUTPUT_RATIO times
-    the inputs (the budget counts inputs only): a transposed conv of stride 5 had outputs 6 times its shrunk
-    input, an im2col workspace 36 times more, and interpreting it took 750 s. `outputs_at(mapping)`: the
-    output elements at those shapes (None when unknown)."""
+                 held_at) -> ShrinkPlan:
+    """Shrink further while the outputs and convolutions' unfolded inputs at the planned shapes hold more than
+    HELD_FACTOR times the budget, which counts inputs only: a stride-5 transposed conv shrunk to 0.5M input
+    elements had outputs of 3M and an im2col of 112M, and interpreting it took 750 s. `held_at(mapping)`: those
+    elements at that mapping (None when unknown)."""
     if shapes is None or budget is None or not plan.fits:
         return plan
     for _ in range(4):
-        held = outputs_at(plan.mapping)
-        if held is None or held <= max(budget, OUTPUT_RATIO * plan.elements_after):
+        held = held_at(plan.mapping)
+        if held is None or held <= HELD_FACTOR * budget:
             return plan
-        smaller = _plan(shapes, max(1, plan.elements_after * budget // held), cores, ub)
+        smaller = _plan(shapes, max(1, plan.elements_after * HELD_FACTOR * budget // held), cores, ub)
         if not smaller.fits or smaller.elements_after >= plan.elements_after:
             return plan
         plan = smaller
     return plan
 
 
-def _output_elements(worker: ReferenceWorker, case: TaskCase, shapes: RefShapes | None):
-    """outputs_at for _fit_outputs: the task's own outputs unshrunk, else a describe at the mapping."""
+def _held_elements(worker: ReferenceWorker, case: TaskCase, shapes: RefShapes | None):
+    """held_at for _fit_outputs: from the task's own shapes unshrunk, else from a describe at the mapping."""
     def at(mapping: dict[int, int]) -> int | None:
         got = shapes if not mapping else worker.describe(case, mapping)
         if not isinstance(got, RefShapes) or got.outputs is None:
             return None
-        return sum(math.prod(t.shape or []) for o in got.outputs for t in o.tensors())
+        return sum(math.prod(t.shape or []) for o in got.outputs for t in o.tensors()) + got.unfolded
     return at
 
 
@@ -187,7 +187,7 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
             shapes = None if isinstance(probe, RefFailure) else probe.shapes()
         plan = _plan(shapes, o.budget, s.soc.vector_cores, s.soc.ub_bytes)
         plan = _fit_outputs(plan, shapes, o.budget, s.soc.vector_cores, s.soc.ub_bytes,
-                            _output_elements(s.worker, case, shapes))
+                            _held_elements(s.worker, case, shapes))
         trial = run_trial_with_fallback
         if not plan.fits:
             plan = own_shapes(plan)

@@ -55,6 +55,7 @@ class RefShapes(BaseModel):
     outputs: list[RefValue] | None = None
     outputs_error: str | None = None
     floors: dict[int, int] = Field(default_factory=dict)     # dim -> least length a window over it needs
+    unfolded: int = 0                 # elements of the convolutions' unfolded inputs (window_floors.py)
 
 
 class RefRun(BaseModel):
@@ -269,7 +270,8 @@ class ReferenceWorker:
                          params=_values(resp.get("params", []), None, "param"),
                          outputs=_values(resp["outputs"], None, "out") if "outputs" in resp else None,
                          outputs_error=resp.get("outputs_error"),
-                         floors={int(k): int(v) for k, v in resp.get("floors", {}).items()})
+                         floors={int(k): int(v) for k, v in resp.get("floors", {}).items()},
+                         unfolded=int(resp.get("unfolded", 0)))
 
     def run(self, case: TaskCase, seed: int, mapping: dict[int, int] | None = None) -> RefRun | RefFailure:
         self._n += 1

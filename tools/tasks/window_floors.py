@@ -52,11 +52,14 @@ def _pool_floors(name: str, args: tuple) -> list[tuple[int, int]]:
 
 class WindowFloors(TorchDispatchMode):
     """While a forward runs (on fake tensors), note for every convolution and pooling window the least
-    length of each input dim it slides over: `floors` maps a dim's length to that least length."""
+    length of each input dim it slides over: `floors` maps a dim's length to that least length. `unfolded`:
+    the elements of the convolutions' unfolded inputs (N x C_in x kernel x output positions: what an im2col
+    moves, 36 times a stride-5 transposed conv's output)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.floors: dict[int, int] = {}
+        self.unfolded = 0
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         name = func.overloadpacket.__name__
@@ -72,4 +75,7 @@ class WindowFloors(TorchDispatchMode):
         for size, least in found:
             if least > 2 and least <= size:
                 self.floors[size] = max(self.floors.get(size, 0), least)
-        return func(*args, **(kwargs or {}))
+        out = func(*args, **(kwargs or {}))
+        if name == "convolution" and out.dim() > 2 and out.shape[1]:
+            self.unfolded += out.numel() // out.shape[1] * args[0].shape[1] * math.prod(args[1].shape[2:])
+        return out

@@ -183,6 +183,7 @@ class TaskRunner:
                     out = model(*args)
                 result["outputs"] = [describe(o, None, "") for o in flatten_outputs(out)]
                 result["floors"] = {str(k): v for k, v in windows.floors.items()}
+                result["unfolded"] = windows.unfolded
             except Exception as e:  # shapes of outputs are a nicety: the real run will tell
                 result["outputs_error"] = f"{type(e).__name__}: {str(e)[:300]}"
         return result
