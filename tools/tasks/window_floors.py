@@ -1,7 +1,8 @@
 """Worker side: the least length each dim a sliding window covers needs, recorded from one forward.
 
 A convolution or pooling window of dilated extent E with padding P needs an input dim of at least E - 2P, else
-the reference itself fails ("Kernel size can't be greater than actual input size"); a transposed convolution
+the reference itself fails ("Kernel size can't be greater than actual input size"), a pooling window at least its
+kernel size K too; a transposed convolution
 needs (d - 1) * stride + E - 2P + output_padding >= 1. The shrinker keeps such a dim at or above its floor
 (shrink.py). Floors are keyed by the dim's value, as the shrinker maps dims: a window over an intermediate
 whose length is no task dim gives a floor nothing uses.
@@ -47,7 +48,8 @@ def _pool_floors(name: str, args: tuple) -> list[tuple[int, int]]:
     padding = _per_dim(args[3] if len(args) > 3 else 0, n, 0)
     dilation = _per_dim(args[4] if len(args) > 4 and name.startswith("max") else 1, n, 1)
     x = args[0]
-    return [(int(size), d * (k - 1) + 1 - 2 * p) for size, k, p, d in zip(x.shape[-n:], kernel, padding, dilation)]
+    # torch's 3-d pools also refuse an input (unpadded) shorter than the kernel: "input image smaller than kernel size"
+    return [(int(size), max(k, d * (k - 1) + 1 - 2 * p)) for size, k, p, d in zip(x.shape[-n:], kernel, padding, dilation)]
 
 
 class WindowFloors(TorchDispatchMode):
