@@ -52,7 +52,7 @@ def _plan(shapes: RefShapes | None, budget: int | None, cores: int, ub: int) -> 
                        floors=shapes.floors if shapes is not None else None)
 
 
-def _fit_outputs(plan: ShrinkPlan, shapes: RefShapes | None, budget: int | None, cores: int, ub: int,
+def _fit_held(plan: ShrinkPlan, shapes: RefShapes | None, budget: int | None, cores: int, ub: int,
                  held_at) -> ShrinkPlan:
     """Shrink further while the outputs and convolutions' unfolded inputs at the planned shapes hold more than
     HELD_FACTOR times the budget, which counts inputs only: a stride-5 transposed conv shrunk to 0.5M input
@@ -72,7 +72,7 @@ def _fit_outputs(plan: ShrinkPlan, shapes: RefShapes | None, budget: int | None,
 
 
 def _held_elements(worker: ReferenceWorker, case: TaskCase, shapes: RefShapes | None):
-    """held_at for _fit_outputs: from the task's own shapes unshrunk, else from a describe at the mapping."""
+    """held_at for _fit_held: from the task's own shapes unshrunk, else from a describe at the mapping."""
     def at(mapping: dict[int, int]) -> int | None:
         got = shapes if not mapping else worker.describe(case, mapping)
         if not isinstance(got, RefShapes) or got.outputs is None:
@@ -186,7 +186,7 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
             probe = s.worker.run(case, o.seed, {})        # learn the shapes from a real run, then plan as usual
             shapes = None if isinstance(probe, RefFailure) else probe.shapes()
         plan = _plan(shapes, o.budget, s.soc.vector_cores, s.soc.ub_bytes)
-        plan = _fit_outputs(plan, shapes, o.budget, s.soc.vector_cores, s.soc.ub_bytes,
+        plan = _fit_held(plan, shapes, o.budget, s.soc.vector_cores, s.soc.ub_bytes,
                             _held_elements(s.worker, case, shapes))
         trial = run_trial_with_fallback
         if not plan.fits:

@@ -1,11 +1,12 @@
-"""Worker side: the least length each dim a sliding window covers needs, recorded from one forward.
+"""Worker side: the least length each dim a sliding window covers needs, recorded from one forward, and the
+size of the convolutions' unfolded inputs.
 
 A convolution or pooling window of dilated extent E with padding P needs an input dim of at least E - 2P, else
 the reference itself fails ("Kernel size can't be greater than actual input size"), a pooling window at least its
-kernel size K too; a transposed convolution
-needs (d - 1) * stride + E - 2P + output_padding >= 1. The shrinker keeps such a dim at or above its floor
-(shrink.py). Floors are keyed by the dim's value, as the shrinker maps dims: a window over an intermediate
-whose length is no task dim gives a floor nothing uses.
+kernel size K too; a transposed convolution needs (d - 1) * stride + E - 2P + output_padding >= 1. The shrinker
+keeps such a dim at or above its floor (shrink.py). Floors are keyed by the dim's value, as the shrinker maps
+dims: a window over an intermediate whose length is no task dim gives a floor nothing uses. The unfolded inputs
+count in what a shrunk case may hold (referee/verify.py, _fit_held).
 """
 from __future__ import annotations
 
