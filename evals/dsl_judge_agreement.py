@@ -55,8 +55,9 @@ class Memo:
         return self._once(("ref", case.id, case.dtype, seed, tuple(sorted(mapping.items()))),
                           lambda: self.inner.run(case, seed, mapping))
 
-    def describe(self, case: Any) -> Any:
-        return self._once(("describe", case.id, case.dtype), lambda: self.inner.describe(case))
+    def describe(self, case: Any, mapping: dict[int, int] | None = None) -> Any:
+        return self._once(("describe", case.id, case.dtype, tuple(sorted((mapping or {}).items()))),
+                          lambda: self.inner.describe(case, mapping))
 
 
 def _rows(example: Any, spec: Any, sim: Any, presets: list[str]) -> list[dict[str, Any]]:

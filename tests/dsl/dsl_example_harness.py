@@ -76,10 +76,10 @@ class SharedReference:
             self.memo[key] = self.worker.run(case, seed, mapping)
         return self.memo[key]
 
-    def describe(self, case):
-        key = ("describe", case.id)
+    def describe(self, case, mapping=None):
+        key = ("describe", case.id, tuple(sorted((mapping or {}).items())))
         if key not in self.memo:
-            self.memo[key] = self.worker.describe(case)
+            self.memo[key] = self.worker.describe(case, mapping)
         return self.memo[key]
 
 

@@ -72,3 +72,11 @@ def test_move_needs_its_via_tile():
     with pytest.raises(DslError) as e:
         parse_program(MOVE.replace(", via=via, rows=t.H", ", rows=t.H"), "pick.dsl.py")
     assert e.value.diag.rule == "call.args" and "via=" in e.value.diag.message
+
+
+def test_a_case_whose_gm_the_interpreter_cannot_hold_is_a_finding_not_an_allocation(monkeypatch):
+    from kernelwright.tools.dsl.interp import run as interp_run
+    monkeypatch.setattr(interp_run, "HOST_GM_BYTES", 512)        # the output of a [5, 37] fp32 case takes 720 bytes
+    res = interpret(parse_program(MOVE, "pick.dsl.py"), {"x": np.zeros((5, 37), np.float32)})
+    assert not res.ok and [d.rule for d in res.errors()] == ["case.memory"]
+    assert "720 bytes" in res.errors()[0].message and not res.outputs

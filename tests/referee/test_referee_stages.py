@@ -81,6 +81,30 @@ def test_unsafe_shrink_beyond_the_fallback_budget_skips_with_the_reason(quirks):
     assert "shrinking is unsafe" in run.reason and "exceed the fallback budget of 65536" in run.reason
 
 
+def test_a_computed_output_dim_equal_to_a_shrunk_input_dim_by_value_is_not_unsafe():
+    # MKB conv_transposed_3d_..._strided_padded_grouped: x [8, 32, 12, 24, 48] -> y [8, 32, 24, 48, 96]; y's D (2 * 12)
+    # equals x's H by value, and at the shrunk size it is 2 * D_in again, not H's shrunk value
+    from kernelwright.tools.referee.case_runner import _unsafe_shrink
+    from kernelwright.tools.tasks.reference import RefShapes, RefValue
+    from kernelwright.tools.tasks.shrink import ShrinkPlan
+
+    def t(*dims):
+        return RefValue(kind="tensor", shape=list(dims), dtype="float32")
+    plan = ShrinkPlan(mapping={24: 10, 48: 16}, elements_before=1, elements_after=1, budget=1)
+    task = RefShapes(args=[t(8, 32, 12, 24, 48)], init=[], outputs=[t(8, 32, 24, 48, 96)])
+
+    def run(*out):
+        return RefRun(args=[t(8, 32, 12, 10, 16)], init=[], params=[], outputs=[t(*out)])
+
+    def remapped(*out):         # the case described with every size the task asks for shrunk, its forward's too
+        return lambda: RefShapes(args=[t(8, 32, 12, 10, 16)], init=[], outputs=[t(*out)])
+    same = run(8, 32, 24, 20, 32)
+    assert "hard-codes" in _unsafe_shrink(task, plan, same)                            # by value alone: suspect
+    assert _unsafe_shrink(task, plan, same, remapped(8, 32, 24, 20, 32)) is None      # the forward hard-codes nothing
+    # x.reshape(-1, 48) in the forward: shrinking its sizes too gives another shape
+    assert "hard-codes" in _unsafe_shrink(task, plan, run(8, 32, 24, 20, 48), remapped(8, 32, 24, 20, 16))
+
+
 class Backend(Toolchain):
     """Stands in for another backend: the emulation's builds and runs, with the capabilities given. It
     calls itself `sim`, to show that the referee goes by what a backend says it can do, not by its name."""

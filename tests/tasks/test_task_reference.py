@@ -134,3 +134,26 @@ def test_groups_without_a_json_sidecar_are_counted_by_the_worker(tmp_path):
         from kernelwright.tools.task import TaskCase
         r = w.run(TaskCase(id="group 1", index=1), 0)
         assert r.outputs[0].array.tolist() == [0.0, 2.0, 4.0, 6.0]
+
+
+def test_repeated_index_writes_hard_coded_model_sizes_and_window_floors(tmp_path):
+    f = tmp_path / "index_put.py"
+    f.write_text("import torch\nclass Model(torch.nn.Module):\n"
+                 "    def __init__(self):\n        super().__init__()\n        self.emb = torch.nn.Embedding(1000, 96)\n"
+                 "        self.conv = torch.nn.Conv1d(1, 1, 9)\n"
+                 "    def forward(self, x, idx, value, ids):\n        x[idx] = value\n"
+                 "        return x, self.emb(ids), self.conv(x[:1, None, :])\n"
+                 "def get_inputs():\n    return [torch.zeros(16, 256), torch.randint(0, 16, (2048,)), "
+                 "torch.rand(2048, 256), torch.randint(0, 1000, (4, 8))]\n")
+    task = load_task(f)
+    with ReferenceWorker(task, timeout_s=60) as w:
+        case = task.cases[0]
+        shapes = w.describe(case)
+        assert shapes.floors == {256: 9}          # Conv1d's 9-wide window over x's 256 columns
+        r = w.run(case, 0, {96: 8})
+        x, idx, value, _ = (a.array for a in r.args)
+        want = x.copy()
+        for i, row in enumerate(idx):             # a repeated index: the last write wins, as a serial loop
+            want[row] = value[i]
+        np.testing.assert_array_equal(r.outputs[0].array, want)
+        assert r.outputs[1].shape == [4, 8, 8]   # the Embedding's hard-coded 96 shrank with the case

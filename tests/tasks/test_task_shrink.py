@@ -41,9 +41,11 @@ def test_shrink_properties(seed):
             assert (d == 1) == (e == 1), "size-1 dims stay 1, others never become 1"
             assert e <= d
     for d, e in plan.mapping.items():
+        if plan.kept == "last-block" and not any(s.dims[-1] == d for s in shapes):
+            continue                     # the last level keeps the block residue of last dims only
         block = max(max(1, 32 // BY_NAME[s.dtype].size) for s in shapes if d in s.dims)
         assert e % block == d % block, f"{d}->{e} loses its residue modulo the 32-byte block ({block} elements)"
-        if plan.kept != "block":
+        if plan.kept not in ("block", "last-block"):
             assert e % CORES == d % CORES, f"{d}->{e} loses its residue modulo the core count"
 
 
@@ -92,3 +94,24 @@ def test_reduction_dims_keep_their_length_when_the_rest_can_shrink():
     plan = plan_shrink(huge, budget=1 << 20, cores=CORES, outputs=[Shape(dims=[256, 256], dtype="float32")])
     assert plan.fits and plan.reduction == [] and 524288 in plan.mapping           # too long to keep: shrunk
     assert plan_shrink([a, b], budget=1 << 20, cores=CORES).mapping.get(8192)       # without outputs: as before
+
+
+def test_a_dim_a_window_slides_over_stays_at_least_its_floor():
+    # MKB conv_standard_2d_square_input_asymmetric_kernel_dilated_padded: kernel (5, 9), dilation (2, 3), padding
+    # (2, 4): W needs 3 * 8 + 1 - 8 = 17; shrunk to 16 the reference failed ("Kernel size can't be greater")
+    x, w = Shape(dims=[8, 32, 512, 512], dtype="float32"), Shape(dims=[64, 32, 5, 9], dtype="float32")
+    out = Shape(dims=[8, 64, 508, 496], dtype="float32")
+    assert plan_shrink([x, w], budget=1 << 20, cores=CORES, outputs=[out]).mapping[512] < 17
+    plan = plan_shrink([x, w], budget=1 << 20, cores=CORES, outputs=[out], floors={512: 17})
+    assert plan.fits and 17 <= plan.mapping[512] < 512 and plan.elements_after <= 1 << 20
+
+
+def test_distinct_block_multiples_that_run_out_of_values_shrink_their_leading_dims_freely():
+    # MKB conv_transposed_3d_asymmetric_input_square_kernel: 8, 48, 96 and 24 are all multiples of the 8-element
+    # block and must stay distinct: at the block level 8, 16, 24, 32 are used up before the case fits
+    x, w = Shape(dims=[8, 48, 96, 96, 96], dtype="float32"), Shape(dims=[48, 24, 3, 3, 3], dtype="float32")
+    out = Shape(dims=[8, 24, 98, 98, 98], dtype="float32")
+    plan = plan_shrink([x, w], budget=1 << 20, cores=CORES, outputs=[out])
+    assert plan.fits and plan.kept == "last-block" and plan.elements_after <= 1 << 20
+    assert plan.mapping[96] % 8 == 0 and plan.mapping[96] < 96        # the last dim keeps its block residue
+    assert len(set(plan.mapping.values()) | {8, 24, 3}) == len(plan.mapping) + 3   # distinct dims stay distinct

@@ -37,6 +37,7 @@ FALLBACK_BUDGET = 1 << 23         # a case that cannot shrink safely may still r
 # CANN's own operators: PyTorch computes it on the CPU in seconds, the emulation's speed does not bound it)
 HOST_ONLY_BUDGET = 1 << 26
 RECHECK_SEED = 104729
+HELD_FACTOR = 16                  # a shrunk case's outputs and unfolded conv inputs: at most this many budgets
 
 
 def _plan(shapes: RefShapes | None, budget: int | None, cores: int, ub: int) -> ShrinkPlan:
@@ -48,7 +49,37 @@ def _plan(shapes: RefShapes | None, budget: int | None, cores: int, ub: int) -> 
         return ShrinkPlan(elements_before=total, elements_after=total, budget=total)
     outputs = [] if shapes is None else [Shape(dims=list(o.shape or []), dtype=o.dtype or "float32")
                                          for o in shapes.outputs or [] if o.kind == "tensor"]
-    return plan_shrink(tensors, budget=budget, cores=cores, ub_bytes=ub, outputs=outputs)
+    return plan_shrink(tensors, budget=budget, cores=cores, ub_bytes=ub, outputs=outputs,
+                       floors=shapes.floors if shapes is not None else None)
+
+
+def _fit_held(plan: ShrinkPlan, shapes: RefShapes | None, budget: int | None, cores: int, ub: int,
+                 held_at) -> ShrinkPlan:
+    """Shrink further while the outputs and convolutions' unfolded inputs at the planned shapes hold more than
+    HELD_FACTOR times the budget, which counts inputs only: a stride-5 transposed conv shrunk to 0.5M input
+    elements had outputs of 3M and an im2col of 112M, and interpreting it took 750 s. `held_at(mapping)`: those
+    elements at that mapping (None when unknown)."""
+    if shapes is None or budget is None or not plan.fits:
+        return plan
+    for _ in range(4):
+        held = held_at(plan.mapping)
+        if held is None or held <= HELD_FACTOR * budget:
+            return plan
+        smaller = _plan(shapes, max(1, plan.elements_after * HELD_FACTOR * budget // held), cores, ub)
+        if not smaller.fits or smaller.elements_after >= plan.elements_after:
+            return plan
+        plan = smaller
+    return plan
+
+
+def _held_elements(worker: ReferenceWorker, case: TaskCase, shapes: RefShapes | None):
+    """held_at for _fit_held: from the task's own shapes unshrunk, else from a describe at the mapping."""
+    def at(mapping: dict[int, int]) -> int | None:
+        got = shapes if not mapping else worker.describe(case, mapping)
+        if not isinstance(got, RefShapes) or got.outputs is None:
+            return None
+        return sum(math.prod(t.shape or []) for o in got.outputs for t in o.tensors()) + got.unfolded
+    return at
 
 
 def task_cases(task: Task, worker: ReferenceWorker, only: list[str] | None = None) -> list[TaskCase] | RefFailure:
@@ -156,6 +187,8 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
             probe = s.worker.run(case, o.seed, {})        # learn the shapes from a real run, then plan as usual
             shapes = None if isinstance(probe, RefFailure) else probe.shapes()
         plan = _plan(shapes, o.budget, s.soc.vector_cores, s.soc.ub_bytes)
+        plan = _fit_held(plan, shapes, o.budget, s.soc.vector_cores, s.soc.ub_bytes,
+                            _held_elements(s.worker, case, shapes))
         trial = run_trial_with_fallback
         if not plan.fits:
             plan = own_shapes(plan)

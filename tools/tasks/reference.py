@@ -54,6 +54,8 @@ class RefShapes(BaseModel):
     params: list[RefValue] = Field(default_factory=list)
     outputs: list[RefValue] | None = None
     outputs_error: str | None = None
+    floors: dict[int, int] = Field(default_factory=dict)     # dim -> least length a window over it needs
+    unfolded: int = 0                 # elements of the convolutions' unfolded inputs (window_floors.py)
 
 
 class RefRun(BaseModel):
@@ -258,14 +260,18 @@ class ReferenceWorker:
         resp = self._ask({"op": "count"})
         return resp if isinstance(resp, RefFailure) else int(resp["groups"])
 
-    def describe(self, case: TaskCase) -> RefShapes | RefFailure:
-        resp = self._ask({"op": "describe", "case": case.model_dump(mode="json")})
+    def describe(self, case: TaskCase, mapping: dict[int, int] | None = None) -> RefShapes | RefFailure:
+        """The case's shapes, without data; with `mapping`, every size the task asks for is shrunk (worker.py)."""
+        resp = self._ask({"op": "describe", "case": case.model_dump(mode="json"),
+                          "mapping": {str(k): v for k, v in (mapping or {}).items()}})
         if isinstance(resp, RefFailure):
             return resp
         return RefShapes(args=_values(resp["args"], None, "in"), init=_values(resp["init"], None, "init"),
                          params=_values(resp.get("params", []), None, "param"),
                          outputs=_values(resp["outputs"], None, "out") if "outputs" in resp else None,
-                         outputs_error=resp.get("outputs_error"))
+                         outputs_error=resp.get("outputs_error"),
+                         floors={int(k): int(v) for k, v in resp.get("floors", {}).items()},
+                         unfolded=int(resp.get("unfolded", 0)))
 
     def run(self, case: TaskCase, seed: int, mapping: dict[int, int] | None = None) -> RefRun | RefFailure:
         self._n += 1

@@ -12,7 +12,9 @@ case's dims are mapped to smaller ones, by value, so that:
     of a repeat stays such a tail;
   * a last dim whose row did not fit in the Unified Buffer still does not (the kernel's inner
     tiling loop still runs).
-Constraints are relaxed step by step (the power-of-two cap, then the UB rule, repeat -> block, the cores) until the case fits
+  * a dim a convolution or pooling window slides over stays at least as long as the window needs.
+Constraints are relaxed step by step (the power-of-two cap, then the UB rule, repeat -> block, the cores, the
+leading dims' block) until the case fits
 the element budget; when nothing fits, the plan says so and the referee falls back to the task's own
 shape (if it fits a larger budget) or skips the case with the reason.
 
@@ -34,8 +36,10 @@ from kernelwright.tools.dtypes import BY_NAME
 # shrunk to [16, 49344] gave 3084-element tiles and an unaligned DataCopy; [256, 512] keeps the split whole).
 # Then the residue levels, which keep tails that are not multiples of the block, repeat or core count.
 POW2_CAPS = (1 << 30, 1 << 10, 1 << 8, 1 << 6)
+# The last level keeps only the last dims' 32-byte residue: leading dims may take any value, else distinct dims that
+# are all multiples of the block run out of small values (a [8, 48, 96, 96, 96] conv input: 8, 16, 24, 32 taken).
 LEVELS = tuple(f"pow2<={c}+repeat+cores+ub" for c in POW2_CAPS) + tuple(f"pow2<={c}+repeat+cores" for c in POW2_CAPS) + (
-    "repeat+cores+ub", "repeat+cores", "block+cores", "block")
+    "repeat+cores+ub", "repeat+cores", "block+cores", "block", "last-block")
 
 
 class Shape(BaseModel):
@@ -65,16 +69,20 @@ def _total(shapes: list[Shape], mapping: dict[int, int]) -> int:
     return sum(_numel(s.dims, mapping) for s in shapes)
 
 
-def _constraints(shapes: list[Shape], d: int, level: str, cores: int, ub_bytes: int) -> tuple[int, int]:
+def _constraints(shapes: list[Shape], d: int, level: str, cores: int, ub_bytes: int,
+                 floors: dict[int, int]) -> tuple[int, int]:
     """(modulus, floor) a shrunk value of dim `d` must respect at this level. A last dim keeps its residue
     modulo the 256-byte repeat; a leading dim modulo the 32-byte block (so the element count keeps its
-    residue too); both modulo the core count, except at the last level."""
-    modulus, floor = 1, 2
+    residue too; not at the last level); both modulo the core count, except at the last two levels. The
+    floor is 2, or what a sliding window over the dim needs (`floors`)."""
+    modulus, floor = 1, max(2, floors.get(d, 0))
     for s in shapes:
         if d not in s.dims:
             continue
         size = BY_NAME[s.dtype].size if s.dtype in BY_NAME and BY_NAME[s.dtype].size else 4
         last = s.dims[-1] == d
+        if level == "last-block" and not last:
+            continue
         unit = max(1, (256 if level.startswith("repeat") and last else 32) // size)
         modulus = math.lcm(modulus, unit)
         if level.endswith("+ub") and last and d * size > ub_bytes:
@@ -82,7 +90,7 @@ def _constraints(shapes: list[Shape], d: int, level: str, cores: int, ub_bytes: 
     if level.startswith("pow2<="):
         cap = int(level.split("+")[0].removeprefix("pow2<="))
         modulus = math.lcm(modulus, min(d & -d, cap))      # d & -d: d's power-of-two factor
-    if level != "block":
+    if level not in ("block", "last-block"):
         modulus = math.lcm(modulus, cores)
     return modulus, floor
 
@@ -101,25 +109,27 @@ def reduction_dims(shapes: list[Shape], outputs: list[Shape]) -> set[int]:
 
 
 def plan_shrink(shapes: list[Shape], *, budget: int, cores: int, ub_bytes: int = 196608,
-                outputs: list[Shape] | None = None) -> ShrinkPlan:
+                outputs: list[Shape] | None = None, floors: dict[int, int] | None = None) -> ShrinkPlan:
     """Map the largest dims to smaller ones until the case holds at most `budget` elements (keeping the
-    reduction dims, those no output has, when that fits)."""
+    reduction dims, those no output has, when that fits). `floors` (dim -> least value) keeps a dim that a
+    convolution or pooling window slides over at least as long as the window needs (tasks/window_floors.py)."""
+    floors = floors or {}
     before = _total(shapes, {})
     if before <= budget:
         return ShrinkPlan(elements_before=before, elements_after=before, budget=budget)
     keep = reduction_dims(shapes, outputs) if outputs else set()
     if keep:
-        plan = _search(shapes, budget, cores, ub_bytes, before, keep)
+        plan = _search(shapes, budget, cores, ub_bytes, before, keep, floors)
         if plan is not None:
             plan.reduction = sorted(keep)
             return plan
-    return _search(shapes, budget, cores, ub_bytes, before, set()) or ShrinkPlan(
+    return _search(shapes, budget, cores, ub_bytes, before, set(), floors) or ShrinkPlan(
         elements_before=before, elements_after=before, budget=budget, fits=False,
         reason=f"{before} elements; no smaller dims keep the 32-byte residues within {budget} elements")
 
 
 def _search(shapes: list[Shape], budget: int, cores: int, ub_bytes: int, before: int,
-            keep: set[int]) -> ShrinkPlan | None:
+            keep: set[int], floors: dict[int, int]) -> ShrinkPlan | None:
     values = sorted({d for s in shapes for d in s.dims if d >= 2 and d not in keep}, reverse=True)
     for level in LEVELS:
         mapping: dict[int, int] = {}
@@ -127,7 +137,7 @@ def _search(shapes: list[Shape], budget: int, cores: int, ub_bytes: int, before:
         for d in values:
             if _total(shapes, mapping) <= budget:
                 break
-            modulus, floor = _constraints(shapes, d, level, cores, ub_bytes)
+            modulus, floor = _constraints(shapes, d, level, cores, ub_bytes, floors)
             v = _smallest(d, modulus, floor, taken)
             if v is not None:
                 mapping[d] = v

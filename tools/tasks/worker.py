@@ -29,6 +29,7 @@ import torch
 from kernelwright.tools.tasks import shim
 from kernelwright.tools.tasks.kernel_call import first_call, parameter_names, returned_outputs
 from kernelwright.tools.tasks.model_new_serve import serve
+from kernelwright.tools.tasks.window_floors import WindowFloors
 from kernelwright.tools.tasks.worker_values import (TORCH_DTYPES, ShrinkSizes, cast_floats, clone, describe,
                                                     flatten_outputs, remap, same_bits)
 
@@ -163,18 +164,26 @@ class TaskRunner:
         with FakeTensorMode(allow_non_fake_inputs=True):
             return {"groups": len(_call("get_input_groups", self.mod.get_input_groups))}
 
-    def describe(self, case: dict[str, Any]) -> dict[str, Any]:
+    def describe(self, case: dict[str, Any], mapping: dict[int, int]) -> dict[str, Any]:
+        """Shapes on fake tensors; with a mapping, every size the task asks torch for is shrunk, in its forward
+        too (the real run shrinks the inputs and the Model only: a forward whose outputs differ between the
+        two hard-codes a size)."""
         from torch._subclasses.fake_tensor import FakeTensorMode
+        shrunk = (lambda: ShrinkSizes(mapping)) if mapping else contextlib.nullcontext
         with FakeTensorMode(allow_non_fake_inputs=True):
             _seed(0)
-            args, init = self.make(case, {})
+            with shrunk():
+                args, init = self.make(case, mapping)
             result = {"args": [describe(a, None, "") for a in args], "init": [describe(a, None, "") for a in init]}
             try:
-                model = self._model(case, init)
+                with shrunk():
+                    model = self._model(case, init)
                 result["params"] = self._params(model, None)
-                with torch.no_grad():
+                with torch.no_grad(), WindowFloors() as windows, shrunk():
                     out = model(*args)
                 result["outputs"] = [describe(o, None, "") for o in flatten_outputs(out)]
+                result["floors"] = {str(k): v for k, v in windows.floors.items()}
+                result["unfolded"] = windows.unfolded
             except Exception as e:  # shapes of outputs are a nicety: the real run will tell
                 result["outputs_error"] = f"{type(e).__name__}: {str(e)[:300]}"
         return result
@@ -185,7 +194,8 @@ class TaskRunner:
         with ShrinkSizes(mapping) if mapping else contextlib.nullcontext():
             args, init = self.make(case, mapping)
         _seed(seed)
-        model = self._model(case, init)
+        with ShrinkSizes(mapping) if mapping else contextlib.nullcontext():   # sizes the Model hard-codes, too
+            model = self._model(case, init)
         before = clone(args)
         notes: list[str] = []
         try:
@@ -244,7 +254,9 @@ class TaskRunner:
                 with ShrinkSizes(mapping) if mapping else contextlib.nullcontext():
                     args, init = self.make(case, mapping)
                 _seed(0)
-                return record(self._model(case, init), args)
+                with ShrinkSizes(mapping) if mapping else contextlib.nullcontext():
+                    model = self._model(case, init)
+                return record(model, args)
         if fake_only:
             return traced(True)
         try:
@@ -282,7 +294,7 @@ def handle(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
     if op == "count":
         return runner.count()
     if op == "describe":
-        return runner.describe(req["case"])
+        return runner.describe(req["case"], mapping)
     if op == "run":
         return runner.run(req["case"], int(req["seed"]), mapping, req["out"])
     if op == "aten_ops":

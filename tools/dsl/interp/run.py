@@ -21,6 +21,11 @@ from kernelwright.tools.dsl.roles import Roles, analyse, launch_blocks
 from kernelwright.tools.dsl.rules_case import case_rules, cube_rules
 from kernelwright.tools.hardware import SocProfile, load_soc
 
+# GM bytes (outputs and workspaces) one interpreted case may hold: the interpreter keeps 14 host bytes per fp32
+# element (data, defined/written masks, last writer and reader), and a transposed conv's im2col workspace at a
+# task's own shapes asked for 12 GB of GM (the process was killed by the kernel's OOM killer)
+HOST_GM_BYTES = 1 << 30
+
 
 @dataclass
 class InterpResult:
@@ -109,6 +114,13 @@ def _run(program, inputs, attrs, soc, externs, res: InterpResult) -> None:
         return
     res.block_dim = launch_blocks(program, tiling.block_dim)
     shapes = run_shapes(program, specs, attrs)
+    held = tiling.workspace_bytes + sum(int(np.prod(shapes[t.name], dtype=np.int64)) * dts[t.name].size
+                                        for t in program.sig.outputs)
+    if held > HOST_GM_BYTES:     # the interpreter keeps GM in host memory (and a written mask per element)
+        raise DslError("case.memory", f"this case's outputs and workspaces take {held} bytes of GM: more than the "
+                       f"interpreter holds ({HOST_GM_BYTES} bytes)", program.kernel.line,
+                       hint="run a smaller case (the referee shrinks cases it can), or size the workspaces by a tile "
+                            "of the work rather than by all of it", bytes=held)
     gm: dict[str, GmTensor] = {}
     for t in program.sig.inputs:
         gm[t.name] = GmTensor(t.name, np.asarray(inputs[t.name]).astype(dts[t.name].np), dts[t.name],
