@@ -5,7 +5,7 @@ tile."""
 import numpy as np
 import pytest
 
-from kernelwright.agent.builtin.patterns import tail_group_rows
+from kernelwright.agent.builtin.patterns import tail_axis_pool, tail_group_rows
 from kernelwright.tools.dsl.interp.run import interpret
 from kernelwright.tools.dsl.parse_program import parse_program
 
@@ -53,3 +53,17 @@ def test_ragged_rows_are_pooled_several_whole_rows_a_run():
     assert res.ok, [d.render() for d in res.diagnostics]
     f = res.tiling.fields
     assert f["nr"] > 1 and f["units"] == -(-40 // f["nr"]) and f["units"] < 40
+
+
+@pytest.mark.parametrize("kind,k,rows,h,inner", [("amax", 2, 6, 15, 15), ("mean", 2, 5, 8, 7), ("amax", 3, 2, 40, 300),
+                                                 ("mean", 2, 1, 31, 2)])
+def test_pooling_a_middle_axis_in_windows_matches_numpy(kind, k, rows, h, inner):
+    """(rows, H, I) pooled along H: whole rows a unit (ragged H too), runs of windows of a long row, short last units."""
+    x = np.random.default_rng(7).standard_normal((rows, h, inner)).astype(np.float32)
+    o = (h - k) // k + 1
+    win = x[:, :o * k].astype(np.float64).reshape(rows, o, k, inner)
+    want = win.max(2) if kind == "amax" else win.mean(2)
+    res = interpret(parse_program(tail_axis_pool.axis_window_program(kind, k)), {"x": x})
+    assert res.ok, [d.render() for d in res.diagnostics]
+    assert res.outputs["y"].shape == (rows, o, inner)
+    assert np.allclose(res.outputs["y"], want, rtol=1e-5, atol=1e-6)
