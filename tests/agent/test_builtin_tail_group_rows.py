@@ -5,7 +5,7 @@ tile."""
 import numpy as np
 import pytest
 
-from kernelwright.agent.builtin.patterns import tail_group_rows
+from kernelwright.agent.builtin.patterns import tail_axis_pool, tail_group_rows
 from kernelwright.tools.dsl.interp.run import interpret
 from kernelwright.tools.dsl.parse_program import parse_program
 
@@ -32,14 +32,38 @@ def test_group_norm_in_narrow_groups_matches_numpy(rows, groups, width):
     assert plain.ok and np.allclose(plain.outputs["y"], _group_norm(x, groups, 1.0, 0.0, 1e-5), rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.parametrize("kind,k,width", [("amax", 2, 64), ("mean", 4, 30), ("amax", 2, 9603)])
-def test_pooling_the_last_axis_in_windows_matches_numpy(kind, k, width):
+@pytest.mark.parametrize("kind,k,rows,width", [("amax", 2, 3, 64), ("mean", 4, 3, 30), ("amax", 2, 3, 9603),
+                                                ("mean", 4, 40, 126), ("amax", 3, 29, 31), ("mean", 2, 7, 5)])
+def test_pooling_the_last_axis_in_windows_matches_numpy(kind, k, rows, width):
     rng = np.random.default_rng(5)
-    x = rng.standard_normal((3, width)).astype(np.float32)
+    x = rng.standard_normal((rows, width)).astype(np.float32)
     o = (width - k) // k + 1
-    win = x[:, :o * k].astype(np.float64).reshape(3, o, k)
+    win = x[:, :o * k].astype(np.float64).reshape(rows, o, k)
     want = win.max(-1) if kind == "amax" else win.mean(-1)
     res = interpret(parse_program(tail_group_rows.window_program(kind, k)), {"x": x})
     assert res.ok, [d.render() for d in res.diagnostics]
-    assert res.outputs["y"].shape == (3, o)
+    assert res.outputs["y"].shape == (rows, o)
+    assert np.allclose(res.outputs["y"], want, rtol=1e-5, atol=1e-6)
+
+
+def test_ragged_rows_are_pooled_several_whole_rows_a_run():
+    """A conv's 126-wide rows in windows of 4 (a remainder of 2 each): 40 rows in a few runs, not one run a row."""
+    x = np.random.default_rng(6).standard_normal((40, 126)).astype(np.float32)
+    res = interpret(parse_program(tail_group_rows.window_program("mean", 4)), {"x": x})
+    assert res.ok, [d.render() for d in res.diagnostics]
+    f = res.tiling.fields
+    assert f["nr"] > 1 and f["units"] == -(-40 // f["nr"]) and f["units"] < 40
+
+
+@pytest.mark.parametrize("kind,k,rows,h,inner", [("amax", 2, 6, 15, 15), ("mean", 2, 5, 8, 7), ("amax", 3, 2, 40, 300),
+                                                 ("mean", 2, 1, 31, 2)])
+def test_pooling_a_middle_axis_in_windows_matches_numpy(kind, k, rows, h, inner):
+    """(rows, H, I) pooled along H: whole rows a unit (ragged H too), runs of windows of a long row, short last units."""
+    x = np.random.default_rng(7).standard_normal((rows, h, inner)).astype(np.float32)
+    o = (h - k) // k + 1
+    win = x[:, :o * k].astype(np.float64).reshape(rows, o, k, inner)
+    want = win.max(2) if kind == "amax" else win.mean(2)
+    res = interpret(parse_program(tail_axis_pool.axis_window_program(kind, k)), {"x": x})
+    assert res.ok, [d.render() for d in res.diagnostics]
+    assert res.outputs["y"].shape == (rows, o, inner)
     assert np.allclose(res.outputs["y"], want, rtol=1e-5, atol=1e-6)

@@ -161,7 +161,9 @@ def shapes({params}{extra_params}):
         elif kind == "full":
             loop += [f"A.Duplicate(ex_{i}, 0.0, mn * ld)",
                      f"A.load(in_{i}, {e}[(ib * t.CO + ch) * t.OHW + n0:], nn, rows=mn, src_stride=t.OHW, dst_stride=ls)",
-                     "for r in A.range(0, mn):", f'    A.Cast(ex_{i}[r * ld:], in_{i}[r * ls:], "auto", nn)']
+                     "if nn == ls:                                # rows without padding lanes: one cast",
+                     f'    A.Cast(ex_{i}, in_{i}, "auto", mn * ld)', "else:",
+                     "    for r in A.range(0, mn):", f'        A.Cast(ex_{i}[r * ld:], in_{i}[r * ls:], "auto", nn)']
         elif kind == "chan":
             loop += [f"A.load(in_{i}, {e}[ch:], mn)", f'A.Cast(cv_{i}, in_{i}, "auto", mn)', "for r in A.range(0, mn):",
                      f"    s_{i} = A.get(cv_{i}, r)", f"    A.Duplicate(ex_{i}[r * ld:], s_{i}, ld)"]
@@ -170,7 +172,9 @@ def shapes({params}{extra_params}):
                      f"A.Duplicate(ex_{i}, s_{i}, mn * ld)"]
     loop += comp.lines
     if norm is None:
-        loop += ["for r in A.range(0, mn):", f'    A.Cast(yout[r * ls:], {result}[r * ld:], "auto", nn)',
+        loop += ["if ld == ls:                                  # the block's rows are the store tile's: one cast",
+                 f'    A.Cast(yout, {result}, "auto", mn * ld)', "else:",
+                 "    for r in A.range(0, mn):", f'        A.Cast(yout[r * ls:], {result}[r * ld:], "auto", nn)',
                  f"A.store({y}[(ib * t.CO + ch) * t.OHW + n0:], yout, nn, rows=mn, src_stride=ls, dst_stride=t.OHW)"]
     else:
         loop.append(f"A.store(z[(ib * t.CO + ch) * t.OHW + n0:], {result}, nn, rows=mn, src_stride=ld, dst_stride=t.OHW)")

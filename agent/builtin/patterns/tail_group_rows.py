@@ -86,30 +86,36 @@ def program(groups: int, eps: float, affine: bool) -> str:
 def window_program(kind: str, k: int) -> str:
     """A stage program over x (rows, Wi): pooling (kind "amax" or "mean") of the last axis in windows of k taps,
     k apart, to (rows, (Wi - k) // k + 1). A unit is a run of Wc windows (of one row, or anywhere when the
-    windows tile the rows exactly): gathered into k rows of Wc lanes, then k - 1 vector maxima or sums."""
+    windows tile the rows exactly) or, when a row's windows leave a remainder and fit a run, nr whole rows
+    (a conv's 126-wide row in windows of 4: one unit per row cost ~10 statements per 31 windows): gathered into
+    k rows of Wc lanes, then k - 1 vector maxima or sums."""
     fold = "A.Max" if kind == "amax" else "A.Add"
     lines = [
         "xin = A.ub(x.dtype, t.E)", "xf = A.ub(A.f32, t.E)", "tt = A.ub(A.f32, t.E)", "idx = A.ub(A.i32, t.E)",
         "acc = A.ub(A.f32, t.Wc)", "yout = A.ub(x.dtype, t.Wc)",
         "A.Duplicate(xf, 0.0, t.E)                     # lanes past a short last run: defined, never stored",
-        "for w in A.range(t.Wc):",
+        "A.Duplicate(idx, 0, t.E)                      # lanes past nr whole rows: tap 0, never stored",
+        "for w in A.range(min(t.O, t.Wc)):            # lane rr * Oc + w: window w of the unit's row rr",
         "    A.set(idx, w, w * t.K)",
+        "for rr in A.range(1, t.nr):",
+        "    A.Adds(idx[rr * t.Oc:], idx, rr * t.Wi, t.Oc)",
         "for j in A.range(1, t.K):                     # row j of idx: row 0 shifted by j",
         "    A.Adds(idx[j * t.Wc:], idx, j, t.Wc)",
         "u0, u1 = A.block_span(t.units)",
         "for u in A.range(u0, u1):",
-        "    r = u // t.pieces",
+        "    r = u // t.pieces * t.nr",
         "    w0 = u % t.pieces * t.Wc",
         "    m = min(t.Wc, t.O - w0)",
-        "    A.load(xin, x[r * t.Wi + w0 * t.K:], m * t.K)",
-        '    A.Cast(xf, xin, "auto", m * t.K)',
+        "    rn = min(t.nr, t.R - r) - 1                # whole rows after the first (nr > 1: w0 = 0, m = O)",
+        "    A.load(xin, x[r * t.Wi + w0 * t.K:], rn * t.Wi + m * t.K)",
+        '    A.Cast(xf, xin, "auto", rn * t.Wi + m * t.K)',
         "    A.gather(tt, xf, idx, t.E, t.E)           # tap j of every window: row j",
         "    A.copy(acc, tt, t.Wc)",
         "    for j in A.range(1, t.K):",
         f"        {fold}(acc, acc, tt[j * t.Wc:], t.Wc)",
         *(["    A.Muls(acc, acc, t.inv_k, t.Wc)"] if kind == "mean" else []),
-        '    A.Cast(yout, acc, "auto", m)',
-        "    A.store(y[r * t.O + w0:], yout, m)",
+        '    A.Cast(yout, acc, "auto", rn * t.Oc + m)',
+        "    A.store(y[r * t.O + w0:], yout, m, rows=rn + 1, src_stride=t.Oc, dst_stride=t.O)",
     ]
     host = [
         f"K = {k}",
@@ -122,12 +128,17 @@ def window_program(kind: str, k: int) -> str:
         "    R = 1",
         # bytes per tap: xin; xf, tt; idx and the gather's hidden i32 offsets; per window: acc, yout
         "Wc = max(8, A.align_down((hw.ub_bytes - 4096) // (K * (16 + x.dtype.size) + 4 + x.dtype.size), 8))",
-        "Wc = min(Wc, A.align_up(O, 8))",
-        "pieces = A.ceil_div(O, Wc)",
-        "units = R * pieces",
+        # nr whole rows a run when they fit, their lanes Oc apart (32-byte aligned views; Oc > O, so the taps of
+        # nr rows, nr * Wi < nr * (O + 1) * K, fit the E lanes of xin), else runs of Wc windows of a row
+        "Oc = A.align_up(O + 1, 16)",
+        "nr = max(1, min(R, Wc // Oc))",
+        "Wc = nr * Oc if nr > 1 else min(Wc, A.align_up(O, 8))",
+        "Oc = Oc if nr > 1 else Wc",
+        "pieces = A.ceil_div(O, Wc) if nr == 1 else 1",
+        "units = A.ceil_div(R, nr) * pieces",
         "nb = max(1, min(hw.vector_cores, units))",
-        "return A.Tiling(block_dim=nb, K=K, Wi=Wi, O=O, Wc=Wc, E=Wc * K, pieces=pieces, units=units, "
-        f"inv_k={1.0 / k!r})",
+        "return A.Tiling(block_dim=nb, K=K, Wi=Wi, O=O, R=R, Wc=Wc, Oc=Oc, nr=nr, E=Wc * K, pieces=pieces, "
+        f"units=units, inv_k={1.0 / k!r})",
     ]
     return (doc(f"{'Max' if kind == 'amax' else 'Average'} pooling of the last axis in windows of {k}, gathered into "
                 "rows of taps (written by the builtin writer).") + "\n\n"

@@ -5,14 +5,15 @@ own, except narrow groups of a (rows, C) value and short windows along the last 
 (tail_group_rows.py). A mixin of tail.Segments, which owns the segment state these methods add nodes to."""
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from kernelwright.agent.builtin import recipes
 from kernelwright.agent.builtin.chain import Unsupported, fn_name, is_elementwise
 from kernelwright.agent.builtin.dslgen import ident
 from kernelwright.agent.builtin.graphview import Node, ref
-from kernelwright.agent.builtin.patterns import tail_group_rows
-from kernelwright.agent.builtin.patterns.stitch import Stage, View
+from kernelwright.agent.builtin.patterns import tail_axis_pool, tail_group_rows
+from kernelwright.agent.builtin.patterns.stitch import BUDGET, Stage, View
 
 PASS = {"contiguous", "clone", "detach", "identity", "Dropout", "dropout", "Identity", "float", "to", "type_as"}
 RESHAPE = {"view", "reshape", "flatten", "squeeze", "unsqueeze", "Flatten"}
@@ -165,6 +166,20 @@ class TailOps:
                                              dims=v.dims[:-1] + [f"(({v.dims[-1]}) - {k}) // {k} + 1"], workspace=True)
         self._fresh()
 
+    def pool_axis(self, n: Node, kind: str, k: int, a: int) -> None:
+        """Pooling of axis `a` (not the last) in windows of k taps, k apart: a stage of its own
+        (patterns/tail_axis_pool.py), not a composer unit per window row."""
+        v = self.val
+        rows = " * ".join(f"({d})" for d in v.dims[:a]) or "1"
+        inner = " * ".join(f"({d})" for d in v.dims[a + 1:]) or "1"
+        self.st.add(Stage(tail_axis_pool.axis_window_program(kind, k),
+                          [View(v.gm, [rows, v.dims[a], inner], None, v.workspace)]))
+        o = (v.shape[a] - k) // k + 1
+        dims = v.dims[:a] + [f"(({v.dims[a]}) - {k}) // {k} + 1"] + v.dims[a + 1:]
+        self.val = self.at[n.name] = replace(v, gm=f"ws_{len(self.st.stages) - 1}", dims=dims, workspace=True,
+                                             shape=v.shape[:a] + [o] + v.shape[a + 1:])
+        self._fresh()
+
     def pool(self, n: Node) -> None:
         """Each pooled axis in a segment of its own: the axis seen as (windows, taps) with the windows
         `stride` apart (a strided view), reduced over the taps."""
@@ -189,6 +204,11 @@ class TailOps:
             if k == 1 and s == 1:
                 continue
             v = self.val
+            inner = math.prod(v.shape[a + 1:])
+            if k == s and 2 <= k <= tail_group_rows.NARROW and v.strides is None and \
+                    tail_axis_pool.fits(k, inner, BUDGET):
+                self.pool_axis(n, kind, k, a)
+                continue
             strides = [" * ".join(f"({d})" for d in v.dims[j + 1:]) or "1" for j in range(rank)]
             o = (v.shape[a] - k) // s + 1
             shape = v.shape[:a] + [o, k] + v.shape[a + 1:]
