@@ -129,6 +129,10 @@ class Case(BaseModel):
     # run only this many of the launch's blocks (first, last, spread between) on GM sized for the case; 0: every
     # block. The result then holds only the bytes those blocks wrote (RunResult.written)
     sample_blocks: int = 0
+    # inputs too big to hold (sampled launches only): made by the runner on first touch from this seed and the
+    # element offset (runtime/generated.cpp; referee/region_values.py makes the same values); the array in
+    # `inputs` is a zero-stride placeholder giving the shape and dtype
+    generated: dict[str, int] = Field(default_factory=dict)
 
 
 class BadCase(ValueError):

@@ -38,3 +38,28 @@ def test_a_kernel_with_syncall_is_unsampleable(sim):
     _, r = _sampled_run(sim, SYNCED)
     assert r.status == "rule_violation"
     assert r.errors()[0].rule == "sample.unsampleable" and "SyncAll" in r.errors()[0].message
+
+
+RAW_SCALE = SCALE.replace("    DataCopy(yg, d, perCore);", "    d.SetValue(0, ((__gm__ float*)x)[GetBlockIdx() * perCore + 3]);\n"
+                          "    DataCopy(yg, d, perCore);")
+
+
+def test_a_generated_input_is_made_on_first_touch_as_region_values_makes_it(sim):
+    """An input too big to hold: the runner fills the pages the sampled blocks read (API copies and raw loads
+    alike) from the seed and the offset; region_values.py makes the same bits."""
+    from kernelwright.tools.referee.region_values import placeholder, values_at
+    b = sim.build(launch_project(RAW_SCALE))
+    assert b.ok, [d.render() for d in b.diagnostics]
+    per_core, blocks = 4096, 64            # 1 MiB of input: whole pages guarded, filled on touch
+    _, case = scale_case(per_core=per_core, blocks=blocks)
+    case.inputs["x"] = placeholder((per_core * blocks,))
+    case.outputs["y"].shape = (per_core * blocks,)
+    case.generated, case.sample_blocks = {"x": 11}, 3
+    r = sim.run(b, case)
+    assert r.status == "ok", (r.detail, [d.render() for d in r.errors()])
+    assert "x" not in r.outputs and r.written["x"] == []
+    x = values_at(11, np.arange(per_core * blocks))
+    for blk in r.sampled:
+        want = x[blk * per_core:(blk + 1) * per_core] * np.float32(1.5)
+        want[0] = x[blk * per_core + 3]
+        np.testing.assert_array_equal(r.outputs["y"][blk * per_core:(blk + 1) * per_core], want)

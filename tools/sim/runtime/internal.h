@@ -78,6 +78,10 @@ bool sample_runs(uint32_t group);      // that block (MIX: that AI Core) is one 
 [[noreturn]] void unsampleable(const char* api, const std::string& why);  // blocks exchange data: the sample cannot judge
 // the bytes the sampled blocks wrote: the buffer's file holds only those (a sparse file), `ranges` lists them
 void sample_write(const GmBuffer* b, const std::string& path, const std::string& ranges);
+// ---- generated inputs (generated.cpp): filled on first touch from the seed and the element offset ----
+void generate_input(GmBuffer* b, uint64_t seed);   // a float32 input; its pages fault in on demand
+bool generated_fault(void* addr);                  // a fault inside a generated input: filled, true
+bool is_generated(const GmBuffer* b);
 
 // ---- pipe state ----
 void pipes_reset();  // new block: fresh clocks, shadows, flags

@@ -47,6 +47,7 @@ void sample_write(const GmBuffer* b, const std::string& path, const std::string&
     }
     const uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
     const uint64_t n = b->written ? b->bytes : 0;
+    const bool data = !is_generated(b);   // a generated input: only where it was written (a finding), no data
     std::vector<unsigned char> touched = n ? resident_pages(b->written, n, page) : std::vector<unsigned char>();
     uint64_t i = 0;
     while (i < n) {
@@ -60,7 +61,7 @@ void sample_write(const GmBuffer* b, const std::string& path, const std::string&
         }
         uint64_t j = i;
         while (j < n && (touched[j / page] && b->written[j])) ++j;
-        for (uint64_t done = i; done < j;) {
+        for (uint64_t done = i; data && done < j;) {
             ssize_t w = pwrite(fd, b->base + done, size_t(j - done), off_t(done));
             if (w <= 0) break;
             done += uint64_t(w);

@@ -1,0 +1,72 @@
+// Generated inputs for inputs too big to hold (sampled launches past the referee's element budget): the buffer
+// is mapped without access and each chunk is filled on its first touch (a fault), from the seed and the element
+// offset alone, so the referee regenerates any region bit for bit (referee/region_values.py) and only the chunks
+// the sampled blocks read cost memory. The values: splitmix64(seed, element index) -> uniform [0, 1) in float32
+// (24 bits), torch.rand's distribution. Raw-pointer loads fault like API accesses, so both see the same data.
+#include <sys/mman.h>
+#include <unistd.h>
+#include <cstring>
+#include <vector>
+#include "internal.h"
+
+namespace kw::rt {
+
+namespace {
+constexpr uint64_t kChunk = 64 << 10;   // bytes filled per fault (a multiple of the page size)
+
+struct Generated {
+    uint8_t* begin;   // page-aligned start of the guarded part
+    uint8_t* end;
+    uint8_t* base;    // the buffer's first element
+    uint64_t seed;
+};
+std::vector<Generated>& regions() {
+    static std::vector<Generated> r;
+    return r;
+}
+
+inline uint64_t mix(uint64_t z) {
+    z += 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+void fill(uint8_t* base, uint64_t seed, uint64_t from, uint64_t to) {   // elements [from, to) of a float32 buffer
+    float* f = reinterpret_cast<float*>(base);
+    const uint64_t key = mix(seed);
+    for (uint64_t i = from; i < to; ++i) f[i] = float(mix(key ^ i) >> 40) * (1.0f / 16777216.0f);
+}
+}  // namespace
+
+bool generated_fault(void* addr) {
+    auto* a = static_cast<uint8_t*>(addr);
+    for (const Generated& g : regions()) {
+        if (a < g.begin || a >= g.end) continue;
+        uint8_t* lo = g.begin + uint64_t(a - g.begin) / kChunk * kChunk;
+        uint8_t* hi = std::min(lo + kChunk, g.end);
+        if (mprotect(lo, uint64_t(hi - lo), PROT_READ | PROT_WRITE) != 0) return false;
+        fill(g.base, g.seed, uint64_t(lo - g.base) / 4, uint64_t(hi - g.base) / 4);
+        return true;
+    }
+    return false;
+}
+
+bool is_generated(const GmBuffer* b) {
+    for (const Generated& g : regions())
+        if (g.base == b->base) return true;
+    return false;
+}
+
+void generate_input(GmBuffer* b, uint64_t seed) {
+    const uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
+    const uint64_t n = b->bytes / 4;
+    uint8_t* end = b->base + n * 4 / page * page;   // whole pages inside the tensor: guarded; the rest now
+    fill(b->base, seed, uint64_t(end - b->base) / 4, n);
+    if (end > b->base && mprotect(b->base, uint64_t(end - b->base), PROT_NONE) == 0)
+        regions().push_back({b->base, end, b->base, seed});
+    else
+        fill(b->base, seed, 0, uint64_t(end - b->base) / 4);
+}
+
+}  // namespace kw::rt
