@@ -18,6 +18,7 @@ from kernelwright.tools.referee.judgeable import constant
 from kernelwright.tools.referee.model_new_case import judge_model_new
 from kernelwright.tools.referee.poison import poison, unwritten
 from kernelwright.tools.referee.sampled import SAMPLE_BLOCKS, SAMPLED_BUDGET, SAMPLED_REFERENCE_S
+from kernelwright.tools.referee.sampled_regions import region_trial
 from kernelwright.tools.referee.speed import RanCase
 from kernelwright.tools.referee.tolerance import PRESETS, Tolerance
 from kernelwright.tools.referee.verdict import CaseRun, Mismatch
@@ -296,6 +297,13 @@ def run_trial_with_fallback(s: Setting, case: TaskCase, seed: int, trial: int, s
             return _task_shapes_decide(s, run, full)
         full.notes.insert(0, f"not judged at shrunk shapes: {run.reason[:300]}")
         return full
+    if plan.mapping and plan.elements_before > SAMPLED_BUDGET and s.sampleable and _shrinking_failed(run):
+        # too big to hold: a generated input, judged on sampled blocks against a reference on input slices
+        full = region_trial(s, case, seed, trial, _tensor_shapes(shapes.args) if shapes else [], label)
+        if full.status in ("pass", "fail"):
+            return _task_shapes_decide(s, run, full) if run.status == "fail" else full
+        run.notes.append(full.reason)
+        return run
     if run.status != "fail" or not run.shrunk:
         return run
     if plan.elements_before > s.fallback_budget:

@@ -61,6 +61,8 @@ def written_inputs(inputs: dict[str, np.ndarray], r: RunResult) -> list[str]:
     bad = []
     for name, before in inputs.items():
         spans, after = r.written.get(name) or [], r.outputs.get(name)
+        if spans and after is None:      # a generated input (not read back): any write is one
+            bad.append(name)
         if not spans or after is None:
             continue
         b, a = np.ascontiguousarray(before).reshape(-1).view(np.uint8), np.ascontiguousarray(after).reshape(-1).view(np.uint8)
