@@ -125,6 +125,7 @@ struct TraceRecord {
 };
 static_assert(sizeof(TraceRecord) == 40, "the trace file layout is fixed (tools/sim/trace.py)");
 uint16_t trace_name(const char* s);
+uint32_t* trace_scalar_count();   // the merged count of the last record while a scalar op repeats, else null
 TraceRecord trace_record(TraceKind kind, Pipe pipe, const char* name = nullptr, const char* dtype = nullptr, uint32_t x = 0,
                          uint64_t y = 0, uint64_t z = 0);
 void trace_add(const TraceRecord& r);
