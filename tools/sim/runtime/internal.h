@@ -125,7 +125,9 @@ struct TraceRecord {
 };
 static_assert(sizeof(TraceRecord) == 40, "the trace file layout is fixed (tools/sim/trace.py)");
 uint16_t trace_name(const char* s);
-uint32_t* trace_scalar_count();   // the merged count of the last record while a scalar op repeats, else null
+uint32_t* trace_scalar_count();
+bool trace_recording();          // records are kept (not a repeat call of carry.cpp, not KW_SIM_TRACE=0)
+void trace_forget_scalar();      // the next scalar op starts a record (what trace_add does when recording nothing)   // the merged count of the last record while a scalar op repeats, else null
 TraceRecord trace_record(TraceKind kind, Pipe pipe, const char* name = nullptr, const char* dtype = nullptr, uint32_t x = 0,
                          uint64_t y = 0, uint64_t z = 0);
 void trace_add(const TraceRecord& r);

@@ -214,6 +214,13 @@ void count_scalar(const char* what) {
         cache[next++ % 8] = {what, n};
     }
     *n += 1;
+    if (!trace_recording()) {   // the repeat calls (carry.cpp), KW_SIM_TRACE=0: the count alone, no record to merge
+        static uint32_t unrecorded = 0;
+        trace_forget_scalar();
+        unrecorded = 0;
+        g_scalar_read.name = what, g_scalar_read.counter = n, g_scalar_read.merged = &unrecorded;
+        return;
+    }
     if (!trace_scalar_again(what)) {
         trace_op(TraceKind::SCALAR, Pipe::S, what);
         trace_scalar_added(what);

@@ -106,6 +106,10 @@ void trace_scalar_added(const char* name) {
                     t.recs.back().name == trace_name(name) && t.recs.back().dtype == 0 ? name : nullptr;
 }
 
+bool trace_recording() { return enabled() && config().track; }
+
+void trace_forget_scalar() { st().last_scalar = nullptr; }
+
 uint32_t* trace_scalar_count() {
     State& t = st();
     return t.last_scalar && !t.recs.empty() && config().track ? &t.recs.back().count : nullptr;
