@@ -63,3 +63,23 @@ def test_a_generated_input_is_made_on_first_touch_as_region_values_makes_it(sim)
         want = x[blk * per_core:(blk + 1) * per_core] * np.float32(1.5)
         want[0] = x[blk * per_core + 3]
         np.testing.assert_array_equal(r.outputs["y"][blk * per_core:(blk + 1) * per_core], want)
+
+
+RAW_STORE = r'''
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void scale(GM_ADDR x, GM_ADDR y, uint32_t perCore, float factor) {
+    __gm__ float* xs = (__gm__ float*)x + AscendC::GetBlockIdx() * perCore;
+    __gm__ float* ys = (__gm__ float*)y + AscendC::GetBlockIdx() * perCore;
+    for (uint32_t i = 0; i < perCore; ++i) ys[i] = xs[i] * factor;
+}
+'''
+
+
+def test_raw_pointer_stores_of_a_sampled_run_are_seen_as_written(sim):
+    """A raw store marks nothing; the sampled outputs start as poison where touched, so the bytes it changed are
+    the written ones."""
+    x, r = _sampled_run(sim, RAW_STORE)
+    assert r.status == "ok", r.detail
+    assert r.written["y"] == [(0, 256), (4 * 256, 256), (7 * 256, 256)]
+    for blk in (0, 4, 7):
+        np.testing.assert_array_equal(r.outputs["y"][blk * 64:(blk + 1) * 64], x[blk * 64:(blk + 1) * 64] * 1.5)

@@ -3,6 +3,8 @@
 // offset alone, so the referee regenerates any region bit for bit (referee/region_values.py) and only the chunks
 // the sampled blocks read cost memory. The values: splitmix64(seed, element index) -> uniform [0, 1) in float32
 // (24 bits), torch.rand's distribution. Raw-pointer loads fault like API accesses, so both see the same data.
+// The outputs of a sampled launch are poisoned the same way (kPoison on first touch): a raw-pointer store marks
+// no byte as written, but the bytes it changed differ from the poison (sample.cpp).
 #include <sys/mman.h>
 #include <unistd.h>
 #include <cstring>
@@ -19,6 +21,7 @@ struct Generated {
     uint8_t* end;
     uint8_t* base;    // the buffer's first element
     uint64_t seed;
+    bool poison;      // an output of a sampled launch: filled with kPoison, not values
 };
 std::vector<Generated>& regions() {
     static std::vector<Generated> r;
@@ -46,7 +49,10 @@ bool generated_fault(void* addr) {
         uint8_t* lo = g.begin + uint64_t(a - g.begin) / kChunk * kChunk;
         uint8_t* hi = std::min(lo + kChunk, g.end);
         if (mprotect(lo, uint64_t(hi - lo), PROT_READ | PROT_WRITE) != 0) return false;
-        fill(g.base, g.seed, uint64_t(lo - g.base) / 4, uint64_t(hi - g.base) / 4);
+        if (g.poison)
+            std::memset(lo, kPoison, uint64_t(hi - lo));
+        else
+            fill(g.base, g.seed, uint64_t(lo - g.base) / 4, uint64_t(hi - g.base) / 4);
         return true;
     }
     return false;
@@ -54,7 +60,27 @@ bool generated_fault(void* addr) {
 
 bool is_generated(const GmBuffer* b) {
     for (const Generated& g : regions())
-        if (g.base == b->base) return true;
+        if (g.base == b->base && !g.poison) return true;
+    return false;
+}
+
+void poison_on_touch(GmBuffer* b) {
+    const uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
+    uint8_t* end = b->base + b->bytes / page * page;
+    std::memset(end, kPoison, b->bytes - uint64_t(end - b->base));
+    if (end > b->base && mprotect(b->base, uint64_t(end - b->base), PROT_NONE) != 0) {
+        std::memset(b->base, kPoison, uint64_t(end - b->base));
+        end = b->base;
+    }
+    regions().push_back({b->base, end, b->base, 0, true});   // an empty guarded part still says it is poisoned
+}
+
+bool poisoned_on_touch(const GmBuffer* b) {
+    for (Generated& g : regions())
+        if (g.base == b->base && g.poison) {   // the parent reads it back: open it (the touched pages hold the data)
+            mprotect(g.begin, uint64_t(g.end - g.begin), PROT_READ | PROT_WRITE);
+            return true;
+        }
     return false;
 }
 

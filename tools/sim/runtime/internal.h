@@ -82,6 +82,9 @@ void sample_write(const GmBuffer* b, const std::string& path, const std::string&
 void generate_input(GmBuffer* b, uint64_t seed);   // a float32 input; its pages fault in on demand
 bool generated_fault(void* addr);                  // a fault inside a generated input: filled, true
 bool is_generated(const GmBuffer* b);
+constexpr uint8_t kPoison = 0xFF;                   // a sampled output's bytes before any store
+void poison_on_touch(GmBuffer* b);                  // a sampled output: its pages start as kPoison when touched
+bool poisoned_on_touch(const GmBuffer* b);          // it is one (and now readable in this process)
 
 // ---- pipe state ----
 void pipes_reset();  // new block: fresh clocks, shadows, flags

@@ -135,6 +135,7 @@ int main(int argc, char** argv) {
                 b->fill = {0xFF};
                 std::memset(b->base, 0xFF, b->bytes);  // outputs start as garbage, as on the NPU
             }
+            if (kw::rt::sampled() && f[4] == "-" && b->role == "out") kw::rt::poison_on_touch(b);
             buffers[f[1]] = b;
             if (f[4] != "-" && f[4].rfind("gen:", 0) != 0) files[b] = f[4];
         } else if (k == "list") {  // list NAME MEMBER,MEMBER,... DIMS;DIMS;... (dims comma-separated)

@@ -48,19 +48,25 @@ void sample_write(const GmBuffer* b, const std::string& path, const std::string&
     const uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
     const uint64_t n = b->written ? b->bytes : 0;
     const bool data = !is_generated(b);   // a generated input: only where it was written (a finding), no data
+    const bool raw = poisoned_on_touch(b);   // bytes a raw-pointer store changed are written too
     std::vector<unsigned char> touched = n ? resident_pages(b->written, n, page) : std::vector<unsigned char>();
+    if (raw && n) {   // pages a raw store touched hold no mark: their own residency tells
+        std::vector<unsigned char> own = resident_pages(b->base, n, page);
+        for (size_t k = 0; k < touched.size(); ++k) touched[k] = (touched[k] | own[k]) & 1;
+    }
     uint64_t i = 0;
     while (i < n) {
         if (!touched[i / page]) {
             i = (i / page + 1) * page;
             continue;
         }
-        if (!b->written[i]) {
+        auto wrote = [&](uint64_t k) { return b->written[k] || (raw && b->base[k] != kPoison); };
+        if (!wrote(i)) {
             ++i;
             continue;
         }
         uint64_t j = i;
-        while (j < n && (touched[j / page] && b->written[j])) ++j;
+        while (j < n && touched[j / page] && wrote(j)) ++j;
         for (uint64_t done = i; data && done < j;) {
             ssize_t w = pwrite(fd, b->base + done, size_t(j - done), off_t(done));
             if (w <= 0) break;

@@ -86,8 +86,9 @@ void count_scalar(const char* what);
 // for Pipe::S), and count_scalar(name) is two increments (its counter and the merged trace record). gm.cpp sets
 // the window after a full check; state.cpp the counts after a full count; trace.cpp and a new block clear them.
 struct ScalarReadFast {
-    const uint8_t* lo = nullptr;
-    const uint8_t* hi = nullptr;
+    const uint8_t* lo[4] = {};   // a GEMM's loop alternates its operands: a window per buffer, the last four
+    const uint8_t* hi[4] = {};
+    unsigned next = 0;
     const char* name = nullptr;
     uint64_t* counter = nullptr;
     uint32_t* merged = nullptr;
@@ -97,7 +98,10 @@ extern const char* const kGmRead;   // "gm_read": one pointer in every unit (the
 inline bool scalar_read_fast(const void* addr, uint64_t bytes, const char* what) {
     ScalarReadFast& f = g_scalar_read;
     const uint8_t* p = static_cast<const uint8_t*>(addr);
-    if (p < f.lo || p + bytes > f.hi || f.name != what || *f.merged == 0xFFFFFFFFu) return false;
+    if (f.name != what || *f.merged == 0xFFFFFFFFu) return false;
+    if (!(p >= f.lo[0] && p + bytes <= f.hi[0]) && !(p >= f.lo[1] && p + bytes <= f.hi[1]) &&
+        !(p >= f.lo[2] && p + bytes <= f.hi[2]) && !(p >= f.lo[3] && p + bytes <= f.hi[3]))
+        return false;
     ++*f.counter;
     ++*f.merged;
     return true;
