@@ -31,7 +31,7 @@ def test_a_sampled_run_returns_only_what_the_sampled_blocks_wrote(sim):
     y = r.outputs["y"]
     for blk in (0, 4, 7):
         np.testing.assert_array_equal(y[blk * 64:(blk + 1) * 64], x[blk * 64:(blk + 1) * 64] * 1.5)
-    assert not y[64:4 * 64].any()                     # never written: zero, not a result
+    assert not (y[64:4 * 64] == x[64:4 * 64] * 1.5).any()   # never written: poison or zero, not a result
 
 
 def test_a_kernel_with_syncall_is_unsampleable(sim):
@@ -83,3 +83,12 @@ def test_raw_pointer_stores_of_a_sampled_run_are_seen_as_written(sim):
     assert r.written["y"] == [(0, 256), (4 * 256, 256), (7 * 256, 256)]
     for blk in (0, 4, 7):
         np.testing.assert_array_equal(r.outputs["y"][blk * 64:(blk + 1) * 64], x[blk * 64:(blk + 1) * 64] * 1.5)
+
+
+def test_a_raw_store_whose_first_byte_equals_the_poison_reads_back_whole(sim):
+    """0xEFF stored raw: its low byte is 0xFF, the poison's; the element still reads back as stored."""
+    src = RAW_STORE.replace("ys[i] = xs[i] * factor;", "((__gm__ int32_t*)ys)[i] = 0xEFF;")
+    _, r = _sampled_run(sim, src)
+    assert r.status == "ok", r.detail
+    got = r.outputs["y"].view(np.int32)
+    assert (got[:64] == 0xEFF).all() and (got[7 * 64:] == 0xEFF).all()

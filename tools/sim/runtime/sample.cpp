@@ -67,8 +67,11 @@ void sample_write(const GmBuffer* b, const std::string& path, const std::string&
         }
         uint64_t j = i;
         while (j < n && touched[j / page] && wrote(j)) ++j;
-        for (uint64_t done = i; data && done < j;) {
-            ssize_t w = pwrite(fd, b->base + done, size_t(j - done), off_t(done));
+        // a raw store's byte equal to the poison is not told from an unwritten one: the data goes back for the
+        // whole touched page, so an element any of whose bytes changed reads back whole
+        const uint64_t from = raw ? i / page * page : i, to = raw ? std::min(n, (j + page - 1) / page * page) : j;
+        for (uint64_t done = from; data && done < to;) {
+            ssize_t w = pwrite(fd, b->base + done, size_t(to - done), off_t(done));
             if (w <= 0) break;
             done += uint64_t(w);
         }
