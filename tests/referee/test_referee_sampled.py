@@ -92,3 +92,21 @@ def test_masked_reply_marks_unwritten_elements_and_refuses_integers():
     assert np.isnan(out[[0, 3, 4]]).all() and out[1:3].tolist() == [1, 2] and not why
     out, why = masked_reply("y", np.arange(5, dtype=np.int64), [(8, 16)])
     assert out is None and "no NaN" in why
+
+
+class SlowSample(OwnShapesOnly):
+    """Every block in turn, and four sampled blocks together, take longer than the emulation allows; two do not."""
+
+    def run(self, build, case):
+        if not case.sample_blocks or case.sample_blocks > 2:
+            return RunResult(toolchain="sim", status="timeout", detail="block 2 did not finish within 120000 ms")
+        return self.sim.run(build, case)
+
+
+def test_sampled_blocks_too_slow_together_leave_the_first_and_the_last(sim, task_worker):
+    task, w = task_worker
+    v = verify(task, KernelProject.from_path(FIX / "linear_gemm"), SlowSample(sim), worker=w, tolerance="mkb",
+               api_lint=False, recheck=False, trials=1)
+    assert v.status == "pass", v.summary
+    assert v.runs[0].sampled_blocks == [0, 5]
+    assert any("judged on the first and the last block only" in n for n in v.runs[0].notes), v.runs[0].notes

@@ -17,7 +17,7 @@ from kernelwright.tools.referee.compare import compare_output, compare_unchanged
 from kernelwright.tools.referee.judgeable import constant
 from kernelwright.tools.referee.model_new_case import judge_model_new
 from kernelwright.tools.referee.poison import poison, unwritten
-from kernelwright.tools.referee.sampled import SAMPLE_BLOCKS, SAMPLED_BUDGET, SAMPLED_REFERENCE_S
+from kernelwright.tools.referee.sampled import FEWER_BLOCKS, SAMPLE_BLOCKS, SAMPLED_BUDGET, SAMPLED_REFERENCE_S
 from kernelwright.tools.referee.sampled_regions import region_trial
 from kernelwright.tools.referee.speed import RanCase
 from kernelwright.tools.referee.tolerance import PRESETS, Tolerance
@@ -333,8 +333,22 @@ def _shrinking_failed(run: CaseRun) -> bool:
 
 def sampled_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShapes | None, plan: ShrinkPlan,
                   label: str = "trial") -> CaseRun:
-    """A trial at `plan`'s shapes whose launches run a sample of their blocks (sampled.py)."""
-    s.sample_blocks, timeout = SAMPLE_BLOCKS, s.worker.timeout_s
+    """A trial at `plan`'s shapes whose launches run a sample of their blocks (sampled.py); when those blocks
+    together exceed the launch's CPU time, the first and the last block alone (the verdict says so)."""
+    run = _sampled(s, case, seed, trial, shapes, plan, label, SAMPLE_BLOCKS)
+    if run.run_status != "timeout":
+        return run
+    fewer = _sampled(s, case, seed, trial, shapes, plan, label, FEWER_BLOCKS)
+    if fewer.run_status == "timeout":
+        return run
+    fewer.notes.insert(0, f"the {SAMPLE_BLOCKS} sampled blocks together did not finish in time ({run.reason[:200]}): "
+                          f"judged on the first and the last block only")
+    return fewer
+
+
+def _sampled(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShapes | None, plan: ShrinkPlan,
+             label: str, blocks: int) -> CaseRun:
+    s.sample_blocks, timeout = blocks, s.worker.timeout_s
     s.worker.timeout_s = max(timeout, SAMPLED_REFERENCE_S)   # Model at the task's own shapes takes longer
     try:
         return run_trial(s, case, seed, trial, shapes, plan, label)

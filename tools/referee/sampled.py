@@ -22,6 +22,7 @@ from kernelwright.tools.referee.verdict import Mismatch
 from kernelwright.tools.toolchain import RunResult
 
 SAMPLE_BLOCKS = 4            # blocks a sampled launch runs: the first, the last and two spread between
+FEWER_BLOCKS = 2             # ... when those four exceed the launch's CPU time together: the first and the last
 SAMPLED_BUDGET = 1 << 28     # elements (inputs, init tensors, weights) a case may have to be judged at its own shapes
 SAMPLED_REFERENCE_S = 360.0  # seconds the reference worker may take for one request in a sampled trial (full shapes)
 UNSAMPLEABLE = "sample.unsampleable"
