@@ -110,3 +110,26 @@ def test_sampled_blocks_too_slow_together_leave_the_first_and_the_last(sim, task
     assert v.status == "pass", v.summary
     assert v.runs[0].sampled_blocks == [0, 5]
     assert any("judged on the first and the last block only" in n for n in v.runs[0].notes), v.runs[0].notes
+
+
+class AddScaleOwnShapes(OwnShapesOnly):
+    """add_scale, off by one unless x has the task's shape [37, 1000]."""
+
+    def run(self, build, case):
+        r = self.sim.run(build, case)
+        if case.inputs["x"].shape != (37, 1000):
+            r.outputs["z"] = r.outputs["z"] + 1
+        return r
+
+
+def test_the_static_binding_is_judged_on_sampled_blocks(sim):
+    """An operator project without ModelNew (NPUKernelBench's goldens) failing at shrunk shapes: each output is
+    compared where the sampled blocks wrote it."""
+    task = load_task(FIX / "tasks/add_scale.py")
+    with ReferenceWorker(task) as w:
+        v = verify(task, KernelProject.from_path(FIX / "add_scale"), AddScaleOwnShapes(sim), worker=w, tolerance="mkb",
+                   api_lint=False, recheck=False, trials=1, budget=2000, fallback_budget=2000)
+    assert v.status == "pass", v.summary
+    run = v.runs[0]
+    assert len(run.sampled_blocks) == 4 and run.run_shapes[0] == [37, 1000]
+    assert any("through the static binding" in n for n in run.notes), run.notes

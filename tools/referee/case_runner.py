@@ -17,7 +17,8 @@ from kernelwright.tools.referee.compare import compare_output, compare_unchanged
 from kernelwright.tools.referee.judgeable import constant
 from kernelwright.tools.referee.model_new_case import judge_model_new
 from kernelwright.tools.referee.poison import poison, unwritten
-from kernelwright.tools.referee.sampled import FEWER_BLOCKS, SAMPLE_BLOCKS, SAMPLED_BUDGET, SAMPLED_REFERENCE_S
+from kernelwright.tools.referee.sampled import (FEWER_BLOCKS, SAMPLE_BLOCKS, SAMPLED_BUDGET, SAMPLED_REFERENCE_S,
+                                                sampled_check, unsampleable)
 from kernelwright.tools.referee.sampled_regions import region_trial
 from kernelwright.tools.referee.speed import RanCase
 from kernelwright.tools.referee.tolerance import PRESETS, Tolerance
@@ -53,8 +54,9 @@ class Setting:
 
     @property
     def sampleable(self) -> bool:
-        """Cases can be judged at their own shapes on sampled blocks: only through ModelNew (sampled.py)."""
-        return bool(self.model_new or self.native)
+        """Cases can be judged at their own shapes on sampled blocks (sampled.py): through ModelNew, or the static
+        binding of an operator project (its outputs compared where the sampled blocks wrote them)."""
+        return bool(self.model_new or self.native) or self.project.kind == "msopgen"
 
 
 def _tensor_shapes(values) -> list[list[int]]:
@@ -196,6 +198,8 @@ def check(s: Setting, case: TaskCase, bound: Bound, expected: list, ref: RefRun,
         pairs = bound.outputs
     bound.notes += notes
     found: list[Mismatch] = []
+    if r.sampled:   # the static binding on sampled blocks: only what they wrote is compared (sampled.py)
+        return sampled_check(s.tolerance, bound.inputs, [(i, n, expected[i].array) for i, n in pairs], r)
     for i, name in pairs:
         found += compare_output(f"output {i} ({name})", expected[i].array, r.outputs.get(name), s.tolerance,
                                 block_dim=r.block_dim, numeric=not s.task_check)
@@ -241,6 +245,7 @@ def run_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShap
         return run
     bound.case.soc = s.soc.name
     bound.case.timeout_s = s.run_timeout_s
+    bound.case.sample_blocks = s.sample_blocks
     bound.case.label = f"{case.id} seed {seed}"
     references = [e.array for e in expected if e.array is not None]
     poison(bound.case, references + [np.asarray(a) for a in bound.case.inputs.values()])   # a copied input is no poison
@@ -249,6 +254,13 @@ def run_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShap
     r = s.toolchain.run(s.build, bound.case)
     run.run_status, run.block_dim, run.seconds = r.status, r.block_dim, r.seconds
     run.diagnostics = (r.errors() + [d for d in r.diagnostics if d.severity == "warning"])[:20]
+    if r.sampled and unsampleable(r):
+        run.status, run.reason = "skipped", unsampleable(r) or ""
+        return run
+    if r.sampled:
+        run.sampled_blocks = r.sampled
+        run.notes.append(f"judged at the task's own shapes on sampled blocks {r.sampled} of {r.block_dim} through the "
+                         "static binding: each output compared where those blocks wrote it; the reference computed in full")
     if r.status != "ok":
         run.status = "fail"
         errors = "; ".join(d.render() for d in r.errors()[:3])

@@ -5,6 +5,7 @@
 // (24 bits), torch.rand's distribution. Raw-pointer loads fault like API accesses, so both see the same data.
 // The outputs of a sampled launch are poisoned the same way (kPoison on first touch): a raw-pointer store marks
 // no byte as written, but the bytes it changed differ from the poison (sample.cpp).
+#include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <cstring>
@@ -22,7 +23,15 @@ struct Generated {
     uint8_t* base;    // the buffer's first element
     uint64_t seed;
     bool poison;      // an output of a sampled launch: filled with kPoison, not values
+    uint8_t* state;   // per chunk, shared by the blocks (forked processes): 0 empty, 1 being filled, 2 filled
 };
+
+// The blocks run as concurrent processes: a chunk is filled once, by the first to touch it, and the others only
+// open it (a second fill would erase what a block already stored there)
+uint8_t* chunk_states(uint64_t bytes) {
+    void* p = mmap(nullptr, bytes / kChunk + 1, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? nullptr : static_cast<uint8_t*>(p);
+}
 std::vector<Generated>& regions() {
     static std::vector<Generated> r;
     return r;
@@ -49,10 +58,17 @@ bool generated_fault(void* addr) {
         uint8_t* lo = g.begin + uint64_t(a - g.begin) / kChunk * kChunk;
         uint8_t* hi = std::min(lo + kChunk, g.end);
         if (mprotect(lo, uint64_t(hi - lo), PROT_READ | PROT_WRITE) != 0) return false;
-        if (g.poison)
-            std::memset(lo, kPoison, uint64_t(hi - lo));
-        else
-            fill(g.base, g.seed, uint64_t(lo - g.base) / 4, uint64_t(hi - g.base) / 4);
+        uint8_t* st = g.state + uint64_t(lo - g.begin) / kChunk;
+        uint8_t empty = 0;
+        if (__atomic_compare_exchange_n(st, &empty, uint8_t(1), false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            if (g.poison)
+                std::memset(lo, kPoison, uint64_t(hi - lo));
+            else
+                fill(g.base, g.seed, uint64_t(lo - g.base) / 4, uint64_t(hi - g.base) / 4);
+            __atomic_store_n(st, uint8_t(2), __ATOMIC_RELEASE);
+        } else {
+            while (__atomic_load_n(st, __ATOMIC_ACQUIRE) != 2) sched_yield();   // another block is filling it
+        }
         return true;
     }
     return false;
@@ -68,11 +84,12 @@ void poison_on_touch(GmBuffer* b) {
     const uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
     uint8_t* end = b->base + b->bytes / page * page;
     std::memset(end, kPoison, b->bytes - uint64_t(end - b->base));
-    if (end > b->base && mprotect(b->base, uint64_t(end - b->base), PROT_NONE) != 0) {
+    uint8_t* state = chunk_states(uint64_t(end - b->base));
+    if (!state || (end > b->base && mprotect(b->base, uint64_t(end - b->base), PROT_NONE) != 0)) {
         std::memset(b->base, kPoison, uint64_t(end - b->base));
         end = b->base;
     }
-    regions().push_back({b->base, end, b->base, 0, true});   // an empty guarded part still says it is poisoned
+    regions().push_back({b->base, end, b->base, 0, true, state});   // an empty guarded part still says it is poisoned
 }
 
 bool poisoned_on_touch(const GmBuffer* b) {
@@ -89,8 +106,9 @@ void generate_input(GmBuffer* b, uint64_t seed) {
     const uint64_t n = b->bytes / 4;
     uint8_t* end = b->base + n * 4 / page * page;   // whole pages inside the tensor: guarded; the rest now
     fill(b->base, seed, uint64_t(end - b->base) / 4, n);
-    if (end > b->base && mprotect(b->base, uint64_t(end - b->base), PROT_NONE) == 0)
-        regions().push_back({b->base, end, b->base, seed});
+    uint8_t* state = chunk_states(uint64_t(end - b->base));
+    if (state && end > b->base && mprotect(b->base, uint64_t(end - b->base), PROT_NONE) == 0)
+        regions().push_back({b->base, end, b->base, seed, false, state});
     else
         fill(b->base, seed, 0, uint64_t(end - b->base) / 4);
 }
