@@ -4,7 +4,7 @@ import numpy as np
 import torch
 
 from kernelwright.tools.referee.region_values import placeholder, region, values_at
-from kernelwright.tools.referee.sampled_regions import boxes_of, input_box
+from kernelwright.tools.referee.sampled_regions import boxes_of, fit, input_box
 from kernelwright.tools.tasks.region_worker import meta_args, slice_rule
 
 
@@ -12,6 +12,9 @@ def test_region_values_are_the_generated_input_at_those_offsets():
     box = (slice(1, 3), slice(2, 5))
     want = values_at(5, np.arange(4 * 6)).reshape(4, 6)[box]
     np.testing.assert_array_equal(region(5, (4, 6), box), want)
+    np.testing.assert_array_equal(region(5, (4, 6), box, slab=2), want)          # made in slabs: the same values
+    cube = values_at(9, np.arange(5 * 6 * 7)).reshape(5, 6, 7)[1:4, :, 2:6]
+    np.testing.assert_array_equal(region(9, (5, 6, 7), (slice(1, 4), slice(0, 6), slice(2, 6)), slab=4), cube)
     assert 0.0 <= want.min() and want.max() < 1.0 and want.dtype == np.float32
     assert placeholder((1 << 16, 1 << 16)).nbytes == 4 << 32   # no memory behind it
 
@@ -57,3 +60,10 @@ def test_inputs_are_made_on_the_meta_device_and_only_torch_rand_is_generated():
     assert "torch.randn" in why
     _, why = meta_args(make(lambda: [torch.rand(8), torch.rand(8)]), {})
     assert "2 tensor inputs" in why
+
+
+def test_a_box_past_the_reference_budget_is_cut_to_fit():
+    rule = {"whole": 1, "out_dims": [0, 2], "shape": [16, 4096, 4096]}
+    assert fit(rule, [[0, 8], [0, 4096]], 4096 * 4096) == [[0, 1], [0, 4096]]      # one row: 16M input elements
+    assert fit(rule, [[0, 8], [0, 4096]], 4096 * 100) == [[0, 1], [0, 64]]
+    assert fit(rule, [[0, 1], [0, 1]], 100) is None                                  # one element reads 4096

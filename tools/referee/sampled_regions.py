@@ -48,6 +48,17 @@ def input_box(rule: dict[str, Any], out_box: list[list[int]]) -> list[list[int]]
     return box
 
 
+def fit(rule: dict[str, Any], box: list[list[int]], room: int) -> list[list[int]] | None:
+    """`box` cut (halving its output dims, the leading first) until its input slice holds at most `room` elements;
+    None when one output element's slice alone is more."""
+    box = [list(b) for b in box]
+    size = lambda: int(np.prod([hi - lo for lo, hi in input_box(rule, box)]))  # noqa: E731
+    for o in range(len(box)):
+        while size() > room and box[o][1] - box[o][0] > 1:
+            box[o][1] = box[o][0] + (box[o][1] - box[o][0]) // 2
+    return box if size() <= room else None
+
+
 def _skip(run: CaseRun, why: str) -> CaseRun:
     run.status, run.reason = "skipped", f"past the element budget, not judged: {why}"
     return run
@@ -107,12 +118,11 @@ def _judge(s: Any, case: Any, seed: int, run: CaseRun) -> CaseRun:
         return _skip(run, why)
     boxes = boxes_of(mask)
     kept, total = [], 0
-    for b in boxes:
-        size = int(np.prod([hi - lo for lo, hi in input_box(rule, b)]))
-        if total + size > REGION_REFERENCE_BUDGET:
-            break
-        kept.append(b)
-        total += size
+    for b in boxes:     # each written run, cut to what the reference budget leaves (the rest is not compared)
+        b = fit(rule, b, REGION_REFERENCE_BUDGET // len(boxes))
+        if b is not None:
+            kept.append(b)
+            total += int(np.prod([hi - lo for lo, hi in input_box(rule, b)]))
     if not kept:
         return _skip(run, f"the reference's input slice for the sampled outputs holds more than "
                           f"{REGION_REFERENCE_BUDGET} elements")
@@ -136,8 +146,9 @@ def _judge(s: Any, case: Any, seed: int, run: CaseRun) -> CaseRun:
                      f"(float32 uniform [0, 1) from the seed and the element offset, made where the blocks read it); "
                      f"Model computed on the input slices of the {ref_all.size} compared output element(s) only "
                      f"({len(kept)} slice(s), {total} input elements; {rule_text}, checked on a probe)"
-                     + (f"; {len(boxes) - len(kept)} more written run(s) not compared (reference budget)"
-                        if len(kept) < len(boxes) else ""))
+                     + (f"; {int(mask.sum()) - ref_all.size} more written element(s) not compared (their input slices "
+                        f"are past the reference budget of {REGION_REFERENCE_BUDGET} elements)"
+                        if ref_all.size < int(mask.sum()) else ""))
     return _verdict(run, found)
 
 
