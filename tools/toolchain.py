@@ -132,6 +132,10 @@ class Case(BaseModel):
     # run for the instruction trace only (a speed estimate at the task's own shapes, tools/referee/speed_shapes.py):
     # inputs given as zero-stride arrays go in as lazily committed zeros, no race check, no outputs read back
     trace_only: bool = False
+    # inputs too big to hold (sampled launches only): made by the runner on first touch from this seed and the
+    # element offset (runtime/generated.cpp; referee/region_values.py makes the same values); the array in
+    # `inputs` is a zero-stride placeholder giving the shape and dtype
+    generated: dict[str, int] = Field(default_factory=dict)
 
 
 class BadCase(ValueError):

@@ -92,3 +92,44 @@ def test_masked_reply_marks_unwritten_elements_and_refuses_integers():
     assert np.isnan(out[[0, 3, 4]]).all() and out[1:3].tolist() == [1, 2] and not why
     out, why = masked_reply("y", np.arange(5, dtype=np.int64), [(8, 16)])
     assert out is None and "no NaN" in why
+
+
+class SlowSample(OwnShapesOnly):
+    """Every block in turn, and four sampled blocks together, take longer than the emulation allows; two do not."""
+
+    def run(self, build, case):
+        if not case.sample_blocks or case.sample_blocks > 2:
+            return RunResult(toolchain="sim", status="timeout", detail="block 2 did not finish within 120000 ms")
+        return self.sim.run(build, case)
+
+
+def test_sampled_blocks_too_slow_together_leave_the_first_and_the_last(sim, task_worker):
+    task, w = task_worker
+    v = verify(task, KernelProject.from_path(FIX / "linear_gemm"), SlowSample(sim), worker=w, tolerance="mkb",
+               api_lint=False, recheck=False, trials=1)
+    assert v.status == "pass", v.summary
+    assert v.runs[0].sampled_blocks == [0, 5]
+    assert any("judged on the first and the last block only" in n for n in v.runs[0].notes), v.runs[0].notes
+
+
+class AddScaleOwnShapes(OwnShapesOnly):
+    """add_scale, off by one unless x has the task's shape [37, 1000]."""
+
+    def run(self, build, case):
+        r = self.sim.run(build, case)
+        if case.inputs["x"].shape != (37, 1000):
+            r.outputs["z"] = r.outputs["z"] + 1
+        return r
+
+
+def test_the_static_binding_is_judged_on_sampled_blocks(sim):
+    """An operator project without ModelNew (NPUKernelBench's goldens) failing at shrunk shapes: each output is
+    compared where the sampled blocks wrote it."""
+    task = load_task(FIX / "tasks/add_scale.py")
+    with ReferenceWorker(task) as w:
+        v = verify(task, KernelProject.from_path(FIX / "add_scale"), AddScaleOwnShapes(sim), worker=w, tolerance="mkb",
+                   api_lint=False, recheck=False, trials=1, budget=2000, fallback_budget=2000)
+    assert v.status == "pass", v.summary
+    run = v.runs[0]
+    assert len(run.sampled_blocks) == 4 and run.run_shapes[0] == [37, 1000]
+    assert any("through the static binding" in n for n in run.notes), run.notes

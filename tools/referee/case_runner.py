@@ -17,7 +17,9 @@ from kernelwright.tools.referee.compare import compare_output, compare_unchanged
 from kernelwright.tools.referee.judgeable import constant
 from kernelwright.tools.referee.model_new_case import judge_model_new
 from kernelwright.tools.referee.poison import poison, unwritten
-from kernelwright.tools.referee.sampled import SAMPLE_BLOCKS, SAMPLED_BUDGET, SAMPLED_REFERENCE_S
+from kernelwright.tools.referee.sampled import (FEWER_BLOCKS, SAMPLE_BLOCKS, SAMPLED_BUDGET, SAMPLED_REFERENCE_S,
+                                                sampled_check, unsampleable)
+from kernelwright.tools.referee.sampled_regions import region_trial
 from kernelwright.tools.referee.speed import RanCase
 from kernelwright.tools.referee.tolerance import PRESETS, Tolerance
 from kernelwright.tools.referee.verdict import CaseRun, Mismatch
@@ -52,8 +54,9 @@ class Setting:
 
     @property
     def sampleable(self) -> bool:
-        """Cases can be judged at their own shapes on sampled blocks: only through ModelNew (sampled.py)."""
-        return bool(self.model_new or self.native)
+        """Cases can be judged at their own shapes on sampled blocks (sampled.py): through ModelNew, or the static
+        binding of an operator project (its outputs compared where the sampled blocks wrote them)."""
+        return bool(self.model_new or self.native) or self.project.kind == "msopgen"
 
 
 def _tensor_shapes(values) -> list[list[int]]:
@@ -203,6 +206,8 @@ def check(s: Setting, case: TaskCase, bound: Bound, expected: list, ref: RefRun,
         pairs = bound.outputs
     bound.notes += notes
     found: list[Mismatch] = []
+    if r.sampled:   # the static binding on sampled blocks: only what they wrote is compared (sampled.py)
+        return sampled_check(s.tolerance, bound.inputs, [(i, n, expected[i].array) for i, n in pairs], r)
     for i, name in pairs:
         found += compare_output(f"output {i} ({name})", expected[i].array, r.outputs.get(name), s.tolerance,
                                 block_dim=r.block_dim, numeric=not s.task_check)
@@ -248,6 +253,7 @@ def run_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShap
         return run
     bound.case.soc = s.soc.name
     bound.case.timeout_s = s.run_timeout_s
+    bound.case.sample_blocks = s.sample_blocks
     bound.case.label = f"{case.id} seed {seed}"
     references = [e.array for e in expected if e.array is not None]
     poison(bound.case, references + [np.asarray(a) for a in bound.case.inputs.values()])   # a copied input is no poison
@@ -256,6 +262,13 @@ def run_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShap
     r = s.toolchain.run(s.build, bound.case)
     run.run_status, run.block_dim, run.seconds = r.status, r.block_dim, r.seconds
     run.diagnostics = (r.errors() + [d for d in r.diagnostics if d.severity == "warning"])[:20]
+    if r.sampled and unsampleable(r):
+        run.status, run.reason = "skipped", unsampleable(r) or ""
+        return run
+    if r.sampled:
+        run.sampled_blocks = r.sampled
+        run.notes.append(f"judged at the task's own shapes on sampled blocks {r.sampled} of {r.block_dim} through the "
+                         "static binding: each output compared where those blocks wrote it; the reference computed in full")
     if r.status != "ok":
         run.status = "fail"
         errors = "; ".join(d.render() for d in r.errors()[:3])
@@ -304,6 +317,13 @@ def run_trial_with_fallback(s: Setting, case: TaskCase, seed: int, trial: int, s
             return _task_shapes_decide(s, run, full)
         full.notes.insert(0, f"not judged at shrunk shapes: {run.reason[:300]}")
         return full
+    if plan.mapping and plan.elements_before > SAMPLED_BUDGET and s.sampleable and _shrinking_failed(run):
+        # too big to hold: a generated input, judged on sampled blocks against a reference on input slices
+        full = region_trial(s, case, seed, trial, _tensor_shapes(shapes.args) if shapes else [], label)
+        if full.status in ("pass", "fail"):
+            return _task_shapes_decide(s, run, full) if run.status == "fail" else full
+        run.notes.append(full.reason)
+        return run
     if run.status != "fail" or not run.shrunk:
         return run
     if plan.elements_before > s.fallback_budget:
@@ -333,8 +353,22 @@ def _shrinking_failed(run: CaseRun) -> bool:
 
 def sampled_trial(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShapes | None, plan: ShrinkPlan,
                   label: str = "trial") -> CaseRun:
-    """A trial at `plan`'s shapes whose launches run a sample of their blocks (sampled.py)."""
-    s.sample_blocks, timeout = SAMPLE_BLOCKS, s.worker.timeout_s
+    """A trial at `plan`'s shapes whose launches run a sample of their blocks (sampled.py); when those blocks
+    together exceed the launch's CPU time, the first and the last block alone (the verdict says so)."""
+    run = _sampled(s, case, seed, trial, shapes, plan, label, SAMPLE_BLOCKS)
+    if run.run_status != "timeout":
+        return run
+    fewer = _sampled(s, case, seed, trial, shapes, plan, label, FEWER_BLOCKS)
+    if fewer.run_status == "timeout":
+        return run
+    fewer.notes.insert(0, f"the {SAMPLE_BLOCKS} sampled blocks together did not finish in time ({run.reason[:200]}): "
+                          f"judged on the first and the last block only")
+    return fewer
+
+
+def _sampled(s: Setting, case: TaskCase, seed: int, trial: int, shapes: RefShapes | None, plan: ShrinkPlan,
+             label: str, blocks: int) -> CaseRun:
+    s.sample_blocks, timeout = blocks, s.worker.timeout_s
     s.worker.timeout_s = max(timeout, SAMPLED_REFERENCE_S)   # Model at the task's own shapes takes longer
     try:
         return run_trial(s, case, seed, trial, shapes, plan, label)

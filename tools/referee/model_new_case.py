@@ -24,8 +24,9 @@ from kernelwright.tools.referee.binding import TaskValue, expected_outputs
 from kernelwright.tools.referee.compare import compare_output, compare_unchanged
 from kernelwright.tools.referee.poison import poison, unwritten
 from kernelwright.tools.referee.pybind_sig import BoundFunction, bound_functions
-from kernelwright.tools.referee.sampled import (SAMPLED_BUDGET, compare_sampled, masked_reply, unsampleable,
-                                                written_inputs)
+from kernelwright.tools.referee.region_values import placeholder
+from kernelwright.tools.referee.sampled import (SAMPLED_BUDGET, compare_sampled, element_mask, masked_reply,
+                                                unsampleable, written_inputs)
 from kernelwright.tools.referee.speed import RanCase
 from kernelwright.tools.referee.verdict import CaseRun, Mismatch
 from kernelwright.tools.opspec import OpSpec
@@ -91,6 +92,8 @@ class CallBinder:
         self.unjudged: str | None = None      # why the emulation cannot run this call (not the answer's fault)
         self.calls = 0
         self.sampled: tuple[list[int], int] | None = None   # a sampled run: (the blocks that ran, blockDim)
+        self.seed: int | None = None         # inputs past the budget are generated from this seed (sampled_regions.py)
+        self.replied: dict[str, tuple[np.ndarray, np.ndarray]] = {}   # a sampled reply: output, elements written
 
     def __call__(self, call: dict[str, Any]) -> dict[str, Any]:
         self.calls += 1
@@ -104,7 +107,7 @@ class CallBinder:
             return self._stop(f"{call['fn']}() launches {call['exec_op']}, not the answer's operator ({own}): CANN's "
                               "builtin operators are not emulated here", judgeable=False)
         case, outs, problem = bind_call(self.s.build.op, call, values, self.s.supported_dtypes,
-                                        self.functions.get(call["fn"]))
+                                        self.functions.get(call["fn"]), generated_seed=self.seed)
         if case is None:
             return self._stop(f"{call['fn']}(): {problem}")
         cap = SAMPLED_BUDGET if self.s.sample_blocks else OUTPUT_CAP_FACTOR * self.s.fallback_budget
@@ -116,7 +119,7 @@ class CallBinder:
         case.soc, case.timeout_s = self.s.soc.name, self.s.run_timeout_s
         case.label = f"{self.label} call {self.calls}"
         case.sample_blocks = self.s.sample_blocks
-        poison(case, [np.asarray(a) for a in case.inputs.values()])
+        poison(case, [np.asarray(a) for k, a in case.inputs.items() if k not in case.generated])
         r = self.s.toolchain.run(self.s.build, case)
         why = unsampleable(r) if r.sampled else None
         if why:
@@ -145,7 +148,10 @@ class CallBinder:
             arr = r.outputs.get(key)
             if arr is None:
                 continue
-            if r.sampled:
+            if r.sampled and self.seed is not None and arr.dtype.kind in "iub":   # judged where ModelNew passes it on
+                self.replied[key] = (arr, element_mask(r.written.get(key) or [], arr.size,
+                                                           arr.dtype.itemsize).reshape(arr.shape))
+            elif r.sampled:
                 arr, why = masked_reply(key, arr, r.written.get(key) or [])
                 if arr is None and "wrote NaN" in why:
                     self.findings.append(Mismatch(rule="tolerance", output=f"output {key}", message=why))
@@ -176,8 +182,9 @@ def _allocated_empty(fn: BoundFunction | None, name: str) -> bool:
 
 
 def bind_call(op: OpSpec | None, call: dict[str, Any], values: list[RefValue], supported: set[str] | None,
-              fn: BoundFunction | None) -> tuple[Case | None, dict[int, str], str]:
-    """The case for one EXEC_NPU_CMD call (and which argument index is which output key), or why none."""
+              fn: BoundFunction | None, generated_seed: int | None = None) -> tuple[Case | None, dict[int, str], str]:
+    """The case for one EXEC_NPU_CMD call (and which argument index is which output key), or why none. A
+    generated input (on the meta device in the worker) is made by the emulator from `generated_seed`."""
     if op is None:
         return None, {}, "the build read no OpDef from op_host"
     names: list[str] = call["names"]
@@ -199,6 +206,11 @@ def bind_call(op: OpSpec | None, call: dict[str, Any], values: list[RefValue], s
             if problem:
                 return None, {}, problem
             case.inputs.update(got)
+        elif v.kind == "tensor" and v.generated:
+            if generated_seed is None:
+                return None, {}, f"OpDef input '{p.name}' <- `{names[i]}` has no data (a meta tensor)"
+            case.inputs[p.name] = placeholder(tuple(v.shape or ()), v.dtype or "float32")
+            case.generated[p.name] = generated_seed
         elif v.kind == "tensor":
             case.inputs[p.name] = v.array
         elif v.kind == "scalar" and isinstance(v.value, (int, float, bool)):
@@ -230,6 +242,8 @@ def bind_call(op: OpSpec | None, call: dict[str, Any], values: list[RefValue], s
     if bad:
         return None, {}, f"the backend has no {', '.join(bad)} support"
     for name, arr in case.inputs.items():      # read every input back: the kernel must not write them
+        if name in case.generated:             # its written bytes are still reported (written_inputs)
+            continue
         case.outputs.setdefault(name, OutputSpec(shape=tuple(arr.shape), dtype=str(arr.dtype)))
     return case, outs, ""
 

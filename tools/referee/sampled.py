@@ -9,8 +9,9 @@ result that still hold a number derive from the sampled blocks alone, and only t
 
 What cannot be judged this way is said, never passed: a kernel whose blocks wait for each other (SyncAll,
 cross-core flags between AI Cores: rule sample.unsampleable), an integer output (no NaN to mark the rest with),
-a ModelNew whose result mixes every element (nothing left to compare). Only answers judged through their
-ModelNew (MultiKernelBench's contract) are sampled; the static binding keeps shrinking.
+a ModelNew whose result mixes every element (nothing left to compare). Operator projects on the static binding
+(no ModelNew: NPUKernelBench goldens) are sampled too, each output compared where the sampled blocks wrote it
+(sampled_check); past SAMPLED_BUDGET see sampled_regions.py.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from kernelwright.tools.referee.verdict import Mismatch
 from kernelwright.tools.toolchain import RunResult
 
 SAMPLE_BLOCKS = 4            # blocks a sampled launch runs: the first, the last and two spread between
+FEWER_BLOCKS = 2             # ... when those four exceed the launch's CPU time together: the first and the last
 SAMPLED_BUDGET = 1 << 28     # elements (inputs, init tensors, weights) a case may have to be judged at its own shapes
 SAMPLED_REFERENCE_S = 360.0  # seconds the reference worker may take for one request in a sampled trial (full shapes)
 UNSAMPLEABLE = "sample.unsampleable"
@@ -61,6 +63,8 @@ def written_inputs(inputs: dict[str, np.ndarray], r: RunResult) -> list[str]:
     bad = []
     for name, before in inputs.items():
         spans, after = r.written.get(name) or [], r.outputs.get(name)
+        if spans and after is None:      # a generated input (not read back): any write is one
+            bad.append(name)
         if not spans or after is None:
             continue
         b, a = np.ascontiguousarray(before).reshape(-1).view(np.uint8), np.ascontiguousarray(after).reshape(-1).view(np.uint8)
@@ -82,3 +86,26 @@ def compare_sampled(label: str, ref: np.ndarray, got: np.ndarray, tol: Tolerance
         return [], 0
     return compare_output(f"{label} (the {n} of {got.size} elements the sampled blocks wrote)", ref[keep], got[keep],
                           tol, block_dim=0), n
+
+
+def sampled_check(tol: Tolerance, inputs: dict[str, np.ndarray], pairs: list[tuple[int, str, np.ndarray | None]],
+                  r: RunResult) -> list[Mismatch]:
+    """The static binding's check on a sampled run: each output (index, kernel name, reference) where the sampled
+    blocks wrote it; inputs they wrote into; an output nobody wrote is no pass (nothing judged)."""
+    found: list[Mismatch] = []
+    compared = 0
+    for i, name, ref in pairs:
+        got = r.outputs.get(name)
+        if got is None or ref is None or np.shape(ref) != got.shape:
+            continue
+        mask = element_mask(r.written.get(name) or [], got.size, got.dtype.itemsize).reshape(got.shape)
+        if mask.any():
+            compared += int(mask.sum())
+            found += compare_output(f"output {i} ({name}: the {int(mask.sum())} of {got.size} elements the sampled "
+                                    "blocks wrote)", np.asarray(ref)[mask], got[mask], tol, block_dim=0)
+    found += [Mismatch(rule="input_mutated", output=f"input {n}", message="the sampled blocks wrote into an input")
+              for n in written_inputs(inputs, r)]
+    if compared == 0 and not found:
+        found.append(Mismatch(rule="unwritten", output="outputs", message="the sampled blocks wrote no element of "
+                              f"any output (blocks {r.sampled} of {r.block_dim})"))
+    return found

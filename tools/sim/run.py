@@ -108,6 +108,9 @@ class Runner:
         if self.case.sample_blocks or self.case.trace_only:   # the task's own sizes: each buffer comes back as a (sparse) file of its full size
             largest = max((int(ln.split("\t")[2]) for ln in manifest if ln.startswith("buffer\t")), default=0)
             limits = replace(limits, file_bytes=max(limits.file_bytes or 0, largest + (1 << 20)))
+            made = sum(np.asarray(self.case.inputs[k]).nbytes for k in self.case.generated)
+            if made:   # a generated input is mapped twice (its data and its written-byte marks), committed as touched
+                limits = replace(limits, memory_bytes=(limits.memory_bytes or 0) + 2 * made + (1 << 30))
         if self.case.trace_only:      # GM is mapped for the whole task (twice when sampled: the written-byte maps)
             mapped = sum(int(ln.split("\t")[2]) for ln in manifest if ln.startswith("buffer\t"))
             limits = replace(limits, memory_bytes=(limits.memory_bytes or 0) + 2 * mapped)
@@ -178,7 +181,9 @@ class Runner:
         outputs: dict[str, tuple[tuple[int, ...], np.dtype]] = {}
         for i, a in enumerate(c.args):
             if a.kind == "tensor":
-                if a.name in c.inputs:
+                if a.name in c.generated:   # made by the runner on first touch (runtime/generated.cpp)
+                    m.append(line("buffer", a.name, np.asarray(c.inputs[a.name]).nbytes, "in", f"gen:{c.generated[a.name]}"))
+                elif a.name in c.inputs:
                     arr = np.asarray(c.inputs[a.name])
                     role = "inout" if a.name in c.outputs else "in"
                     m.append(line("buffer", a.name, arr.nbytes, role, self._write(a.name, arr)))
@@ -314,6 +319,9 @@ class Runner:
                 arr = np.asarray(c.inputs[key])
                 # listing an input in case.outputs reads its final contents back (as kernel-launch cases do)
                 inout = key in out_names or key in c.outputs
+                if key in c.generated:   # made by the runner on first touch (runtime/generated.cpp)
+                    m.append(line("buffer", key, arr.nbytes, "in", f"gen:{c.generated[key]}"))
+                    continue
                 m.append(line("buffer", key, arr.nbytes, "inout" if inout else "in", self.dir / f"in_{key}.bin"
                               if (self.dir / f"in_{key}.bin").exists() else self._write(key, arr)))
                 if inout:

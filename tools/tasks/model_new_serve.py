@@ -80,7 +80,7 @@ def dispatcher(ask: Ask, tmp: Path) -> Callable[[Fn, dict[str, Any]], Any]:
         Path(reply["data"]).unlink(missing_ok=True)
         for i, t in got.items():                 # the operator wrote these: the binding's tensors now hold it
             v, name = values[i], fn.exec_args[i]
-            if isinstance(v, torch.Tensor) and v.numel() == t.numel() and v.dtype == t.dtype:
+            if isinstance(v, torch.Tensor) and not v.is_meta and v.numel() == t.numel() and v.dtype == t.dtype:
                 v.copy_(t.reshape(v.shape))      # the kernel wrote the binding's buffer: its shape stands (0-d too)
             else:
                 values[i] = t

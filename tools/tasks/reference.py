@@ -41,6 +41,7 @@ class RefValue(BaseModel):
     repr: str | None = None
     items: list["RefValue"] = Field(default_factory=list)
     array: np.ndarray | None = Field(default=None, exclude=True)
+    generated: bool = False                    # on the meta device: the emulator generates it (sampled_regions.py)
 
     def tensors(self) -> list["RefValue"]:
         return [self] if self.kind == "tensor" else list(self.items)
@@ -123,7 +124,7 @@ def _values(specs: list[dict], data: Any, prefix: str) -> list[RefValue]:
 
 
 def value_from_spec(spec: dict, data: Any, key: str) -> RefValue:
-    v = RefValue(**{k: spec[k] for k in ("kind", "name", "shape", "dtype", "value", "repr") if k in spec})
+    v = RefValue(**{k: spec[k] for k in ("kind", "name", "shape", "dtype", "value", "repr", "generated") if k in spec})
     if v.kind == "tensor" and data is not None and key in data:
         v.array = data[key].view(_np_dtype(v.dtype)) if v.dtype == "bfloat16" else data[key]
     if v.kind == "tensor_list":
@@ -314,6 +315,23 @@ class ReferenceWorker:
                 result.outputs = _values(resp["outputs"], data, "out")
             out.unlink(missing_ok=True)
         return result
+
+    def region(self, case: TaskCase, seed: int, what: str, on_call: OnCall | None = None, **more: Any
+               ) -> tuple[dict[str, Any], dict[str, np.ndarray]] | RefFailure:
+        """Judging past the element budget (referee/sampled_regions.py): `what` is rule, model_new (with model_src,
+        functions) or reference (with boxes). The response, and the arrays it wrote."""
+        self._n += 1
+        out = self.tmp / f"region{self._n}.npz"
+        resp = self._ask({"op": "region", "what": what, "case": case.model_dump(mode="json"), "seed": seed,
+                          "out": str(out), **more}, on_call)
+        if isinstance(resp, RefFailure):
+            return resp
+        arrays: dict[str, np.ndarray] = {}
+        if out.is_file():
+            with np.load(out) as data:
+                arrays = {k: data[k] for k in data.files}
+            out.unlink(missing_ok=True)
+        return resp, arrays
 
     def _native(self, built: Path | None) -> str | None:
         """The built binding copied into the worker's own directory (all a contained worker sees)."""

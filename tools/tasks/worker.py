@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from kernelwright.tools.tasks import shim
+from kernelwright.tools.tasks import region_worker, shim
 from kernelwright.tools.tasks.kernel_call import first_call, parameter_names, returned_outputs
 from kernelwright.tools.tasks.model_new_serve import serve
 from kernelwright.tools.tasks.window_floors import WindowFloors
@@ -240,6 +240,44 @@ class TaskRunner:
         np.savez(req["out"], **store)
         return response
 
+    def region(self, req: dict[str, Any], ask) -> dict[str, Any]:
+        """Judging past the element budget (region_worker.py): `rule` (how outputs depend on input slices),
+        `model_new` (ModelNew on meta inputs, the extension run on generated ones) or `reference` (Model on the
+        generated input's slices `boxes`)."""
+        case, seed, what = req["case"], int(req["seed"]), req["what"]
+        _seed(seed)
+        args, why = region_worker.meta_args(self.make, case)
+        if why:
+            return {"refused": why}
+        _seed(seed)
+        init = self._init(case)
+        index = next(i for i, a in enumerate(args) if isinstance(a, torch.Tensor))
+        if what == "model_new":
+            store: dict[str, np.ndarray] = {}
+            response = serve(req["model_src"], req["functions"], init=init, args=args, seed=seed, ask=ask, dtype=None,
+                             tmp=Path(req["out"]).parent, store=store)
+            np.savez(req["out"], **store)
+            return response
+        _seed(seed)
+        model = self._model(case, init)
+        if what == "rule":
+            with torch.no_grad():
+                out = flatten_outputs(_call("forward", model, *args))
+            if len(out) != 1 or not isinstance(out[0], torch.Tensor):
+                return {"refused": f"the reference returns {len(out)} values; sliced references are made for one tensor"}
+            rule = _call("forward", region_worker.slice_rule, model, list(args[index].shape), list(out[0].shape))
+            return {**rule, "arg": index, "shape": list(args[index].shape), "out_shape": list(out[0].shape)}
+        store = {}
+        response = _call("forward", region_worker.reference_on, model, index, args, seed, req["boxes"], store)
+        np.savez(req["out"], **store)
+        return response
+
+    def _init(self, case: dict[str, Any]) -> list[Any]:
+        if self.task["input_kind"] == "npukb_rows" or not hasattr(self.mod, "get_init_inputs"):
+            return []
+        init = _call("get_init_inputs", self.mod.get_init_inputs)
+        return list(init) if isinstance(init, (list, tuple)) else [init]
+
     def aten_ops(self, case: dict[str, Any], mapping: dict[int, int], fake_only: bool = False) -> dict[str, Any]:
         """The ATen ops of one forward at the (shrunk) shapes: traced on fake tensors (nothing computed),
         or on real ones when the reference needs data (nonzero, item, ...) unless `fake_only` (the task's own
@@ -301,6 +339,8 @@ def handle(state: dict[str, Any], req: dict[str, Any]) -> dict[str, Any]:
         return runner.aten_ops(req["case"], mapping, bool(req.get("fake_only")))
     if op == "model_new":
         return runner.model_new(req, mapping, state["ask"])
+    if op == "region":
+        return runner.region(req, state["ask"])
     if op == "check":
         return runner.check(req["case"], req["data"], req["dtypes"], bool(req["seq"]))
     raise ValueError(f"unknown request {op!r}")

@@ -34,6 +34,8 @@ def describe(value: Any, store: dict[str, np.ndarray] | None, key: str) -> dict[
         return {"kind": "other", "repr": f"{value.layout} tensor {list(value.shape)} {DTYPE_NAMES.get(value.dtype)}"}
     if isinstance(value, torch.Tensor):
         spec = {"kind": "tensor", "shape": list(value.shape), "dtype": DTYPE_NAMES.get(value.dtype, str(value.dtype))}
+        if value.is_meta:   # a generated input (region_worker.py): shape only, the emulator makes its values
+            return {**spec, "generated": True}
         if store is not None:
             store[key] = to_numpy(value)
         return spec

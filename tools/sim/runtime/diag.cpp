@@ -161,6 +161,7 @@ static void* context_pc(void* uctx) {
 // Crashes and hangs still produce a record with the code addresses of the faulting block.
 static void on_signal(int sig, siginfo_t* info, void* uctx) {
     if (sig == SIGFPE && info && info->si_code == FPE_INTDIV && finish_division_by_zero(uctx)) return;
+    if (sig == SIGSEGV && info && generated_fault(info->si_addr)) return;   // a generated input's first touch
     void* frames[48];
     int n = backtrace(frames, 48);
     const char* kind = sig == SIGUSR2 ? "hang" : "crash";

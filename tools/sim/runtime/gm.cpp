@@ -214,6 +214,12 @@ void access_gm(Pipe p, const void* addr, uint64_t bytes, bool write, const char*
                   "the allocator's rounding")
             .warn();
     }
+    if (!b->shadow && p == Pipe::S && !write &&   // the next scalar reads of this buffer need no check (runtime.h)
+        std::find(g_scalar_read.lo, g_scalar_read.lo + 4, b->base) == g_scalar_read.lo + 4) {
+        unsigned i = g_scalar_read.next++ % 4;
+        g_scalar_read.lo[i] = b->base;
+        g_scalar_read.hi[i] = b->base + std::min(b->capacity, (b->bytes + 31) / 32 * 32);
+    }
     if (!b->shadow || !config().track) return;
     BlockState& st = bs();
     uint16_t me = uint16_t((config().cube_ratio ? st.group : st.block_idx) + 1);  // MIX: the AIC and its AIVs order by flags

@@ -81,6 +81,13 @@ bool sample_runs(uint32_t group);      // that block (MIX: that AI Core) is one 
 [[noreturn]] void unsampleable(const char* api, const std::string& why);  // blocks exchange data: the sample cannot judge
 // the bytes the sampled blocks wrote: the buffer's file holds only those (a sparse file), `ranges` lists them
 void sample_write(const GmBuffer* b, const std::string& path, const std::string& ranges);
+// ---- generated inputs (generated.cpp): filled on first touch from the seed and the element offset ----
+void generate_input(GmBuffer* b, uint64_t seed);   // a float32 input; its pages fault in on demand
+bool generated_fault(void* addr);                  // a fault inside a generated input: filled, true
+bool is_generated(const GmBuffer* b);
+constexpr uint8_t kPoison = 0xFF;                   // a sampled output's bytes before any store
+void poison_on_touch(GmBuffer* b);                  // a sampled output: its pages start as kPoison when touched
+bool poisoned_on_touch(const GmBuffer* b);          // it is one (and now readable in this process)
 
 // ---- pipe state ----
 void pipes_reset();  // new block: fresh clocks, shadows, flags
@@ -124,6 +131,9 @@ struct TraceRecord {
 };
 static_assert(sizeof(TraceRecord) == 40, "the trace file layout is fixed (tools/sim/trace.py)");
 uint16_t trace_name(const char* s);
+uint32_t* trace_scalar_count();
+bool trace_recording();          // records are kept (not a repeat call of carry.cpp, not KW_SIM_TRACE=0)
+void trace_forget_scalar();      // the next scalar op starts a record (what trace_add does when recording nothing)   // the merged count of the last record while a scalar op repeats, else null
 TraceRecord trace_record(TraceKind kind, Pipe pipe, const char* name = nullptr, const char* dtype = nullptr, uint32_t x = 0,
                          uint64_t y = 0, uint64_t z = 0);
 void trace_add(const TraceRecord& r);

@@ -126,7 +126,9 @@ int main(int argc, char** argv) {
         } else if (k == "buffer") {
             if (f.size() < 5) bad_manifest("buffer needs name, bytes, role, file");
             GmBuffer* b = kw::rt::gm_register(f[1], std::stoull(f[2]), f[3]);
-            if (f[4] != "-") {
+            if (f[4].rfind("gen:", 0) == 0) {  // gen:SEED: a float32 input made on first touch (generated.cpp)
+                kw::rt::generate_input(b, std::stoull(f[4].substr(4)));
+            } else if (f[4] != "-") {
                 if (!read_file(f[4], b->base, b->bytes)) bad_manifest("cannot read " + f[4] + " (" + f[2] + " bytes)");
             } else if (f.size() > 5 && from_hex(f[5]).size() > 0 && !kw::rt::sampled()) {  // the referee's poison: one element, repeated
                 b->fill = from_hex(f[5]);
@@ -135,8 +137,9 @@ int main(int argc, char** argv) {
                 b->fill = {0xFF};
                 std::memset(b->base, 0xFF, b->bytes);  // outputs start as garbage, as on the NPU
             }
+            if (kw::rt::sampled() && f[4] == "-" && b->role == "out") kw::rt::poison_on_touch(b);
             buffers[f[1]] = b;
-            if (f[4] != "-") files[b] = f[4];
+            if (f[4] != "-" && f[4].rfind("gen:", 0) != 0) files[b] = f[4];
         } else if (k == "list") {  // list NAME MEMBER,MEMBER,... DIMS;DIMS;... (dims comma-separated)
             if (f.size() < 4) bad_manifest("list needs name, members, dims");
             std::vector<GmBuffer*> members;

@@ -47,21 +47,31 @@ void sample_write(const GmBuffer* b, const std::string& path, const std::string&
     }
     const uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
     const uint64_t n = b->written ? b->bytes : 0;
+    const bool data = !is_generated(b);   // a generated input: only where it was written (a finding), no data
+    const bool raw = poisoned_on_touch(b);   // bytes a raw-pointer store changed are written too
     std::vector<unsigned char> touched = n ? resident_pages(b->written, n, page) : std::vector<unsigned char>();
+    if (raw && n) {   // pages a raw store touched hold no mark: their own residency tells
+        std::vector<unsigned char> own = resident_pages(b->base, n, page);
+        for (size_t k = 0; k < touched.size(); ++k) touched[k] = (touched[k] | own[k]) & 1;
+    }
     uint64_t i = 0;
     while (i < n) {
         if (!touched[i / page]) {
             i = (i / page + 1) * page;
             continue;
         }
-        if (!b->written[i]) {
+        auto wrote = [&](uint64_t k) { return b->written[k] || (raw && b->base[k] != kPoison); };
+        if (!wrote(i)) {
             ++i;
             continue;
         }
         uint64_t j = i;
-        while (j < n && (touched[j / page] && b->written[j])) ++j;
-        for (uint64_t done = i; done < j;) {
-            ssize_t w = pwrite(fd, b->base + done, size_t(j - done), off_t(done));
+        while (j < n && touched[j / page] && wrote(j)) ++j;
+        // a raw store's byte equal to the poison is not told from an unwritten one: the data goes back for the
+        // whole touched page, so an element any of whose bytes changed reads back whole
+        const uint64_t from = raw ? i / page * page : i, to = raw ? std::min(n, (j + page - 1) / page * page) : j;
+        for (uint64_t done = from; data && done < to;) {
+            ssize_t w = pwrite(fd, b->base + done, size_t(to - done), off_t(done));
             if (w <= 0) break;
             done += uint64_t(w);
         }

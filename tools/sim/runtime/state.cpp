@@ -34,6 +34,9 @@ BlockState& bs() {
     static BlockState s;
     return s;
 }
+ScalarReadFast g_scalar_read;
+const char* const kGmRead = "gm_read";
+
 Config& config() {
     static Config c;
     return c;
@@ -211,9 +214,18 @@ void count_scalar(const char* what) {
         cache[next++ % 8] = {what, n};
     }
     *n += 1;
+    if (!trace_recording()) {   // the repeat calls (carry.cpp), KW_SIM_TRACE=0: the count alone, no record to merge
+        static uint32_t unrecorded = 0;
+        trace_forget_scalar();
+        unrecorded = 0;
+        g_scalar_read.name = what, g_scalar_read.counter = n, g_scalar_read.merged = &unrecorded;
+        return;
+    }
     if (!trace_scalar_again(what)) {
         trace_op(TraceKind::SCALAR, Pipe::S, what);
         trace_scalar_added(what);
+    } else if (uint32_t* merged = trace_scalar_count()) {   // the next identical count is two increments
+        g_scalar_read.name = what, g_scalar_read.counter = n, g_scalar_read.merged = merged;
     }
 }
 void count_sync(const char* what) { counters().sync[what] += 1; }

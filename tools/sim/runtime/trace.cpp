@@ -106,8 +106,18 @@ void trace_scalar_added(const char* name) {
                     t.recs.back().name == trace_name(name) && t.recs.back().dtype == 0 ? name : nullptr;
 }
 
+bool trace_recording() { return enabled() && config().track; }
+
+void trace_forget_scalar() { st().last_scalar = nullptr; }
+
+uint32_t* trace_scalar_count() {
+    State& t = st();
+    return t.last_scalar && !t.recs.empty() && config().track ? &t.recs.back().count : nullptr;
+}
+
 void trace_add(const TraceRecord& r) {
     st().last_scalar = nullptr;
+    g_scalar_read.name = nullptr;   // the merged record may move or end
     if (!enabled() || !config().track) return;  // the repeat calls of carry.cpp are not the judged call
     State& t = st();
     if (!t.recs.empty() && r.kind != uint8_t(TraceKind::REL) && r.kind != uint8_t(TraceKind::ACQ) && same(t.recs.back(), r)) {
@@ -123,7 +133,10 @@ void trace_add(const TraceRecord& r) {
 
 uint32_t trace_token() { return ++st().tokens; }
 
-void trace_reset() { st() = State(); }
+void trace_reset() {
+    st() = State();
+    g_scalar_read = ScalarReadFast();
+}
 
 void trace_flush() {
     if (!enabled() || !config().track) return;

@@ -81,6 +81,31 @@ void count_vec(const char* api, const char* dtype, uint64_t repeats, uint64_t el
 void count_copy(AscendC::Hardware from, AscendC::Hardware to, uint64_t bytes, uint64_t bursts = 1, uint64_t burst = 0,
                 uint64_t gm_gap = 0, const void* gm = nullptr);
 void count_scalar(const char* what);
+// A scalar GM read (GetValue in a loop) repeats the outcome of the last one while nothing changes: inside
+// [lo, hi) of a buffer with no race shadow no check can fire (in bounds, short of the padding, no pipe order
+// for Pipe::S), and count_scalar(name) is two increments (its counter and the merged trace record). gm.cpp sets
+// the window after a full check; state.cpp the counts after a full count; trace.cpp and a new block clear them.
+struct ScalarReadFast {
+    const uint8_t* lo[4] = {};   // a GEMM's loop alternates its operands: a window per buffer, the last four
+    const uint8_t* hi[4] = {};
+    unsigned next = 0;
+    const char* name = nullptr;
+    uint64_t* counter = nullptr;
+    uint32_t* merged = nullptr;
+};
+extern ScalarReadFast g_scalar_read;
+extern const char* const kGmRead;   // "gm_read": one pointer in every unit (the fast path compares pointers)
+inline bool scalar_read_fast(const void* addr, uint64_t bytes, const char* what) {
+    ScalarReadFast& f = g_scalar_read;
+    const uint8_t* p = static_cast<const uint8_t*>(addr);
+    if (f.name != what || *f.merged == 0xFFFFFFFFu) return false;
+    if (!(p >= f.lo[0] && p + bytes <= f.hi[0]) && !(p >= f.lo[1] && p + bytes <= f.hi[1]) &&
+        !(p >= f.lo[2] && p + bytes <= f.hi[2]) && !(p >= f.lo[3] && p + bytes <= f.hi[3]))
+        return false;
+    ++*f.counter;
+    ++*f.merged;
+    return true;
+}
 void count_sync(const char* what);
 // cube work: one instruction of `api` covering `fractals` fractal operations and `macs` multiply-adds (an m x k by k x n MMAD)
 void count_cube(const char* api, const char* dtype, uint64_t fractals, uint64_t macs, uint32_t m = 0, uint32_t n = 0,

@@ -39,8 +39,10 @@ public:
     const __gm__ PrimType* GetPhyAddr() const { return addr_; }
     __gm__ PrimType* GetPhyAddr(const uint64_t offset) const { return addr_ + offset; }
     PrimType GetValue(const uint64_t offset) const {
-        kw::rt::access_gm(kw::Pipe::S, addr_ + offset, sizeof(PrimType), false, "GlobalTensor::GetValue", "this");
-        kw::rt::count_scalar("gm_read");
+        if (!kw::rt::scalar_read_fast(addr_ + offset, sizeof(PrimType), kw::rt::kGmRead)) {
+            kw::rt::access_gm(kw::Pipe::S, addr_ + offset, sizeof(PrimType), false, "GlobalTensor::GetValue", "this");
+            kw::rt::count_scalar(kw::rt::kGmRead);
+        }
         return addr_[offset];
     }
     __gm__ PrimType& operator()(const uint64_t offset) const { return addr_[offset]; }
