@@ -132,5 +132,6 @@ def test_a_kernel_that_only_fits_the_task_shapes_is_judged_at_those_shapes(sim, 
     assert v.runs[0].notes[0].startswith("written for the task's shapes only: fails at the shrunk shapes")
     v = verify(task, fixed, sim, **small)                      # the default preset keeps it a failure
     assert v.status == "fail" and "written for the task's shapes only" in v.summary
-    v = verify(task, fixed, sim, fallback_budget=1 << 12, **small)   # the task's shapes are too big to fall back
-    assert v.status == "fail" and v.runs[0].shrunk
+    v = verify(task, fixed, sim, fallback_budget=1 << 12, **small)   # too big to run whole: judged on sampled blocks
+    assert v.status == "fail" and not v.runs[0].shrunk and v.runs[0].sampled_blocks
+    assert "written for the task's shapes only" in v.summary and "on sampled blocks" in v.summary
