@@ -10,7 +10,6 @@ import json
 import shutil
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ from kernelwright.tools.opspec import OpParam, OpSpec
 from kernelwright.tools.sim import host_calls, shape_out
 from kernelwright.tools.sim.manifest import FORMAT_ND, dims, line, list_line_fields, platform_line, soc_line
 from kernelwright.tools.sim.reports import RunReport
+from kernelwright.tools.sim.run_limits import run_limits
 from kernelwright.tools.sim.runtime_lib import INCLUDE_DIR
 from kernelwright.tools.sim.shape_out import SHAPE_OUT
 from kernelwright.tools.sim.trace import read_trace
@@ -103,17 +103,7 @@ class Runner:
     def _execute(self, exe: Path, manifest: list[str], outputs: dict[str, tuple[tuple[int, ...], np.dtype]]) -> None:
         mpath = self.dir / "manifest.txt"
         mpath.write_text("\n".join(manifest) + "\n")
-        # the case runs as three calls of the operator (runtime/carry.cpp), each limited to the case's time in CPU seconds and to 8 times it on the wall clock (scheduler.cpp)
-        limits = sandbox.Limits(wall_s=3 * 8 * self.case.timeout_s + 10, cpu_s=int(self.case.timeout_s * 12) + 30)
-        if self.case.sample_blocks or self.case.trace_only:   # the task's own sizes: each buffer comes back as a (sparse) file of its full size
-            largest = max((int(ln.split("\t")[2]) for ln in manifest if ln.startswith("buffer\t")), default=0)
-            limits = replace(limits, file_bytes=max(limits.file_bytes or 0, largest + (1 << 20)))
-            made = sum(np.asarray(self.case.inputs[k]).nbytes for k in self.case.generated)
-            if made:   # a generated input is mapped twice (its data and its written-byte marks), committed as touched
-                limits = replace(limits, memory_bytes=(limits.memory_bytes or 0) + 2 * made + (1 << 30))
-        if self.case.trace_only:      # GM is mapped for the whole task (twice when sampled: the written-byte maps)
-            mapped = sum(int(ln.split("\t")[2]) for ln in manifest if ln.startswith("buffer\t"))
-            limits = replace(limits, memory_bytes=(limits.memory_bytes or 0) + 2 * mapped)
+        limits = run_limits(self.case, manifest)
         r = self._step(exe, [str(mpath)], limits)
         self.result.stdout = r.stdout[-20000:]
         report = RunReport(self.dir, exe, self.mapper)
