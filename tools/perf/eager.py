@@ -1,5 +1,6 @@
 """The eager baseline: the reference's ATen ops (tools/tasks/aten_ops.py), each launched as its own
-kernel that runs at the SoC's bound under the same cost model (its bytes at the full HBM bandwidth,
+kernel that runs at the SoC's bound under the same cost model (its bytes at the full HBM bandwidth, less
+the inputs that come from L2 as the kernel side's rule says (an earlier op's tensor that still fits),
 its vector work at the measured peak rates on every vector core, its matmuls at the cube rate on every
 cube core, and never faster than one copy in and one copy out per core) plus one launch overhead. An
 optimistic eager, so an estimated speed-up over it is not flattered: a kernel only wins by moving
