@@ -57,6 +57,7 @@ class _Memo:
         self.seen: dict[tuple, list[int]] = {}
         self.blocks: list[BlockTrace] = []
         self.times: dict[tuple[int, int], BlockTime] = {}
+        self.interpolated: dict[tuple[int, int, int], float] = {}
         self.l2_chip = cal.L2_READ_BYTES_PER_CYCLE * soc.aic_cores
 
     def canon(self, b: BlockTrace) -> int:
@@ -81,13 +82,14 @@ class _Memo:
         """Block `i`'s cycles with `sharing` cores active, interpolated between the points of a grid of core
         counts (the time is convex in the core count: every copy's duration grows linearly with it past the
         core's own peak, and sums and maxima of such are convex; so the chord is never below the curve)."""
-        grid = sorted({g for g in SHARING_GRID if g < slots} | {slots})
-        hi = next(g for g in grid if g >= sharing)
-        if hi == sharing:
-            return self.time(i, hi).cycles
-        lo = max(g for g in grid if g < sharing)
-        a, b = self.time(i, lo).cycles, self.time(i, hi).cycles
-        return a + (b - a) * (sharing - lo) / (hi - lo)
+        key = (i, sharing, slots)
+        if key not in self.interpolated:
+            grid = sorted({g for g in SHARING_GRID if g < slots} | {slots})
+            hi = next(g for g in grid if g >= sharing)
+            lo = max((g for g in grid if g < sharing), default=hi)
+            a, b = self.time(i, lo).cycles, self.time(i, hi).cycles
+            self.interpolated[key] = b if hi == lo or hi == sharing else a + (b - a) * (sharing - lo) / (hi - lo)
+        return self.interpolated[key]
 
 
 def _slots(lt: LaunchTrace, soc: SocProfile) -> int:
