@@ -109,3 +109,16 @@ def test_uneven_blocks_keep_the_physics():
     for e in (a, b):
         assert e.device_us >= e.bound_us * 0.999
     assert np.isfinite(a.kernel_us)
+
+
+def test_the_recorded_aten_ops_say_which_tensors_share_storage():
+    import torch
+
+    from kernelwright.tools.tasks.aten_ops import record
+
+    ops = record(lambda x: (x.exp() + x).view(-1), [torch.ones(4, 4)])["ops"]
+    assert [o["op"] for o in ops] == ["exp", "add", "view"]
+    exp, add, view = ops
+    x, y = exp["inputs"][0]["storage"], exp["outputs"][0]["storage"]
+    assert x != y and [t["storage"] for t in add["inputs"]] == [y, x]
+    assert view["outputs"][0]["storage"] == view["inputs"][0]["storage"] == add["outputs"][0]["storage"]
