@@ -57,7 +57,7 @@ class _Memo:
         self.seen: dict[tuple, list[int]] = {}
         self.blocks: list[BlockTrace] = []
         self.times: dict[tuple[int, int], BlockTime] = {}
-        self.interpolated: dict[tuple[int, int, int], float] = {}
+        self.interpolated: dict[tuple[int, int, tuple[int, ...]], float] = {}
         self.l2_chip = cal.L2_READ_BYTES_PER_CYCLE * soc.aic_cores
 
     def canon(self, b: BlockTrace) -> int:
@@ -78,13 +78,13 @@ class _Memo:
             self.times[(i, sharing)] = run_block(self.blocks[i], HBM_PER_CYCLE / sharing, self.l2_chip / sharing)
         return self.times[(i, sharing)]
 
-    def cycles(self, i: int, sharing: int, slots: int) -> float:
-        """Block `i`'s cycles with `sharing` cores active, interpolated between the points of a grid of core
-        counts (the time is convex in the core count: every copy's duration grows linearly with it past the
-        core's own peak, and sums and maxima of such are convex; so the chord is never below the curve)."""
-        key = (i, sharing, slots)
+    def cycles(self, i: int, sharing: int, grid: tuple[int, ...]) -> float:
+        """Block `i`'s cycles with `sharing` cores active, interpolated between the core counts of `grid`
+        (sorted, ending with the launch's slots; the time is convex in the core count: every copy's duration
+        grows linearly with it past the core's own peak, and sums and maxima of such are convex; so the chord
+        is never below the curve)."""
+        key = (i, sharing, grid)
         if key not in self.interpolated:
-            grid = sorted({g for g in SHARING_GRID if g < slots} | {slots})
             hi = next(g for g in grid if g >= sharing)
             lo = max((g for g in grid if g < sharing), default=hi)
             a, b = self.time(i, lo).cycles, self.time(i, hi).cycles
@@ -113,13 +113,15 @@ def _fluid(ids: list[int], slots: int, memo: _Memo) -> float:
     those that finished (a fluid, processor-sharing schedule). A block's progress rate is the inverse of its
     time at the current number of sharers."""
     pending = list(reversed(range(len(ids))))
+    # the core counts blocks are timed at: the grid, the launch's slots and its first count (timed exactly)
+    grid = tuple(sorted({g for g in SHARING_GRID if g < slots} | {slots, min(slots, len(ids))}))
     left: dict[int, float] = {}          # running block -> share of its work still to do
     now = 0.0
     while pending or left:
         while pending and len(left) < slots:
             left[pending.pop()] = 1.0
         k = len(left)
-        rate = {j: 1.0 / max(memo.cycles(ids[j], k, slots), 1e-12) for j in left}
+        rate = {j: 1.0 / max(memo.cycles(ids[j], k, grid), 1e-12) for j in left}
         step = min(left[j] / rate[j] for j in left)
         now += step
         for j in list(left):
