@@ -66,3 +66,23 @@ def kernel(blocks: list[BlockTrace]) -> KernelTrace:
 
 def elementwise_kernel(blocks: int, tiles: int, tile_bytes: int, buffers: int = 2, **kw) -> KernelTrace:
     return kernel([elementwise_block(tiles, tile_bytes, buffers, **kw) for _ in range(blocks)])
+
+
+def rows_block(first_row: int, rows: int, row_bytes: int, chunk: int, passes: int = 1, buffers: int = 2,
+               base: int | None = 1 << 32, out_base: int = 1 << 40) -> BlockTrace:
+    """A row kernel whose rows do not fit in UB: each of `rows` rows (from `first_row`) read `passes` times in
+    chunks from GM (at their addresses, for the L2 model: base + row * row_bytes), a vector pass per chunk,
+    one 32-byte result written per row. `base` None: no addresses recorded."""
+    t = TraceBuilder()
+    q = Queue(t, "MTE2", "V", buffers)
+    for row in range(first_row, first_row + rows):
+        for _ in range(passes):
+            for off in range(0, row_bytes, chunk):
+                slot = q.alloc()
+                t.copy("GM", "UB", chunk, gm_addr=None if base is None else base + row * row_bytes + off)
+                q.enque()
+                q.deque()
+                t.vec("Add", "float", max(1, chunk // 256))
+                q.free(slot)
+        t.flag("V", "MTE3").copy("UB", "GM", 32, gm_addr=None if base is None else out_base + row * 32)
+    return t.build()

@@ -124,6 +124,12 @@ def test_trace_records_each_pipes_instructions_and_their_synchronisation(sim, bu
     assert reads == [("scalar", "S", "local_read", 64, 0, 0, 0)]
     kinds = block.records["kind"]
     assert set(np.unique(kinds)) <= {COPY, VEC, SCALAR, REL, ACQ}
+    # each copy records its first GM sector (for the L2 model): the second tile starts a tile later, the
+    # DataCopyPad re-reads the first tile's start
+    sectors = [int(g) for g in block.records["gm"][kinds == COPY]]
+    assert all(g >> 31 for g in sectors)
+    loads = sectors[0::2][:2]
+    assert loads[1] - loads[0] == 2048 * 4 // 32 and sectors[-2] == loads[0]
 
 
 def test_double_buffering_is_estimated_faster_on_an_emulated_kernel(sim, built):

@@ -15,6 +15,11 @@ Sources
   [ops-nn] CANN ops-nn, docs/zh/develop/cross_platform_migration_guide.md, as corrected in
            gitcode.com/cann/ops-nn/issues/6033 against the platform INI files: Atlas A2
            (Ascend910B2) 24 cube / 48 vector cores at 1.8 GHz, memory bandwidth 1.6 TB/s.
+  [cann-ini] CANN 8.1.RC1 platform descriptions, data/platform_config/Ascend910B2.ini (and the other
+           910B/910_93 files; the toolkit's files as mirrored in github.com/leideng/CANN-8.1.RC1):
+           l2_size=201326592 (192 MiB; 96 MiB on Ascend910B4: socs.json's l2_bytes), l2_read_rate=110
+           and ddr_rate=32 in [AICoreMemoryRates], bytes per cycle (GetCoreMemBw's unit, asc-devkit
+           docs PlatformAscendC/GetCoreMemBw.md) per AI Core: 32 x 24 cores ~ the 1.6 TB/s of HBM.
   [ascend-rs] ascend-rs.org, Appendix F "Performance Benchmarks": wall-clock time of the smallest
            AscendC kernels (launch + stream synchronisation, 256..16384 elements) on Ascend910B3:
            0.019 .. 0.030 ms; the smallest, 19 us, is taken as one launch.
@@ -24,6 +29,10 @@ from __future__ import annotations
 CLOCK_MHZ = 1800.0                 # [mskpp] arch_info.cpp; [ops-nn] 1.8 GHz
 HBM_BYTES_PER_S = 1.6e12           # [ops-nn] Atlas A2 memory bandwidth
 LAUNCH_US = 19.0                   # [ascend-rs] smallest kernel's launch-to-completion time
+# L2 [cann-ini]: read rate per AI Core (bytes per cycle); the chip's L2 rate is taken as that times the AI Cores
+# (the conservative reading: per AI Core, not per vector core). No public figure for the aggregate L2 bandwidth,
+# the hit latency on the chip, or the replacement policy was found; hits keep the copy's measured latency.
+L2_READ_BYTES_PER_CYCLE = 110
 GM_SECTOR = 32                     # GM is moved in 32-byte blocks: a burst is rounded up to them
 
 # ---- copies: per path, (KiB moved by one instruction, GB/s) measured on one core [mskpp] ----

@@ -1,5 +1,6 @@
 """The eager baseline: the reference's ATen ops (tools/tasks/aten_ops.py), each launched as its own
-kernel that runs at the SoC's bound under the same cost model (its bytes at the full HBM bandwidth,
+kernel that runs at the SoC's bound under the same cost model (its bytes at the full HBM bandwidth, less
+the inputs that come from L2 as the kernel side's rule says (an earlier op's tensor that still fits),
 its vector work at the measured peak rates on every vector core, its matmuls at the cube rate on every
 cube core, and never faster than one copy in and one copy out per core) plus one launch overhead. An
 optimistic eager, so an estimated speed-up over it is not flattered: a kernel only wins by moving
@@ -56,8 +57,9 @@ PASSES: dict[str, list[str]] = {
 class EagerOp(BaseModel):
     op: str
     us: float                        # launch + max of the three floors
-    bound: str                       # GM | vector | cube | latency (one copy in and out per core)
+    bound: str                       # GM | L2 | vector | cube | latency (one copy in and out per core)
     bytes: int = 0
+    l2_bytes: int = 0                # the part of its reads that hit L2
 
 
 class EagerEstimate(BaseModel):
@@ -109,7 +111,8 @@ def _vector_cycles(op: str, elements: int, dtype: str) -> float:
     return total
 
 
-def eager_op(o: dict[str, Any], soc: SocProfile) -> EagerOp | None:
+def eager_op(o: dict[str, Any], soc: SocProfile, hit_bytes: int = 0) -> EagerOp | None:
+    """One ATen op as one kernel; `hit_bytes` of its inputs come from L2 (see estimate_eager)."""
     op = str(o.get("op", ""))
     if op in FREE:
         return None
@@ -117,7 +120,9 @@ def eager_op(o: dict[str, Any], soc: SocProfile) -> EagerOp | None:
     dtype = (ins or outs or [{"dtype": "float32"}])[0].get("dtype", "float32")
     nbytes = _bytes(ins) + _bytes(outs)
     hz = cal.CLOCK_MHZ * 1e6
-    floors = {"GM": nbytes / cal.HBM_BYTES_PER_S}
+    # HBM moves what missed L2; every access passes through L2 (the kernel side's floors, estimate.py)
+    floors = {"GM": (nbytes - hit_bytes) / cal.HBM_BYTES_PER_S,
+              "L2": nbytes / (cal.L2_READ_BYTES_PER_CYCLE * soc.aic_cores * hz)}
     if op in CUBE_OPS:
         floors["cube"] = _cube_cycles(_macs(op, ins, outs), dtype) / soc.aic_cores / hz
     else:
@@ -129,16 +134,29 @@ def eager_op(o: dict[str, Any], soc: SocProfile) -> EagerOp | None:
     floors["latency"] = float(copy_cycles("GM_TO_UB", np.array([max(1.0, _bytes(ins) / cores)]))[0]
                               + copy_cycles("UB_TO_GM", np.array([max(1.0, _bytes(outs) / cores)]))[0]) / hz
     bound = max(floors, key=floors.get)  # type: ignore[arg-type]
-    return EagerOp(op=op, us=cal.LAUNCH_US + floors[bound] * 1e6, bound=bound, bytes=nbytes)
+    return EagerOp(op=op, us=cal.LAUNCH_US + floors[bound] * 1e6, bound=bound, bytes=nbytes, l2_bytes=hit_bytes)
+
+
+def _hits(ins: list[dict[str, Any]], last: dict[int, int], moved: int, l2_bytes: int) -> int:
+    """Bytes of an op's inputs that come from L2: the kernel side's rule (tools/perf/l2.py) for whole tensors: an
+    input whose storage an earlier op read or wrote, when everything moved since then and the input fit in L2."""
+    return sum(_bytes([t]) for t in ins
+               if t.get("storage") in last and moved - last[t["storage"]] + _bytes([t]) <= l2_bytes)
 
 
 def estimate_eager(ops: list[dict[str, Any]], soc: SocProfile | str | None = None) -> EagerEstimate:
     prof = soc if isinstance(soc, SocProfile) else load_soc(soc)
     est = EagerEstimate(soc=prof.name)
+    moved = 0                        # bytes every launched op so far read and wrote
+    last: dict[int, int] = {}        # storage -> `moved` when an op last touched it
     for o in ops:
-        e = eager_op(o, prof)
-        if e is not None:
-            est.ops.append(e)
+        ins, outs = list(o.get("inputs") or []), list(o.get("outputs") or [])
+        e = eager_op(o, prof, _hits(ins, last, moved, prof.l2_bytes))
+        if e is None:
+            continue
+        est.ops.append(e)
+        moved += e.bytes
+        last |= {t["storage"]: moved for t in ins + outs if t.get("storage") is not None}
     est.kernels = len(est.ops)
     est.launch_us = est.kernels * cal.LAUNCH_US
     est.total_us = sum(e.us for e in est.ops)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kernelwright.tools.perf import calibration as cal
+from kernelwright.tools.perf.l2 import L2_HIT
 from kernelwright.tools.perf.trace import (ACQ, ALL_PIPES, BARRIER, COPY, CUBE, MEMORIES, PIPES, REL, SCALAR, SYNCALL,
                                            VEC, BlockTrace, dtype_bytes)
 
@@ -23,6 +24,7 @@ class BlockTime:
     phases: list[float]                       # cycles from the start (or the last SyncAll) to the next SyncAll or the end
     busy: list[float]                         # per pipe (PIPES order), cycles the pipe was occupied
     gm_bytes: int = 0                         # GM traffic, bursts rounded up to GM sectors
+    l2_bytes: int = 0                         # the part of it that hit L2 (tools/perf/l2.py)
     vector_floor: float = 0.0                 # cycles of vector work at the measured peak rates (no first-repeat cost)
     cube_floor: float = 0.0                   # cycles of cube work at one fractal per k-step
     notes: list[str] = field(default_factory=list)
@@ -55,7 +57,7 @@ def peak_bytes_per_cycle(path: str) -> float:
     return float(_curve(path)[1].max())
 
 
-def _costs(block: BlockTrace, gm_share: float) -> tuple[np.ndarray, np.ndarray, BlockTime]:
+def _costs(block: BlockTrace, gm_share: float, l2_share: float) -> tuple[np.ndarray, np.ndarray, BlockTime]:
     """Per record: cycles it occupies its pipe (per repetition) and its extra result latency."""
     r = block.records
     dur, lat = np.zeros(len(r)), np.zeros(len(r))
@@ -74,8 +76,12 @@ def _costs(block: BlockTrace, gm_share: float) -> tuple[np.ndarray, np.ndarray, 
             sectors = bursts * (np.ceil(burst / cal.GM_SECTOR) + misaligned)
             traffic = sectors * cal.GM_SECTOR
             info.gm_bytes += int((traffic * r["count"][sel]).sum())
-            # the core's share of HBM: moving the traffic at that share instead of the core's own peak rate
-            t = t + np.maximum(0.0, traffic / gm_share - nbytes / peak_bytes_per_cycle(path))
+            hit = r["gm"][sel] == L2_HIT          # a marked block (tools/perf/l2.py): this read comes from L2
+            info.l2_bytes += int((traffic * r["count"][sel])[hit].sum())
+            # the core's share of HBM (or of L2 on a hit): moving the traffic at that share instead of the
+            # core's own peak rate
+            share = np.where(hit, l2_share, gm_share)
+            t = t + np.maximum(0.0, traffic / share - nbytes / peak_bytes_per_cycle(path))
         dur[sel] = t
     vec = np.nonzero(kind == VEC)[0]
     for key in np.unique(r["name"][vec].astype(np.uint32) << 16 | r["dtype"][vec]):
@@ -100,9 +106,10 @@ def _costs(block: BlockTrace, gm_share: float) -> tuple[np.ndarray, np.ndarray, 
     return dur, lat, info
 
 
-def run_block(block: BlockTrace, gm_share: float) -> BlockTime:
-    """Times one block on one core whose share of HBM is `gm_share` bytes per cycle."""
-    dur, lat, info = _costs(block, gm_share)
+def run_block(block: BlockTrace, gm_share: float, l2_share: float | None = None) -> BlockTime:
+    """Times one block on one core whose share of HBM is `gm_share` bytes per cycle and of L2 `l2_share`
+    (reads the block's `gm` field marks as L2 hits, tools/perf/l2.py; default: no faster than HBM)."""
+    dur, lat, info = _costs(block, gm_share, gm_share if l2_share is None else l2_share)
     r = block.records
     npipes = len(PIPES)
     free = [0.0] * npipes          # when the pipe can take its next instruction

@@ -10,6 +10,8 @@ A record is one row of `RECORD` (numpy structured dtype, the layout of the emula
   count  identical consecutive records merged into one
   x      COPY bursts | VEC repeats | CUBE fractals | REL/ACQ token
   w      COPY: the first GM byte's offset modulo 512
+  gm     COPY: the first GM byte's 32-byte sector (address >> 5, 31 bits) with bit 31 set; 0 when not known
+         (hand-made traces, older emulator builds): the L2 model (tools/perf/l2.py) finds re-reads by it
   y      COPY bytes | VEC elements | CUBE multiply-adds
   z      COPY: burst bytes | GM-side gap << 32 ; VEC: strides (bit 63 set: mask/repeat form) ;
          CUBE: m | n << 21 | k << 42
@@ -31,7 +33,7 @@ KINDS = {COPY: "copy", VEC: "vector", CUBE: "cube", SCALAR: "scalar", REL: "rele
          BARRIER: "barrier", SYNCALL: "syncall"}
 
 RECORD = np.dtype([("kind", "u1"), ("pipe", "u1"), ("src", "u1"), ("dst", "u1"), ("name", "<u2"), ("dtype", "<u2"),
-                   ("count", "<u4"), ("x", "<u4"), ("w", "<u4"), ("pad", "<u4"), ("y", "<u8"), ("z", "<u8")])
+                   ("count", "<u4"), ("x", "<u4"), ("w", "<u4"), ("gm", "<u4"), ("y", "<u8"), ("z", "<u8")])
 assert RECORD.itemsize == 40
 
 
@@ -87,16 +89,17 @@ class TraceBuilder:
         return self.names.index(s)
 
     def _row(self, kind: int, pipe: int, *, src: int = 0, dst: int = 0, name: str = "", dtype: str = "", count: int = 1,
-             x: int = 0, w: int = 0, y: int = 0, z: int = 0) -> "TraceBuilder":
+             x: int = 0, w: int = 0, gm: int = 0, y: int = 0, z: int = 0) -> "TraceBuilder":
         self.rows.append((kind, pipe, src, dst, self._name(name) if name else 0, self._name(dtype) if dtype else 0,
-                          count, x, w, 0, y, z))
+                          count, x, w, gm, y, z))
         return self
 
     def copy(self, src: str, dst: str, nbytes: int, *, bursts: int = 1, burst: int = 0, gm_gap: int = 0,
-             count: int = 1) -> "TraceBuilder":
+             count: int = 1, gm_addr: int | None = None) -> "TraceBuilder":
+        """`gm_addr`: the GM address the copy starts at (as the emulator records it), for the L2 model."""
         pipe = copy_pipe(src, dst)
         return self._row(COPY, pipe, src=MEMORIES.index(src), dst=MEMORIES.index(dst), count=count, x=bursts,
-                         y=nbytes, z=(burst or nbytes) | gm_gap << 32)
+                         w=(gm_addr or 0) % 512, gm=gm_sector(gm_addr), y=nbytes, z=(burst or nbytes) | gm_gap << 32)
 
     def vec(self, api: str, dtype: str, repeats: int, elements: int | None = None, count: int = 1) -> "TraceBuilder":
         return self._row(VEC, PIPES.index("V"), name=api, dtype=dtype, count=count, x=repeats,
@@ -131,6 +134,11 @@ class TraceBuilder:
 
     def build(self, block: int = 0) -> BlockTrace:
         return BlockTrace(block=block, records=np.array(self.rows, dtype=RECORD), names=list(self.names))
+
+
+def gm_sector(addr: int | None) -> int:
+    """The `gm` field of a copy starting at GM address `addr` (runtime/state.cpp count_copy)."""
+    return 0 if addr is None else (addr >> 5 & 0x7FFFFFFF) | 0x80000000
 
 
 def copy_pipe(src: str, dst: str) -> int:

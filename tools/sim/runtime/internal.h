@@ -126,7 +126,7 @@ struct TraceRecord {
     uint16_t name, dtype;  // interned strings
     uint32_t count;        // identical consecutive records merged
     uint32_t x, w;
-    uint32_t pad;
+    uint32_t gm;           // COPY: the first GM byte's 32-byte sector (bit 31 set; 0: not known), for the L2 model
     uint64_t y, z;
 };
 static_assert(sizeof(TraceRecord) == 40, "the trace file layout is fixed (tools/sim/trace.py)");

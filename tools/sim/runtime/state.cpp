@@ -187,6 +187,7 @@ void count_copy(AscendC::Hardware from, AscendC::Hardware to, uint64_t bytes, ui
     r.src = uint8_t(from);
     r.dst = uint8_t(to);
     r.w = uint32_t(reinterpret_cast<uintptr_t>(gm) % 512);
+    if (gm) r.gm = uint32_t(reinterpret_cast<uintptr_t>(gm) >> 5 & 0x7fffffffu) | 0x80000000u;
     trace_add(r);
 }
 void count_cube(const char* api, const char* dtype, uint64_t fractals, uint64_t macs, uint32_t m, uint32_t n, uint32_t k) {
