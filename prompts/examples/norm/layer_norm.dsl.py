@@ -20,8 +20,9 @@ def tiling(x, weight, bias, hw, eps):
     N = weight.numel
     rows = x.numel // N
     nb = max(1, min(hw.vector_cores, rows))
-    # row in UB, per element: xin, yout (2 slots each) + weight, bias (loaded once) + w, t1, gw, gb (fp32)
-    whole = 4 * x.dtype.size + 2 * weight.dtype.size + 16
+    # row in UB, per element: xin, yout, gin, bin (2 slots each: the streaming path double-buffers them)
+    # + w, t1, gw, gb (fp32)
+    whole = 4 * x.dtype.size + 4 * weight.dtype.size + 16
     # column slices: every block's mean and M2 of every row, read back by all (fp32), + 7 row vectors
     rp = A.align_up(rows, 8)
     slice = A.align_up(A.ceil_div(N, hw.vector_cores), 64)
@@ -36,8 +37,8 @@ def tiling(x, weight, bias, hw, eps):
     elif stats <= 65536:
         fits = 2
         nb = sb
-        # per chunk element: xin, yout (2 slots each) + gin, bin + w, t1, acc, gw, gb (fp32)
-        per_elem = 4 * x.dtype.size + 2 * weight.dtype.size + 20
+        # per chunk element: xin, yout, gin, bin (2 slots each) + w, t1, acc, gw, gb (fp32)
+        per_elem = 4 * x.dtype.size + 4 * weight.dtype.size + 20
         chunk = min(A.align_down((hw.ub_bytes - 16384 - stats) // per_elem, 64), slice)
         schunk = chunk
         wchunk = chunk
