@@ -23,11 +23,10 @@ def tiling(x, weight, bias, hw, eps):
     # row in UB, per element: xin, yout, gin, bin (2 slots each: the streaming path double-buffers them)
     # + w, t1, gw, gb (fp32)
     whole = 4 * x.dtype.size + 4 * weight.dtype.size + 16
-    # column slices: every block's mean and M2 of every row, read back by all (fp32), + 7 row vectors
+    # column slices: every block's mean and M2 of every row, read back by all, + 8 row vectors + 2 of
+    # 8-lane slots (fp32)
     rp = A.align_up(rows, 8)
-    slice = A.align_up(A.ceil_div(N, hw.vector_cores), 64)
-    sb = A.ceil_div(N, slice)
-    stats = 4 * rp * (2 * sb + 7)
+    stats = 4 * rp * (2 * hw.vector_cores + 24)
     schunk = 8
     wchunk = 8
     if N * whole + 16384 <= hw.ub_bytes:
@@ -36,11 +35,11 @@ def tiling(x, weight, bias, hw, eps):
         wchunk = chunk
     elif stats <= 65536:
         fits = 2
-        nb = sb
-        # per chunk element: xin, yout, gin, bin (2 slots each) + w, t1, acc, gw, gb (fp32)
-        per_elem = 4 * x.dtype.size + 4 * weight.dtype.size + 20
-        chunk = min(A.align_down((hw.ub_bytes - 16384 - stats) // per_elem, 64), slice)
-        schunk = chunk
+        nb = A.ceil_div(N, A.align_up(A.ceil_div(N, hw.vector_cores), 64))
+        # per chunk element: xin, yout, gin, bin (2 slots each) + w, t1, gw, gb (fp32; gw and gb are the
+        # statistics pass's accumulators)
+        per_elem = 4 * x.dtype.size + 4 * weight.dtype.size + 16
+        chunk = min(A.align_down((hw.ub_bytes - 16384 - stats) // per_elem, 64), A.align_up(A.ceil_div(N, nb), 64))
         wchunk = chunk
     else:
         fits = 0
@@ -49,8 +48,8 @@ def tiling(x, weight, bias, hw, eps):
         chunk = min(A.align_down((hw.ub_bytes - 16384) // per_elem, 64), A.align_up(N, 64))
         schunk = chunk
     return A.Tiling(block_dim=nb, rows=rows, N=N, fits=fits, chunk=chunk, wchunk=wchunk, schunk=schunk,
-                    lanes=min(chunk, N), inv_n=1.0 / N, eps=eps, slice=slice, rp=rp if fits == 2 else 8,
-                    all=rp * sb if fits == 2 else 8)
+                    lanes=min(chunk, N), inv_n=1.0 / N, eps=eps, slice=A.align_up(A.ceil_div(N, nb), 64),
+                    rp=rp if fits == 2 else 8, all=rp * nb if fits == 2 else 8)
 
 
 @A.kernel(inputs={"x": (A.f32, A.f16), "weight": (A.f32, A.f16), "bias": (A.f32, A.f16)}, outputs={"y": "x"},
@@ -68,6 +67,9 @@ def layer_norm(x, weight, bias, y, t):
     wstat = A.workspace(A.f32, 2 * t.all)           # column slices: each block's means, then M2s, of every row
     astat = A.ub(A.f32, 2 * t.all)
     smean = A.ub(A.f32, t.rp)
+    kk = A.ub(A.f32, t.rp)
+    q1 = A.ub(A.f32, t.rp * 8)                      # per row: the slice's shifted sum, sum of squares (lane 0)
+    q2 = A.ub(A.f32, t.rp * 8)
     sm2 = A.ub(A.f32, t.rp)
     rmean = A.ub(A.f32, t.rp)
     m2 = A.ub(A.f32, t.rp)
@@ -97,27 +99,36 @@ def layer_norm(x, weight, bias, y, t):
             A.store(y[r * t.N:], yout, t.N)
     elif t.fits == 2:
         c0 = A.block_idx() * t.slice
-        L = min(t.slice, t.N - c0)
-        inv_l = 1.0 / L
+        L = max(0, min(t.slice, t.N - c0))          # a block past the end (a turned block count) adds n = 0
+        inv_l = 1.0 / max(L, 1)
         A.Duplicate(smean, 0.0, t.rp)
         A.Duplicate(sm2, 0.0, t.rp)
-        for r in A.range(t.rows):
+        A.Duplicate(kk, 0.0, t.rp)
+        A.Duplicate(q1, 0.0, t.rp * 8)
+        A.Duplicate(q2, 0.0, t.rp * 8)
+        for r in A.range(t.rows):                   # no scalar waits on the vector unit: sums land in slots
             base = r * t.N + c0
-            A.Duplicate(t1, 0.0, t.chunk)
-            A.Duplicate(acc, 0.0, t.chunk)
+            A.Duplicate(gw, 0.0, t.chunk)
+            A.Duplicate(gb, 0.0, t.chunk)
             k = 0.0
             for c, n in A.tiles(0, L, t.chunk, stages=2):
                 A.load(xin, x[base + c:], n)
                 A.Cast(w, xin, "auto", n)
                 if c == 0:
-                    k = A.get(w, 0)
+                    k = A.get(xin, 0)               # the shift: read from the loaded tile, not a vector result
+                    A.set(kk, r, k)
                 A.Adds(w, w, -k, n)
-                A.Add(t1, t1, w, n)
+                A.Add(gw, gw, w, n)
                 A.Mul(w, w, w, n)
-                A.Add(acc, acc, w, n)
-            s_1 = A.reduce_sum(t1, min(t.chunk, L))
-            s_2 = A.reduce_sum(acc, min(t.chunk, L))
-            A.set(smean, r, k + s_1 * inv_l)        # the slice's mean and M2 = sum (x - mean)^2
+                A.Add(gb, gb, w, n)
+            if L > 0:
+                A.ReduceSum(q1[r * 8:], gw, min(t.chunk, L))
+                A.ReduceSum(q2[r * 8:], gb, min(t.chunk, L))
+        for r in A.range(t.rows):                   # the slice's mean and M2 = sum (x - mean)^2
+            s_1 = A.get(q1, r * 8)
+            s_2 = A.get(q2, r * 8)
+            k = A.get(kk, r)
+            A.set(smean, r, k + s_1 * inv_l)
             A.set(sm2, r, max(s_2 - s_1 * s_1 * inv_l, 0.0))
         A.store(wstat[A.block_idx() * t.rp:], smean, t.rp)
         A.store(wstat[t.all + A.block_idx() * t.rp:], sm2, t.rp)
@@ -126,11 +137,11 @@ def layer_norm(x, weight, bias, y, t):
         A.Duplicate(rmean, 0.0, t.rp)
         A.Duplicate(m2, 0.0, t.rp)
         for p in A.range(A.block_num()):            # Chan's merge: mean = sum n_p mean_p / N ...
-            n_p = min(t.slice, t.N - p * t.slice)
+            n_p = max(0, min(t.slice, t.N - p * t.slice))
             A.Muls(dev, astat[p * t.rp:], n_p * t.inv_n, t.rp)
             A.Add(rmean, rmean, dev, t.rp)
         for p in A.range(A.block_num()):            # ... M2 = sum M2_p + n_p (mean_p - mean)^2
-            n_p = min(t.slice, t.N - p * t.slice)
+            n_p = max(0, min(t.slice, t.N - p * t.slice))
             A.Sub(dev, astat[p * t.rp:], rmean, t.rp)
             A.Mul(dev, dev, dev, t.rp)
             A.Muls(dev, dev, n_p * 1.0, t.rp)
@@ -143,10 +154,10 @@ def layer_norm(x, weight, bias, y, t):
         A.Div(rrstd, rrstd, m2, t.rp)
         A.Mul(rshift, rmean, rrstd, t.rp)
         A.Muls(rshift, rshift, -1.0, t.rp)
-        for c, n in A.tiles(0, L, t.chunk):          # weight and bias once, then that chunk of every row
+        for c, n in A.tiles(0, L, t.chunk, stages=2):    # weight and bias once, then that chunk of every row
             A.load(gin, weight[c0 + c:], n)
-            A.Cast(gw, gin, "auto", n)
             A.load(bin, bias[c0 + c:], n)
+            A.Cast(gw, gin, "auto", n)
             A.Cast(gb, bin, "auto", n)
             for r in A.range(t.rows, stages=2):
                 A.load(xin, x[r * t.N + c0 + c:], n)
