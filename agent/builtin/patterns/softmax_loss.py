@@ -110,17 +110,18 @@ def tiling({x}, {k}, hw):
     per_block = A.ceil_div(rows, nb)
     kchunk = min(per_block, 1024)                                      # class indices loaded per copy
     room = hw.ub_bytes - 16384 - 2 * 8 * A.align_up(kchunk, 4)        # 16 KiB left for the reduce scratch
-    # a row in UB, per element: the input tile (2 slots) + w (fp32); rows 32-byte aligned in both go R at a time
-    per_elem = 2 * {x}.dtype.size + 4
-    if cols * per_elem <= room:
+    # a row in UB, per element: the input tile (2 slots) + w, t1 (fp32) + ridx and the gather's offsets (i32);
+    # per row three 8-lane slots; rows 32-byte aligned in both dtypes go R at a time
+    per_elem = 2 * {x}.dtype.size + 16
+    if cols * per_elem + 96 <= room:
         fits = 1
-        R = min(per_block, room // (cols * per_elem)) if cols % 16 == 0 else 1
+        R = min(per_block, room // (cols * per_elem + 96)) if cols % 16 == 0 else 1
         chunk = A.align_up(R * cols, 64)
         acc = 8
     else:
         fits = 0                                                       # streamed: running max and sum per lane
         R = 1
-        chunk = min(A.align_down(room // (per_elem + 8), 64), A.align_up(cols, 64))
+        chunk = min(A.align_down(room // (2 * {x}.dtype.size + 12), 64), A.align_up(cols, 64))
         acc = chunk
     return A.Tiling(block_dim=nb, rows=rows, cols=cols, fits=fits, R=R, chunk=chunk, acc=acc, kchunk=kchunk,
                     lanes=min(chunk, cols), slots=8 * nb, scale={scale})
@@ -140,27 +141,43 @@ def {kname}({x}, {k}, {y}, t):
     w = A.ub(A.f32, t.chunk)
     acc = A.ub(A.f32, t.acc)
     am = A.ub(A.f32, t.acc)
+    t1 = A.ub(A.f32, t.chunk if t.fits == 1 else 8)
+    ridx = A.ub(A.i32, t.chunk if t.fits == 1 else 8)         # element -> its row's slot
+    mx = A.ub(A.f32, t.R * 8)                                 # per row (lane 0 of 8): max, sum of exp, loss
+    se = A.ub(A.f32, t.R * 8)
+    lacc = A.ub(A.f32, t.R * 8)
     part = A.ub(A.f32, 8)
     allp = A.ub(A.f32, t.slots)
     yout = A.ub({y}.dtype, 16)
     mine = 0.0
+    if t.fits == 1:
+        A.Duplicate(mx, 0.0, t.R * 8)                         # lanes 1..7 of a slot are never read as results
+        A.Duplicate(se, 1.0, t.R * 8)
+        A.Duplicate(lacc, 0.0, t.R * 8)
+        for b in A.range(t.R):
+            A.Duplicate(ridx[b * t.cols:], b * 8, t.cols)
     r0, r1 = A.block_span(t.rows)
     for q, mq in A.tiles(r0, r1, t.kchunk):
         A.load(kall, {k}[q:], mq)
         if t.fits == 1:
-            for r, m in A.tiles(q, q + mq, t.R, stages=2):      # each row read once: max, exp, sum in UB
+            # each row read once and no scalar wait on a vector result, so the next rows load meanwhile
+            for r, m in A.tiles(q, q + mq, t.R, stages=2):
                 A.load(xin, {x}[r * t.cols:], m * t.cols)
+                for b in A.range(m):                          # the targets' logits, from the loaded tile
+                    cls = A.get(kall, r - q + b)
+                    picked = A.get(xin, b * t.cols + cls)
+                    mine = mine - picked
                 A.Cast(w, xin, "auto", m * t.cols)
                 for b in A.range(m):
-                    o = b * t.cols
-                    cls = A.get(kall, r - q + b)
-                    picked = A.get(w, o + cls)
-                    mx = A.reduce_max(w[o:], t.cols)
-                    A.Adds(w[o:], w[o:], -mx, t.cols)
-                    A.Exp(w[o:], w[o:], t.cols)
-                    s = A.reduce_sum(w[o:], t.cols)
-                    ls = A.ln(s)
-                    mine = mine + mx + ls - picked
+                    A.ReduceMax(mx[b * 8:], w[b * t.cols:], t.cols)
+                A.gather(t1, mx, ridx, m * t.cols, m * 8)      # each row's max over its row
+                A.Sub(w, w, t1, m * t.cols)
+                A.Exp(w, w, m * t.cols)
+                for b in A.range(m):
+                    A.ReduceSum(se[b * 8:], w[b * t.cols:], t.cols)
+                A.Ln(t1, se, m * 8)
+                A.Add(lacc, lacc, t1, m * 8)                  # logsumexp = max + ln(sum of exp(x - max))
+                A.Add(lacc, lacc, mx, m * 8)
         else:
             for r in A.range(q, q + mq):
                 base = r * t.cols
@@ -178,8 +195,8 @@ def {kname}({x}, {k}, {y}, t):
                     A.Exp(am, am, n)
                     A.Add(acc, acc, am, n)
                     A.copy(am, w, n)
-                mx = A.reduce_max(am, t.lanes)
-                A.Adds(am, am, -mx, t.lanes)
+                mr = A.reduce_max(am, t.lanes)
+                A.Adds(am, am, -mr, t.lanes)
                 A.Exp(am, am, t.lanes)
                 A.Mul(acc, acc, am, t.lanes)
                 s = A.reduce_sum(acc, t.lanes)
@@ -187,7 +204,11 @@ def {kname}({x}, {k}, {y}, t):
                 cls = A.get(kall, r - q)
                 A.load(xone, {x}[base + cls:], 1)
                 picked = A.get(xone, 0)
-                mine = mine + mx + ls - picked
+                mine = mine + mr + ls - picked
+    if t.fits == 1:
+        for b in A.range(t.R):
+            v = A.get(lacc, b * 8)
+            mine = mine + v
     A.Duplicate(part, mine, 1)
 '''
 
@@ -206,7 +227,8 @@ def _cross_entropy(g: OpGraph, name: str) -> Emitted | None:
             or k.dtype != "int64" or x.shape is None or len(x.shape) != 2 or k.shape != x.shape[:1]:
         return None
     taken: set[str] = {"partials", "xin", "xone", "kall", "w", "acc", "am", "part", "allp", "yout", "mine", "base", "m",
-                       "s", "ls", "cls", "picked", "nb", "total", "c", "r", "r0", "r1", "q", "mq", "b", "o", "mx", "n",
+                       "s", "ls", "cls", "picked", "nb", "total", "c", "r", "r0", "r1", "q", "mq", "b", "o", "mx", "n", "mr",
+                       "t1", "ridx", "se", "lacc", "v",
                        "cols", "rows", "chunk", "per_elem", "per_block", "kchunk", "room", "fits", "R"}
     xn, kn = ident(x.name, taken), ident(k.name, taken)
     y = ident("y", taken)
