@@ -10,8 +10,8 @@ column slice of all rows, so the blocks stay even when there are fewer rows than
 bias are read once: per row the slice's sum and sum of squares of x - x[slice start] (shifted so the
 variance does not cancel) give its mean and M2; the blocks trade them through a workspace (one
 SyncAll) and each merges every row's (count, mean, M2) with Chan's formula; then each weight and bias
-chunk is loaded once and applied to that chunk of every row. With many rows (t.fits == 0) each row is
-streamed on one block: the shifted sum and sum of squares in one pass, then the output."""
+chunk is loaded once and applied to that chunk of every row. With many rows of short slices (t.fits ==
+0) each row is streamed on one block: the shifted sum and sum of squares in one pass, then the output."""
 import adsl as A
 
 
@@ -33,7 +33,9 @@ def tiling(x, weight, bias, hw, eps):
         fits = 1
         chunk = A.align_up(N, 64)
         wchunk = chunk
-    elif stats <= 65536:
+    elif stats <= 65536 and (rows < hw.vector_cores or N >= 2048 * hw.vector_cores):
+        # (a slice of 2048+ elements a block, or idle cores otherwise: short slices of many rows cost more
+        # in per-row copies and reductions than the streamed rows they replace)
         fits = 2
         nb = A.ceil_div(N, A.align_up(A.ceil_div(N, hw.vector_cores), 64))
         # per chunk element: xin, yout, gin, bin (2 slots each) + w, t1, gw, gb (fp32; gw and gb are the
