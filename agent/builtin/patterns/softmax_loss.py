@@ -1,10 +1,12 @@
 """Losses over row softmaxes, reduced to one scalar: the KL divergence between two row distributions
 given as logits, kl_div(log_softmax(a, -1), softmax(b, -1), reduction), and cross entropy of logits
-(N, C) against class indices (N,). Rows are split across blocks; each row is walked in column chunks
-(the maxima, the sums of exp, then for KL the term q * (log q - log p) in fp32; for cross entropy
-logsumexp minus the target's logit, read as one element at the index the target names), and the
-blocks' partial sums meet in a GM workspace as in the DSL's loss/mse_loss example (A.sync_all,
-block 0 adds them)."""
+(N, C) against class indices (N,). Rows are split across blocks. KL walks each row in column chunks
+(the maxima, the sums of exp, then the term q * (log q - log p) in fp32). Cross entropy reads every
+logit once: rows that fit in UB are loaded whole (several a copy when 32-byte aligned), their max,
+sum of exp and the target's logit taken from the tile; longer rows keep a running max and a rescaled
+sum of exp per lane in one pass, the target's logit read as one element; the class indices come a
+chunk of rows per copy. The blocks' partial sums meet in a GM workspace as in the DSL's loss/mse_loss
+example (A.sync_all, block 0 adds them)."""
 from __future__ import annotations
 
 from kernelwright.agent.builtin.dslgen import decorator, doc, ident, kernel_name
@@ -105,12 +107,24 @@ def tiling({x}, {k}, hw):
     cols = {x}.shape[-1]
     rows = {x}.shape[0]
     nb = max(1, min(hw.vector_cores, rows))
-    # UB per chunk element: the input tile (2 slots) + w and acc (fp32)
-    per_elem = 2 * {x}.dtype.size + 8
-    chunk = A.align_down((hw.ub_bytes - 16384) // per_elem, 64)       # 16 KiB left for the reduce scratch
-    chunk = min(chunk, A.align_up(cols, 64))
-    return A.Tiling(block_dim=nb, rows=rows, cols=cols, chunk=chunk, lanes=min(chunk, cols), slots=8 * nb,
-                    scale={scale})
+    per_block = A.ceil_div(rows, nb)
+    kchunk = min(per_block, 1024)                                      # class indices loaded per copy
+    room = hw.ub_bytes - 16384 - 2 * 8 * A.align_up(kchunk, 4)        # 16 KiB left for the reduce scratch
+    # a row in UB, per element: the input tile (2 slots) + w, t1 (fp32) + ridx and the gather's offsets (i32);
+    # per row three 8-lane slots; rows 32-byte aligned in both dtypes go R at a time
+    per_elem = 2 * {x}.dtype.size + 16
+    if cols * per_elem + 96 <= room:
+        fits = 1
+        R = min(per_block, room // (cols * per_elem + 96)) if cols % 16 == 0 else 1
+        chunk = A.align_up(R * cols, 64)
+        acc = 8
+    else:
+        fits = 0                                                       # streamed: running max and sum per lane
+        R = 1
+        chunk = min(A.align_down(room // (2 * {x}.dtype.size + 12), 64), A.align_up(cols, 64))
+        acc = chunk
+    return A.Tiling(block_dim=nb, rows=rows, cols=cols, fits=fits, R=R, chunk=chunk, acc=acc, kchunk=kchunk,
+                    lanes=min(chunk, cols), slots=8 * nb, scale={scale})
 
 
 @A.shapes
@@ -122,37 +136,79 @@ def shapes({x}, {k}):
 def {kname}({x}, {k}, {y}, t):
     partials = A.workspace(A.f32, t.slots)
     xin = A.ub({x}.dtype, t.chunk)
-    xone = A.ub({x}.dtype, A.elems_per_block({x}.dtype))      # the target's logit
-    kone = A.ub({k}.dtype, 4)                                 # the row's class index
+    xone = A.ub({x}.dtype, A.elems_per_block({x}.dtype))      # streamed: the target's logit
+    kall = A.ub({k}.dtype, t.kchunk)                          # the class indices of up to kchunk rows
     w = A.ub(A.f32, t.chunk)
-    acc = A.ub(A.f32, t.chunk)
+    acc = A.ub(A.f32, t.acc)
+    am = A.ub(A.f32, t.acc)
+    t1 = A.ub(A.f32, t.chunk if t.fits == 1 else 8)
+    ridx = A.ub(A.i32, t.chunk if t.fits == 1 else 8)         # element -> its row's slot
+    mx = A.ub(A.f32, t.R * 8)                                 # per row (lane 0 of 8): max, sum of exp, loss
+    se = A.ub(A.f32, t.R * 8)
+    lacc = A.ub(A.f32, t.R * 8)
     part = A.ub(A.f32, 8)
     allp = A.ub(A.f32, t.slots)
     yout = A.ub({y}.dtype, 16)
     mine = 0.0
+    if t.fits == 1:
+        A.Duplicate(mx, 0.0, t.R * 8)                         # lanes 1..7 of a slot are never read as results
+        A.Duplicate(se, 1.0, t.R * 8)
+        A.Duplicate(lacc, 0.0, t.R * 8)
+        for b in A.range(t.R):
+            A.Duplicate(ridx[b * t.cols:], b * 8, t.cols)
     r0, r1 = A.block_span(t.rows)
-    for r in A.range(r0, r1):
-        base = r * t.cols
-        A.Duplicate(acc, -A.inf, t.chunk)
-        for c, n in A.tiles(0, t.cols, t.chunk, stages=2):
-            A.load(xin, {x}[base + c:], n)
-            A.Cast(w, xin, "auto", n)
-            A.Max(acc, acc, w, n)
-        m = A.reduce_max(acc, t.lanes)
-        A.Duplicate(acc, 0.0, t.chunk)
-        for c, n in A.tiles(0, t.cols, t.chunk, stages=2):
-            A.load(xin, {x}[base + c:], n)
-            A.Cast(w, xin, "auto", n)
-            A.Adds(w, w, -m, n)
-            A.Exp(w, w, n)
-            A.Add(acc, acc, w, n)
-        s = A.reduce_sum(acc, t.lanes)
-        ls = A.ln(s)
-        A.load(kone, {k}[r:], 1)
-        cls = A.get(kone, 0)
-        A.load(xone, {x}[base + cls:], 1)
-        picked = A.get(xone, 0)
-        mine = mine + m + ls - picked
+    for q, mq in A.tiles(r0, r1, t.kchunk):
+        A.load(kall, {k}[q:], mq)
+        if t.fits == 1:
+            # each row read once and no scalar wait on a vector result, so the next rows load meanwhile
+            for r, m in A.tiles(q, q + mq, t.R, stages=2):
+                A.load(xin, {x}[r * t.cols:], m * t.cols)
+                for b in A.range(m):                          # the targets' logits, from the loaded tile
+                    cls = A.get(kall, r - q + b)
+                    picked = A.get(xin, b * t.cols + cls)
+                    mine = mine - picked
+                A.Cast(w, xin, "auto", m * t.cols)
+                for b in A.range(m):
+                    A.ReduceMax(mx[b * 8:], w[b * t.cols:], t.cols)
+                A.gather(t1, mx, ridx, m * t.cols, m * 8)      # each row's max over its row
+                A.Sub(w, w, t1, m * t.cols)
+                A.Exp(w, w, m * t.cols)
+                for b in A.range(m):
+                    A.ReduceSum(se[b * 8:], w[b * t.cols:], t.cols)
+                A.Ln(t1, se, m * 8)
+                A.Add(lacc, lacc, t1, m * 8)                  # logsumexp = max + ln(sum of exp(x - max))
+                A.Add(lacc, lacc, mx, m * 8)
+        else:
+            for r in A.range(q, q + mq):
+                base = r * t.cols
+                A.Duplicate(am, -3.0e38, t.chunk)
+                A.Duplicate(acc, 0.0, t.chunk)
+                for c, n in A.tiles(0, t.cols, t.chunk, stages=2):
+                    A.load(xin, {x}[base + c:], n)
+                    A.Cast(w, xin, "auto", n)
+                    A.Max(w, am, w, n)                          # w: the new running max; am: the old one
+                    A.Sub(am, am, w, n)
+                    A.Exp(am, am, n)
+                    A.Mul(acc, acc, am, n)                      # the sum rescaled to the new max
+                    A.Cast(am, xin, "auto", n)
+                    A.Sub(am, am, w, n)
+                    A.Exp(am, am, n)
+                    A.Add(acc, acc, am, n)
+                    A.copy(am, w, n)
+                mr = A.reduce_max(am, t.lanes)
+                A.Adds(am, am, -mr, t.lanes)
+                A.Exp(am, am, t.lanes)
+                A.Mul(acc, acc, am, t.lanes)
+                s = A.reduce_sum(acc, t.lanes)
+                ls = A.ln(s)
+                cls = A.get(kall, r - q)
+                A.load(xone, {x}[base + cls:], 1)
+                picked = A.get(xone, 0)
+                mine = mine + mr + ls - picked
+    if t.fits == 1:
+        for b in A.range(t.R):
+            v = A.get(lacc, b * 8)
+            mine = mine + v
     A.Duplicate(part, mine, 1)
 '''
 
@@ -170,8 +226,10 @@ def _cross_entropy(g: OpGraph, name: str) -> Emitted | None:
     if x is None or k is None or x.kind != "placeholder" or k.kind != "placeholder" or x.dtype not in FLOAT_DTYPES \
             or k.dtype != "int64" or x.shape is None or len(x.shape) != 2 or k.shape != x.shape[:1]:
         return None
-    taken: set[str] = {"partials", "xin", "xone", "kone", "w", "acc", "part", "allp", "yout", "mine", "base", "m", "s",
-                       "ls", "cls", "picked", "nb", "total", "c", "r", "r0", "r1", "cols", "rows", "chunk", "per_elem"}
+    taken: set[str] = {"partials", "xin", "xone", "kall", "w", "acc", "am", "part", "allp", "yout", "mine", "base", "m",
+                       "s", "ls", "cls", "picked", "nb", "total", "c", "r", "r0", "r1", "q", "mq", "b", "o", "mx", "n", "mr",
+                       "t1", "ridx", "se", "lacc", "v",
+                       "cols", "rows", "chunk", "per_elem", "per_block", "kchunk", "room", "fits", "R"}
     xn, kn = ident(x.name, taken), ident(k.name, taken)
     y = ident("y", taken)
     scale = f"1.0 / {xn}.shape[0]" if reduction == "mean" else "1.0"
