@@ -281,7 +281,9 @@ class _Writer:
                   f"        c0 = ({piece}) * t.K", "        kn = min(t.K, t.R - c0)"]
         lines += ["        cnt = t.chunk"] if epilogue else []
         staged = [f"A.load(sin, {src}[row * t.R + c0:], kn, rows=gn, src_stride=t.R, dst_stride=t.K, pad=0.0)",
-                  "for g in A.range(gn):", '    A.Cast(w[g * t.K:], sin[g * t.K:], "auto", A.align_up(kn, epb))',
+                  "if kn == t.K:                        # whole rows: one instruction (a row each costs a repeat's start)",
+                  '    A.Cast(w, sin, "auto", gn * t.K)', "else:",
+                  "    for g in A.range(gn):", '        A.Cast(w[g * t.K:], sin[g * t.K:], "auto", A.align_up(kn, epb))',
                   "A.gather(acc, w, idx1, t.chunk, t.chunk)"]
         if self.fused is None:
             lines += ["        " + ln for ln in staged]

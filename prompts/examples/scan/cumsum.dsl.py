@@ -83,8 +83,11 @@ def cumsum(x, y, t):
                 c0 = (t.pieces - 1 - j if t.reverse else j) * t.K
                 kn = min(t.K, t.R - c0)
                 A.load(xin, x[row * t.R + c0:], kn, rows=m, src_stride=t.R, dst_stride=t.K, pad=0.0)
-                for g in A.range(m):
-                    A.Cast(w[g * t.K:], xin[g * t.K:], "auto", A.align_up(kn, epb))
+                if kn == t.K:                        # whole rows: one instruction (a row each costs a repeat's start)
+                    A.Cast(w, xin, "auto", m * t.K)
+                else:
+                    for g in A.range(m):
+                        A.Cast(w[g * t.K:], xin[g * t.K:], "auto", A.align_up(kn, epb))
                 A.gather(acc, w, idx1, t.chunk, t.chunk)
                 if t.reverse:
                     A.Add(acc[(kn - 1) * t.group:], acc[(kn - 1) * t.group:], carry, t.group)
