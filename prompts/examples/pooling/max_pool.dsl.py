@@ -74,12 +74,12 @@ def tiling(x, hw, kernel_size, stride, padding, dilation):
     # stride 1 with 2, 4, 8 or 16 taps: the window is built by doubling (log2 k ops instead of k - 1)
     LV = (1 if k == 2 else 2 if k == 4 else 3 if k == 8 else 4 if k == 16 else 0) if s == 1 else 0
     OHB = A.ceil_div(OH, G)
-    units = 0 if dr == 1 else A.ceil_div(NP * OH, G) if flat else NP * OHB
-    NCH = A.ceil_div(OW, OWc)
+    NCH = A.ceil_div(OW, OWc)                         # column chunks: a unit is G rows x one chunk
+    units = 0 if dr == 1 else (A.ceil_div(NP * OH, G) if flat else NP * OHB) * NCH
     dunits = x.shape[0] * x.shape[1] * OHB * NCH if dr == 1 else 0
     NZ = min(D, (OD - 1) * sd - pd + (kd - 1) * dd + 1)      # input planes the depth walk reads
     return A.Tiling(block_dim=max(1, min(hw.vector_cores, units + dunits)), units=units, dunits=dunits, NCH=NCH,
-                    NZ=NZ, RING=RING, NR=NR, OHB=OHB, flat=flat, NP=NP, KG=1 if flat else kd, D=D, H=H, W=W,
+                    NZ=NZ, RING=RING, NR=NR, ROWS=1 if nd == 1 else 0, SPAN=span, OHB=OHB, flat=flat, NP=NP, KG=1 if flat else kd, D=D, H=H, W=W,
                     OD=OD, OH=OH, OW=OW, G=G, NB=NB, A0=A0, OWc=OWc, OWa=A.align_up(OWc, epb), Wv=Wv, NROW=NROW,
                     NS=NS, TAP=(dl if s == 1 else OWc) * G, KWX=1 if s == 1 else k, LV=LV, NT=max(NS, A.align_up(OWc, epb)),
                     HF=hf, LH=LH, HS=2 ** LH, NHB=max(nhb, 1), KD=kd, KH=kh, KW=k, SD=sd, SH=sh, SW=s, PD=pd, PH=ph, PW=p, DD=dd, DH=dh, DW=dl)
@@ -185,15 +185,23 @@ def max_pool(x, y, t):
         if c0 != base:
             A.Adds(idx_in, idx_in, base - c0, t.NS * t.G)
     u0, u1 = A.block_span(t.units)
-    for u in A.range(u0, u1, stages=2):
-        r0 = u * t.G if t.flat else u // t.OHB * t.OH + u % t.OHB * t.G
-        gn = min(t.G, t.NP * t.OH - r0) if t.flat else min(t.G, t.OH - u % t.OHB * t.G)
+    for u in A.range(u0, u1, stages=2):               # a unit: G output rows x one chunk of OWc columns
+        ur = u // t.NCH
+        ow0 = u % t.NCH * t.OWc
+        m = min(t.OWc, t.OW - ow0)
+        r0 = ur * t.G if t.flat else ur // t.OHB * t.OH + ur % t.OHB * t.G
+        gn = min(t.G, t.NP * t.OH - r0) if t.flat else min(t.G, t.OH - ur % t.OHB * t.G)
         qa = r0 // t.OH                               # the first and the last lane's plane and row
         qb = (r0 + gn - 1) // t.OH
-        for ow0, m in A.tiles(0, t.OW, t.OWc):
-            c0 = ow0 * t.SW - t.PW
-            base = max(c0, 0)
-            wn = min(c0 + (m - 1) * t.SW + (t.KW - 1) * t.DW + 1, t.W) - base
+        c0 = ow0 * t.SW - t.PW
+        base = max(c0, 0)
+        wn = min(c0 + (m - 1) * t.SW + (t.KW - 1) * t.DW + 1, t.W) - base
+        ns = (m + (t.KW - 1) * t.DW if t.SW == 1 else t.NS) * t.G
+        if t.ROWS == 1 and c0 == base and m == t.OWc and gn == t.G and c0 + t.SPAN <= t.W:
+            # 1-D, a whole chunk inside the rows: the band's rows are V's rows (no fold, no margin is read)
+            A.load(band[t.A0:], x[r0 * t.W + base:], wn, rows=gn, src_stride=t.W, dst_stride=t.Wv, pad=-A.inf)
+            A.gather(tt, band, idx_in, ns, t.G * t.Wv)
+        else:
             A.Duplicate(v, -A.inf, t.G * t.Wv)
             if t.HF == 1:
                 # band row i: input row oh0 - PH + i of the lanes' plane; rows in the padding are -inf
@@ -247,29 +255,28 @@ def max_pool(x, y, t):
                                         row = (q // t.OD * t.D + iz) * t.H + iy - b0
                                         A.Max(v[g * t.Wv + t.A0:], v[g * t.Wv + t.A0:], band[row * t.Wv + t.A0:],
                                               A.align_up(wn, epb))
-            ns = (m + (t.KW - 1) * t.DW if t.SW == 1 else t.NS) * t.G
             if c0 != base:                            # the first chunk starts in the padding: shift the slots
                 A.Adds(idx_in, idx_in, c0 - base, t.NS * t.G)
                 A.gather(tt, v, idx_in, ns, t.G * t.Wv)
                 A.Adds(idx_in, idx_in, base - c0, t.NS * t.G)
             else:
                 A.gather(tt, v, idx_in, ns, t.G * t.Wv)
-            if t.LV > 0:
-                # width 2w from width w at a shift of w taps, ping-ponging between rr and tt
-                A.Max(rr, tt, tt[t.TAP:], ns - t.TAP)
-                if t.LV >= 2:
-                    A.Max(tt, rr, rr[2 * t.TAP:], ns - 3 * t.TAP)
-                if t.LV >= 3:
-                    A.Max(rr, tt, tt[4 * t.TAP:], ns - 7 * t.TAP)
-                if t.LV >= 4:
-                    A.Max(tt, rr, rr[8 * t.TAP:], ns - 15 * t.TAP)
-                if t.LV % 2 == 0:
-                    A.copy(rr, tt, m * t.G)
-            elif t.KW == 1:
+        if t.LV > 0:
+            # width 2w from width w at a shift of w taps, ping-ponging between rr and tt
+            A.Max(rr, tt, tt[t.TAP:], ns - t.TAP)
+            if t.LV >= 2:
+                A.Max(tt, rr, rr[2 * t.TAP:], ns - 3 * t.TAP)
+            if t.LV >= 3:
+                A.Max(rr, tt, tt[4 * t.TAP:], ns - 7 * t.TAP)
+            if t.LV >= 4:
+                A.Max(tt, rr, rr[8 * t.TAP:], ns - 15 * t.TAP)
+            if t.LV % 2 == 0:
                 A.copy(rr, tt, m * t.G)
-            else:
-                A.Max(rr, tt, tt[t.TAP:], m * t.G)
-                for kw in A.range(2, t.KW):
-                    A.Max(rr, rr, tt[kw * t.TAP:], m * t.G)
-            A.gather(oo, rr, idx_out, gn * t.OWa, t.NT * t.G)
-            A.store(y[r0 * t.OW + ow0:], oo, m, rows=gn, src_stride=t.OWa, dst_stride=t.OW)
+        elif t.KW == 1:
+            A.copy(rr, tt, m * t.G)
+        else:
+            A.Max(rr, tt, tt[t.TAP:], m * t.G)
+            for kw in A.range(2, t.KW):
+                A.Max(rr, rr, tt[kw * t.TAP:], m * t.G)
+        A.gather(oo, rr, idx_out, gn * t.OWa, t.NT * t.G)
+        A.store(y[r0 * t.OW + ow0:], oo, m, rows=gn, src_stride=t.OWa, dst_stride=t.OW)
