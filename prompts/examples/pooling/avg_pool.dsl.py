@@ -4,9 +4,12 @@ PyTorch's count_include_pad=True).
 
 Row program: every input byte comes in with whole-row copies and the windows are reduced in the UB.
 Output rows are taken G at a time (G consecutive rows oh of one plane; a 1-D input is one plane of N*C
-rows). For each chunk of OWc output columns:
+rows); a unit of work is G output rows x one chunk of OWc output columns:
 1. Window over D and H: the band of input rows the G outputs need comes in with one strided copy per
    depth tap and is folded into G accumulator rows (V) with whole-row Add (aligned: rows are Wv apart).
+   A 3-D unit walks its volume's depth planes once instead (each plane's H taps folded into a ring slot,
+   an output plane's D taps folded from the ring), so a plane shared by two output planes is read once.
+   A 1-D whole chunk inside the rows skips V: the gather reads the loaded rows.
 2. Window over W: a UB view at an odd element offset is no vector operand, so one Gather moves V into
    a lane-major layout (slot s, lane g at s*G + g; a slot is an input column). A tap is then a whole
    aligned span: stride 1 shifts by DW slots, a larger stride gathers tap-major (tap kw at kw*OWc*G).
@@ -145,7 +148,7 @@ def avg_pool(x, y, t):
                     iy = (oh0 + g) * t.SH - t.PH + kh * t.DH
                     if iy >= 0 and iy < t.H:
                         A.Add(ring[sl + g * t.Wv + t.A0:], ring[sl + g * t.Wv + t.A0:], band[(iy - ya) * t.Wv + t.A0:],
-                          A.align_up(wn, epb))
+                              A.align_up(wn, epb))
             num = iz + t.PD - (t.KD - 1) * t.DD
             oa = A.ceil_div(max(num, 0), t.SD)
             ob = t.OD if iz == t.NZ - 1 else (oa + 1 if num >= 0 and num % t.SD == 0 else oa)
