@@ -24,6 +24,17 @@ SCANS = {"cumsum": ("Add", "0.0"), "cumprod": ("Mul", "1.0")}
 KNOWN = set(SCANS) | {"narrow", "cat", "zeros_like", "select", "flip"}
 
 
+# rows per block (the lanes of one column, 8 apart), as scan/cumsum.dsl.py picks them: the fewest cycles on the busiest
+# core, counting ~0.45 cycles per element (two gathers) and one vector instruction per column (3 cycles up to 64
+# lanes); a group leaves room for a block of at least `kal` columns
+def scan_group(room: str, kal: int) -> list[str]:
+    return ["    group = 8", "    best = -1", "    for i in range(5):", "        g = 8 * 2 ** i",
+            "        cost = A.ceil_div(A.ceil_div(outer, g), hw.vector_cores) * (9 * g + 20 * max(3, 2 * A.ceil_div(g, 64)))",
+            f"        if g <= A.align_up(A.ceil_div(outer, hw.vector_cores), 8) and {room.replace('group', 'g')} >= {kal} "
+            "and (best < 0 or cost < best):",
+            "            group = g", "            best = cost"]
+
+
 @dataclass
 class ScanChain:
     scan: Node
@@ -203,13 +214,14 @@ class _Writer:
         f0 = x[first.name]
         ex = 4 if c.exclusive else 0
         kal = 32 if staged and bools else 16        # K columns: whole 32-byte blocks of every input's rows
+        room = f"((hw.ub_bytes - 24576) // group - 8) // (per_elem + {12 + ex})"     # columns a block of G rows fits
         host = [f"R = {f0}.shape[{c.dim}]", f"inner = A.prod({f0}.shape[{c.dim + 1}:])", "outer = " + f"{f0}.numel // (R * inner)",
                 f"per_elem = {' + '.join(host_bytes)}",
                 "if inner == 1:",
                 "    # a block of G rows x K columns; per element also two i32 gather indices and the gather's own scratch",
                 "    # (and the exclusive scan's copy); 24 KiB for the API scratch of where/Tanh",
-                "    group = A.align_up(min(A.ceil_div(outer, hw.vector_cores), 32), 8)",
-                f"    K = min(A.align_up(R, {kal}), A.align_down(((hw.ub_bytes - 24576) // group - 8) // (per_elem + {12 + ex}), {kal}))",
+                *scan_group(room, kal),
+                f"    K = min(A.align_up(R, {kal}), A.align_down({room}, {kal}))",
                 "    fused = 0"] + ([
                 "    KF = K                      # the prologue fuses into the scan when a block of columns divides R",
                 "    for i in range(64):", f"        if KF > {kal} and R % KF != 0:", f"            KF -= {kal}",
@@ -269,7 +281,9 @@ class _Writer:
                   f"        c0 = ({piece}) * t.K", "        kn = min(t.K, t.R - c0)"]
         lines += ["        cnt = t.chunk"] if epilogue else []
         staged = [f"A.load(sin, {src}[row * t.R + c0:], kn, rows=gn, src_stride=t.R, dst_stride=t.K, pad=0.0)",
-                  "for g in A.range(gn):", '    A.Cast(w[g * t.K:], sin[g * t.K:], "auto", A.align_up(kn, epb))',
+                  "if kn == t.K:                        # whole rows: one instruction (a row each costs a repeat's start)",
+                  '    A.Cast(w, sin, "auto", gn * t.K)', "else:",
+                  "    for g in A.range(gn):", '        A.Cast(w[g * t.K:], sin[g * t.K:], "auto", A.align_up(kn, epb))',
                   "A.gather(acc, w, idx1, t.chunk, t.chunk)"]
         if self.fused is None:
             lines += ["        " + ln for ln in staged]

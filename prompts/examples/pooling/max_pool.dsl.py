@@ -3,9 +3,13 @@ with kernel_size, stride, padding and dilation applied to every spatial dimensio
 
 Row program: every input byte comes in with whole-row copies and the windows are reduced in the UB.
 Output rows are taken G at a time (G consecutive rows oh of one plane; a 1-D input is one plane of N*C
-rows). For each chunk of OWc output columns:
+rows); a unit of work is G output rows x one chunk of OWc output columns:
 1. Window over D and H: the band of input rows the G outputs need comes in with one strided copy per
    depth tap and is folded into G accumulator rows (V) with whole-row Max (aligned: rows are Wv apart).
+   A 2-D window of stride 1 folds H by doubling (log2 of the taps in maxima of whole rows).
+   A 3-D unit walks its volume's depth planes once instead (each plane's H taps folded into a ring slot,
+   an output plane's D taps folded from the ring), so a plane shared by two output planes is read once.
+   A 1-D whole chunk inside the rows skips V: the gather reads the loaded rows.
 2. Window over W: a UB view at an odd element offset is no vector operand, so one Gather moves V into
    a lane-major layout (slot s, lane g at s*G + g; a slot is an input column). A tap is then a whole
    aligned span: stride 1 shifts by DW slots, a larger stride gathers tap-major (tap kw at kw*OWc*G).
@@ -51,11 +55,21 @@ def tiling(x, hw, kernel_size, stride, padding, dilation):
     G = Gf if flat else Gp
     NB = NPL * H if flat else min((G - 1) * sh + (kh - 1) * dh + 1, H + 2 * ph)     # band rows
     A0 = A.align_up(p, epb)                           # left margin of a V row (the padding reads it)
+    dr = 1 if nd == 3 and not flat else 0            # the depth planes walked once (the kernel's first loop)
+    RING = (kd - 1) * dd + 1                          # ring slots: the planes one output plane reads
+    NR = RING * G if dr == 1 else 1
+    # a 2-D window of stride 1 over H: band row i is input row oh0 - ph + i (rows in the padding -inf); the
+    # maxima of h = 2^LH rows come by doubling, and a window of kh rows is the max of two of them (h >= kh / 2)
+    hf = 1 if not flat and kd == 1 and sh == 1 and dh == 1 and kh >= 2 else 0
+    LH = 0 if kh <= 2 else 1 if kh <= 4 else 2 if kh <= 8 else 3 if kh <= 16 else 0
+    hf = hf if kh <= 16 else 0
+    NB = G + kh - 1 if hf == 1 else NB
+    nhb = NB if hf == 1 and LH >= 1 else 0            # a second band of rows for the doubling
     slots_per_col = 1 if s == 1 else k
     fixed_cols = A0 + epb + (k - 1) * dl + 1          # V columns beside OWc * s
     # band and oo take two queue slots (the unit loop is double-buffered)
-    per_col = (2 * NB + G) * s * sz + G * slots_per_col * (2 * sz + 8) + G * (2 * sz + 4) + 4 * G
-    fixed = (2 * NB + G) * fixed_cols * sz + G * ((k - 1) * dl + epb) * (2 * sz + 8) + 8192
+    per_col = (2 * NB + NR + nhb + G) * s * sz + G * slots_per_col * (2 * sz + 8) + G * (2 * sz + 4) + 4 * G
+    fixed = (2 * NB + NR + nhb + G) * fixed_cols * sz + G * ((k - 1) * dl + epb) * (2 * sz + 8) + 8192
     OWc = max(1, min(OW, A.align_down((hw.ub_bytes - fixed) // per_col, epb)))
     span = (OWc - 1) * s + (k - 1) * dl + 1
     Wv = A.align_up(A0 + span, epb)
@@ -64,11 +78,15 @@ def tiling(x, hw, kernel_size, stride, padding, dilation):
     # stride 1 with 2, 4, 8 or 16 taps: the window is built by doubling (log2 k ops instead of k - 1)
     LV = (1 if k == 2 else 2 if k == 4 else 3 if k == 8 else 4 if k == 16 else 0) if s == 1 else 0
     OHB = A.ceil_div(OH, G)
-    units = A.ceil_div(NP * OH, G) if flat else NP * OHB
-    return A.Tiling(block_dim=max(1, min(hw.vector_cores, units)), units=units, OHB=OHB, flat=flat, NP=NP, KG=1 if flat else kd, D=D, H=H, W=W,
+    NCH = A.ceil_div(OW, OWc)                         # column chunks: a unit is G rows x one chunk
+    units = 0 if dr == 1 else (A.ceil_div(NP * OH, G) if flat else NP * OHB) * NCH
+    dunits = x.shape[0] * x.shape[1] * OHB * NCH if dr == 1 else 0
+    NZ = min(D, (OD - 1) * sd - pd + (kd - 1) * dd + 1)      # input planes the depth walk reads
+    return A.Tiling(block_dim=max(1, min(hw.vector_cores, units + dunits)), units=units, dunits=dunits, NCH=NCH,
+                    NZ=NZ, RING=RING, NR=NR, ROWS=1 if nd == 1 else 0, SPAN=span, OHB=OHB, flat=flat, NP=NP, KG=1 if flat else kd, D=D, H=H, W=W,
                     OD=OD, OH=OH, OW=OW, G=G, NB=NB, A0=A0, OWc=OWc, OWa=A.align_up(OWc, epb), Wv=Wv, NROW=NROW,
                     NS=NS, TAP=(dl if s == 1 else OWc) * G, KWX=1 if s == 1 else k, LV=LV, NT=max(NS, A.align_up(OWc, epb)),
-                    KD=kd, KH=kh, KW=k, SD=sd, SH=sh, SW=s, PD=pd, PH=ph, PW=p, DD=dd, DH=dh, DW=dl)
+                    HF=hf, LH=LH, HS=2 ** LH, NHB=max(nhb, 1), KD=kd, KH=kh, KW=k, SD=sd, SH=sh, SW=s, PD=pd, PH=ph, PW=p, DD=dd, DH=dh, DW=dl)
 
 
 @A.shapes
@@ -84,7 +102,9 @@ def shapes(x, kernel_size, stride, padding, dilation):
 @A.kernel(inputs={"x": (A.f32, A.f16)}, outputs={"y": "x"}, attrs={"kernel_size": 2, "stride": 2, "padding": 0, "dilation": 1})
 def max_pool(x, y, t):
     band = A.ub(x.dtype, t.NB * t.Wv)
+    hb = A.ub(x.dtype, t.NHB * t.Wv)
     v = A.ub(x.dtype, t.G * t.Wv)
+    ring = A.ub(x.dtype, t.NR * t.Wv)
     tt = A.ub(x.dtype, t.NT * t.G)
     rr = A.ub(x.dtype, t.NT * t.G)
     oo = A.ub(y.dtype, t.G * t.OWa)
@@ -108,18 +128,114 @@ def max_pool(x, y, t):
     for g in A.range(1, t.G):
         A.Adds(idx_out[g * t.OWa:], idx_out, g, t.OWa)
     A.Duplicate(rr, -A.inf, t.NT * t.G)               # columns past a ragged chunk are gathered, never stored
+    # 3-D, not flat: a unit is G output rows x one chunk of columns of one (n, c) volume; it walks the input
+    # planes once (each is read once, not once per depth tap), folds a plane's H taps into a ring slot and gives
+    # the output planes whose last input plane it is (the last plane: every one left)
+    d0, d1 = A.block_span(t.dunits)
+    for u in A.range(d0, d1):
+        vol = u // (t.OHB * t.NCH)
+        oh0 = u // t.NCH % t.OHB * t.G
+        gn = min(t.G, t.OH - oh0)
+        ow0 = u % t.NCH * t.OWc
+        m = min(t.OWc, t.OW - ow0)
+        c0 = ow0 * t.SW - t.PW
+        base = max(c0, 0)
+        wn = min(c0 + (m - 1) * t.SW + (t.KW - 1) * t.DW + 1, t.W) - base
+        ya = max(oh0 * t.SH - t.PH, 0)
+        yb = min((oh0 + gn - 1) * t.SH - t.PH + (t.KH - 1) * t.DH + 1, t.H)
+        ns = (m + (t.KW - 1) * t.DW if t.SW == 1 else t.NS) * t.G
+        if c0 != base:                                # the chunk starts in the padding: shift the slots
+            A.Adds(idx_in, idx_in, c0 - base, t.NS * t.G)
+        for iz in A.range(t.NZ, stages=2):
+            A.load(band[t.A0:], x[((vol * t.D + iz) * t.H + ya) * t.W + base:], wn, rows=yb - ya, src_stride=t.W,
+                   dst_stride=t.Wv, pad=-A.inf)
+            sl = iz % t.RING * t.G * t.Wv
+            A.Duplicate(ring[sl:], -A.inf, t.G * t.Wv)
+            for g in A.range(gn):
+                for kh in A.range(t.KH):
+                    iy = (oh0 + g) * t.SH - t.PH + kh * t.DH
+                    if iy >= 0 and iy < t.H:
+                        A.Max(ring[sl + g * t.Wv + t.A0:], ring[sl + g * t.Wv + t.A0:], band[(iy - ya) * t.Wv + t.A0:],
+                              A.align_up(wn, epb))
+            num = iz + t.PD - (t.KD - 1) * t.DD
+            oa = A.ceil_div(max(num, 0), t.SD)
+            ob = t.OD if iz == t.NZ - 1 else (oa + 1 if num >= 0 and num % t.SD == 0 else oa)
+            for od in A.range(oa, ob):
+                A.Duplicate(v, -A.inf, t.G * t.Wv)
+                for kd in A.range(t.KD):
+                    jz = od * t.SD - t.PD + kd * t.DD
+                    if jz >= 0 and jz < t.D:
+                        A.Max(v, v, ring[jz % t.RING * t.G * t.Wv:], gn * t.Wv)
+                A.gather(tt, v, idx_in, ns, t.G * t.Wv)
+                if t.LV > 0:
+                    A.Max(rr, tt, tt[t.TAP:], ns - t.TAP)
+                    if t.LV >= 2:
+                        A.Max(tt, rr, rr[2 * t.TAP:], ns - 3 * t.TAP)
+                    if t.LV >= 3:
+                        A.Max(rr, tt, tt[4 * t.TAP:], ns - 7 * t.TAP)
+                    if t.LV >= 4:
+                        A.Max(tt, rr, rr[8 * t.TAP:], ns - 15 * t.TAP)
+                    if t.LV % 2 == 0:
+                        A.copy(rr, tt, m * t.G)
+                elif t.KW == 1:
+                    A.copy(rr, tt, m * t.G)
+                else:
+                    A.Max(rr, tt, tt[t.TAP:], m * t.G)
+                    for kw in A.range(2, t.KW):
+                        A.Max(rr, rr, tt[kw * t.TAP:], m * t.G)
+                A.gather(oo, rr, idx_out, gn * t.OWa, t.NT * t.G)
+                A.store(y[((vol * t.OD + od) * t.OH + oh0) * t.OW + ow0:], oo, m, rows=gn, src_stride=t.OWa,
+                        dst_stride=t.OW)
+        if c0 != base:
+            A.Adds(idx_in, idx_in, base - c0, t.NS * t.G)
     u0, u1 = A.block_span(t.units)
-    for u in A.range(u0, u1, stages=2):
-        r0 = u * t.G if t.flat else u // t.OHB * t.OH + u % t.OHB * t.G
-        gn = min(t.G, t.NP * t.OH - r0) if t.flat else min(t.G, t.OH - u % t.OHB * t.G)
+    for u in A.range(u0, u1, stages=2):               # a unit: G output rows x one chunk of OWc columns
+        ur = u // t.NCH
+        ow0 = u % t.NCH * t.OWc
+        m = min(t.OWc, t.OW - ow0)
+        r0 = ur * t.G if t.flat else ur // t.OHB * t.OH + ur % t.OHB * t.G
+        gn = min(t.G, t.NP * t.OH - r0) if t.flat else min(t.G, t.OH - ur % t.OHB * t.G)
         qa = r0 // t.OH                               # the first and the last lane's plane and row
         qb = (r0 + gn - 1) // t.OH
-        for ow0, m in A.tiles(0, t.OW, t.OWc):
-            c0 = ow0 * t.SW - t.PW
-            base = max(c0, 0)
-            wn = min(c0 + (m - 1) * t.SW + (t.KW - 1) * t.DW + 1, t.W) - base
+        c0 = ow0 * t.SW - t.PW
+        base = max(c0, 0)
+        wn = min(c0 + (m - 1) * t.SW + (t.KW - 1) * t.DW + 1, t.W) - base
+        ns = (m + (t.KW - 1) * t.DW if t.SW == 1 else t.NS) * t.G
+        if t.ROWS == 1 and c0 == base and m == t.OWc and gn == t.G and c0 + t.SPAN <= t.W:
+            # 1-D, a whole chunk inside the rows: the band's rows are V's rows (no fold, no margin is read)
+            A.load(band[t.A0:], x[r0 * t.W + base:], wn, rows=gn, src_stride=t.W, dst_stride=t.Wv, pad=-A.inf)
+            A.gather(tt, band, idx_in, ns, t.G * t.Wv)
+        else:
             A.Duplicate(v, -A.inf, t.G * t.Wv)
-            for kg in A.range(t.KG):
+            if t.HF == 1:
+                # band row i: input row oh0 - PH + i of the lanes' plane; rows in the padding are -inf
+                oh0 = r0 % t.OH
+                nr = gn + t.KH - 1
+                lead = max(t.PH - oh0, 0)
+                nl = min(oh0 - t.PH + nr, t.H) - (oh0 - t.PH + lead)
+                A.load(band[lead * t.Wv + t.A0:], x[(qa * t.H + oh0 - t.PH + lead) * t.W + base:], wn, rows=nl,
+                       src_stride=t.W, dst_stride=t.Wv, pad=-A.inf)
+                if lead > 0:
+                    A.Duplicate(band, -A.inf, lead * t.Wv)
+                if lead + nl < nr:
+                    A.Duplicate(band[(lead + nl) * t.Wv:], -A.inf, (nr - lead - nl) * t.Wv)
+                wa = A.align_up(wn, epb)
+                # doubling: the max of rows i .. i + 2w - 1 from two of rows i .. i + w - 1, ping-ponging band and hb
+                if t.LH >= 1:
+                    for i in A.range(nr - 1):
+                        A.Max(hb[i * t.Wv + t.A0:], band[i * t.Wv + t.A0:], band[(i + 1) * t.Wv + t.A0:], wa)
+                if t.LH >= 2:
+                    for i in A.range(nr - 3):
+                        A.Max(band[i * t.Wv + t.A0:], hb[i * t.Wv + t.A0:], hb[(i + 2) * t.Wv + t.A0:], wa)
+                if t.LH >= 3:
+                    for i in A.range(nr - 7):
+                        A.Max(hb[i * t.Wv + t.A0:], band[i * t.Wv + t.A0:], band[(i + 4) * t.Wv + t.A0:], wa)
+                for g in A.range(gn):                 # a window of KH rows: two windows of HS rows
+                    if t.LH % 2 == 1:
+                        A.Max(v[g * t.Wv + t.A0:], hb[g * t.Wv + t.A0:], hb[(g + t.KH - t.HS) * t.Wv + t.A0:], wa)
+                    else:
+                        A.Max(v[g * t.Wv + t.A0:], band[g * t.Wv + t.A0:], band[(g + t.KH - t.HS) * t.Wv + t.A0:], wa)
+            for kg in A.range(0 if t.HF == 1 else t.KG):
                 kd0 = 0 if t.flat else kg
                 kd1 = t.KD if t.flat else kg + 1
                 # input rows [b0, b1) hold every tap kd0 <= kd < kd1 of the lanes (flat: whole planes)
@@ -143,29 +259,28 @@ def max_pool(x, y, t):
                                         row = (q // t.OD * t.D + iz) * t.H + iy - b0
                                         A.Max(v[g * t.Wv + t.A0:], v[g * t.Wv + t.A0:], band[row * t.Wv + t.A0:],
                                               A.align_up(wn, epb))
-            ns = (m + (t.KW - 1) * t.DW if t.SW == 1 else t.NS) * t.G
             if c0 != base:                            # the first chunk starts in the padding: shift the slots
                 A.Adds(idx_in, idx_in, c0 - base, t.NS * t.G)
                 A.gather(tt, v, idx_in, ns, t.G * t.Wv)
                 A.Adds(idx_in, idx_in, base - c0, t.NS * t.G)
             else:
                 A.gather(tt, v, idx_in, ns, t.G * t.Wv)
-            if t.LV > 0:
-                # width 2w from width w at a shift of w taps, ping-ponging between rr and tt
-                A.Max(rr, tt, tt[t.TAP:], ns - t.TAP)
-                if t.LV >= 2:
-                    A.Max(tt, rr, rr[2 * t.TAP:], ns - 3 * t.TAP)
-                if t.LV >= 3:
-                    A.Max(rr, tt, tt[4 * t.TAP:], ns - 7 * t.TAP)
-                if t.LV >= 4:
-                    A.Max(tt, rr, rr[8 * t.TAP:], ns - 15 * t.TAP)
-                if t.LV % 2 == 0:
-                    A.copy(rr, tt, m * t.G)
-            elif t.KW == 1:
+        if t.LV > 0:
+            # width 2w from width w at a shift of w taps, ping-ponging between rr and tt
+            A.Max(rr, tt, tt[t.TAP:], ns - t.TAP)
+            if t.LV >= 2:
+                A.Max(tt, rr, rr[2 * t.TAP:], ns - 3 * t.TAP)
+            if t.LV >= 3:
+                A.Max(rr, tt, tt[4 * t.TAP:], ns - 7 * t.TAP)
+            if t.LV >= 4:
+                A.Max(tt, rr, rr[8 * t.TAP:], ns - 15 * t.TAP)
+            if t.LV % 2 == 0:
                 A.copy(rr, tt, m * t.G)
-            else:
-                A.Max(rr, tt, tt[t.TAP:], m * t.G)
-                for kw in A.range(2, t.KW):
-                    A.Max(rr, rr, tt[kw * t.TAP:], m * t.G)
-            A.gather(oo, rr, idx_out, gn * t.OWa, t.NT * t.G)
-            A.store(y[r0 * t.OW + ow0:], oo, m, rows=gn, src_stride=t.OWa, dst_stride=t.OW)
+        elif t.KW == 1:
+            A.copy(rr, tt, m * t.G)
+        else:
+            A.Max(rr, tt, tt[t.TAP:], m * t.G)
+            for kw in A.range(2, t.KW):
+                A.Max(rr, rr, tt[kw * t.TAP:], m * t.G)
+        A.gather(oo, rr, idx_out, gn * t.OWa, t.NT * t.G)
+        A.store(y[r0 * t.OW + ow0:], oo, m, rows=gn, src_stride=t.OWa, dst_stride=t.OW)

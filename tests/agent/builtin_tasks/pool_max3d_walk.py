@@ -1,0 +1,20 @@
+"""nn.MaxPool3d(3, 2, 1) on planes of 18 output rows and two chunks of columns: the depth planes are walked once."""
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pool = nn.MaxPool3d(kernel_size=3, stride=2, padding=1)
+
+    def forward(self, x):
+        return self.pool(x)
+
+
+def get_inputs():
+    return [torch.randn(1, 2, 7, 35, 400)]
+
+
+def get_init_inputs():
+    return []
