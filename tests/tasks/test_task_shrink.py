@@ -142,3 +142,12 @@ def test_a_group_count_the_shrink_cannot_reach_keeps_the_channels_whole():
                        init=[RefValue(kind="scalar", value=8192), RefValue(kind="scalar", value=512)],
                        groups={8192: 512, 64: 8, 32: 1})
     assert _group_rules(shapes) == ({64: 64}, {8192: 512})   # GroupNorm(8, 64) written in the model: 64 stays
+
+
+def test_a_grouped_convolutions_channels_stay_a_multiple_of_its_groups():
+    # MKB conv_transposed_3d_..._strided_padded_grouped: 32 channels in 4 groups shrunk to 2 (the reference failed)
+    x, w = Shape(dims=[8, 32, 12, 24, 48], dtype="float32"), Shape(dims=[32, 8, 3, 5, 7], dtype="float32")
+    out = Shape(dims=[8, 32, 24, 48, 96], dtype="float32")
+    assert plan_shrink([x, w], budget=1 << 20, cores=CORES, outputs=[out]).mapping[32] % 4
+    plan = plan_shrink([x, w], budget=1 << 20, cores=CORES, outputs=[out], multiples={32: 4})
+    assert plan.fits and plan.mapping.get(32, 32) % 4 == 0

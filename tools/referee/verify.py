@@ -50,7 +50,8 @@ def _plan(shapes: RefShapes | None, budget: int | None, cores: int, ub: int) -> 
     outputs = [] if shapes is None else [Shape(dims=list(o.shape or []), dtype=o.dtype or "float32")
                                          for o in shapes.outputs or [] if o.kind == "tensor"]
     floors, groups = _group_rules(shapes) if shapes is not None else ({}, {})
-    return plan_shrink(tensors, budget=budget, cores=cores, ub_bytes=ub, outputs=outputs, floors=floors, groups=groups)
+    return plan_shrink(tensors, budget=budget, cores=cores, ub_bytes=ub, outputs=outputs, floors=floors, groups=groups,
+                       multiples=shapes.multiples if shapes is not None else None)
 
 
 def _group_rules(shapes: RefShapes) -> tuple[dict[int, int], dict[int, int]]:

@@ -59,13 +59,15 @@ class WindowFloors(TorchDispatchMode):
     length of each input dim it slides over: `floors` maps a dim's length to that least length. `unfolded`:
     the elements of the convolutions' unfolded inputs (N x C_in x kernel x output positions: what an im2col
     moves, 36 times a stride-5 transposed conv's output). `groups`: each group norm's channel count -> its
-    number of groups."""
+    number of groups. `multiples`: a grouped convolution's channel counts -> its group count (a channel count
+    shrinks to a multiple of it; one equal to the group count, depthwise, shrinks with it by value)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.floors: dict[int, int] = {}
         self.unfolded = 0
         self.groups: dict[int, int] = {}
+        self.multiples: dict[int, int] = {}
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         name = func.overloadpacket.__name__
@@ -86,4 +88,7 @@ class WindowFloors(TorchDispatchMode):
         out = func(*args, **(kwargs or {}))
         if name == "convolution" and out.dim() > 2 and out.shape[1]:
             self.unfolded += out.numel() // out.shape[1] * args[0].shape[1] * math.prod(args[1].shape[2:])
+            groups = int(args[8]) if len(args) > 8 else 1
+            for c in {int(args[0].shape[1]), int(out.shape[1])} - {groups} if groups > 1 else ():
+                self.multiples[c] = math.lcm(self.multiples.get(c, 1), groups)
         return out
