@@ -156,7 +156,9 @@ def _search(shapes: list[Shape], budget: int, cores: int, ub_bytes: int, before:
     values = sorted({d for s in shapes for d in s.dims if d >= 2 and d not in keep}, reverse=True)
     for level in LEVELS:
         mapping: dict[int, int] = {}
-        taken = set(values) | keep           # different dims stay different, kept ones included
+        # different dims stay different, kept ones included; no dim takes a group count's value, as the worker
+        # maps the sizes the Model's constructor asks for once more (8192 -> 512 then 512 -> 32 as a group count)
+        taken = set(values) | keep | set(groups.values())
         for d in values:
             if _total(shapes, mapping) <= budget:
                 break
@@ -164,13 +166,15 @@ def _search(shapes: list[Shape], budget: int, cores: int, ub_bytes: int, before:
             modulus, floor = _constraints(shapes, d, level, cores, ub_bytes, floors,
                                           math.lcm(width, multiples.get(d, 1)))
             v = _smallest(d, modulus, floor, taken)
-            if v is not None and d in groups and mapping.get(groups[d], v // width) != v // width:
-                v = None                     # two group norms would shrink one group count differently
+            if v is not None and d in groups and (mapping.get(groups[d], v // width) != v // width or
+                                                  groups[d] not in mapping and v // width in taken):
+                v = None                     # the group count would collide with another size
             if v is not None:
                 mapping[d] = v
                 taken.add(v)
                 if d in groups:
                     mapping[groups[d]] = v // width
+                    taken.add(v // width)
         after = _total(shapes, mapping)
         if after <= budget:
             return ShrinkPlan(mapping=mapping, elements_before=before, elements_after=after, budget=budget, kept=level)
