@@ -53,8 +53,10 @@ class Plan:
 
     @property
     def lanes(self) -> list[int]:
-        if not self.S:
-            return [len(self.frame) - 1]
+        if not self.S:        # the last axis longer than 1 and the size-1 axes after it: a (1, C, B, 1) frame
+            # runs C rows of B lanes, not C * B rows of one lane
+            last = max((a for a, d in enumerate(self.frame) if d > 1), default=len(self.frame) - 1)
+            return list(range(last, len(self.frame)))
         return self.S if self.row_mode else list(range(self.S[-1] + 1, len(self.frame)))
 
     def level(self, name: str) -> str:

@@ -50,6 +50,13 @@ def get_inputs():
 def get_init_inputs():
     return []
 """
+SPREAD = HEAD + """    def forward(self, m, bias):
+        return m + bias
+def get_inputs():
+    return [torch.randn(8, 1), torch.randn(1, 24, 1, 1)]
+def get_init_inputs():
+    return []
+"""
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +65,7 @@ def graphs(tmp_path_factory):
     d = tmp_path_factory.mktemp("tail")
     tasks = []
     for name, text in (("fused", FUSED), ("alone", ALONE), ("softmax_tail", SOFTMAX),
-                       ("min_bias", MIN_BIAS)):
+                       ("min_bias", MIN_BIAS), ("spread", SPREAD)):
         (d / f"{name}.py").write_text(text)
         tasks.append(load_task(d / f"{name}.py"))
     return {t.name: OpGraph(tr) for t, tr in zip(tasks, trace_tasks(tasks))}
@@ -85,3 +92,21 @@ def test_the_frame_is_the_inputs_broadcast_shape(graphs):
     a frame neither input has (the largest input's shape was the frame, and the (B, 1) value did not fit it)."""
     assert compose_tail(graphs["min_bias"], "fc", "tail").body
     assert plan(OpGraph(tail_trace(graphs["min_bias"].trace, "fc"))).frame == [1, 24, 8, 1]
+
+
+
+def test_trailing_size_one_axes_join_the_lanes(graphs):
+    """(8, 1) + (1, 24, 1, 1) fills (1, 24, 8, 1): 24 rows of 8 lanes, not 192 rows of one lane (the last stage of
+    gemm_group_norm_min_bias_add ran C * B rows of one element)."""
+    import numpy as np
+    from kernelwright.tools.dsl.interp.run import interpret
+    from kernelwright.tools.dsl.parse_program import parse_program
+    g = OpGraph(graphs["spread"].trace)
+    assert plan(g).lanes == [2, 3]
+    parts = compose_parts(OpGraph(graphs["spread"].trace), "spread")
+    rng = np.random.default_rng(1)
+    m, bias = rng.standard_normal((8, 1)).astype(np.float32), rng.standard_normal((1, 24, 1, 1)).astype(np.float32)
+    res = interpret(parse_program(program(parts, "spread").source), {parts.names["m"]: m, parts.names["bias"]: bias})
+    assert res.ok, [d.render() for d in res.diagnostics]
+    assert res.tiling.fields["rows"] == 24 and res.tiling.fields["L"] == 8
+    assert np.allclose(res.outputs[parts.y], m + bias)

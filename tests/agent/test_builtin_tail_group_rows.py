@@ -24,12 +24,23 @@ def test_group_norm_in_narrow_groups_matches_numpy(rows, groups, width):
     x = rng.standard_normal((rows, c)).astype(np.float32)
     w = rng.standard_normal(c).astype(np.float32)
     b = rng.standard_normal(c).astype(np.float32)
-    res = interpret(parse_program(tail_group_rows.program(groups, 1e-5, True)), {"x": x, "weight": w, "bias": b})
+    res = interpret(parse_program(tail_group_rows.program(groups, 1e-5, True, c)), {"x": x, "weight": w, "bias": b})
     assert res.ok, [d.render() for d in res.diagnostics]
     assert np.allclose(res.outputs["y"], _group_norm(x, groups, w, b, 1e-5), rtol=1e-4, atol=1e-4)
     # 440 groups of 8 do not fit one run (the UB holds 416): two runs per row, the second one short
-    plain = interpret(parse_program(tail_group_rows.program(groups, 1e-5, False)), {"x": x})
+    plain = interpret(parse_program(tail_group_rows.program(groups, 1e-5, False, c)), {"x": x})
     assert plain.ok and np.allclose(plain.outputs["y"], _group_norm(x, groups, 1.0, 0.0, 1e-5), rtol=1e-4, atol=1e-4)
+
+
+def test_a_shrunk_case_keeps_the_channels_per_group_of_the_task():
+    """Written for 8192 channels in 512 groups, run at 512 channels: 32 groups of 16 (the shrinker maps the task's
+    group count alike), not 512 groups of one channel."""
+    x = np.random.default_rng(4).standard_normal((3, 512)).astype(np.float32)
+    res = interpret(parse_program(tail_group_rows.program(512, 1e-5, False, 8192)), {"x": x})
+    assert res.ok, [d.render() for d in res.diagnostics]
+    assert res.tiling.fields["G"] == 32 and res.tiling.fields["L"] == 16
+    assert np.allclose(res.outputs["y"], _group_norm(x, 32, 1.0, 0.0, 1e-5), rtol=1e-4, atol=1e-4)
+    assert tail_group_rows.group_count("C", 8192, 1) == ("1", "(C)")       # one group stays one at any size
 
 
 @pytest.mark.parametrize("kind,k,rows,width", [("amax", 2, 3, 64), ("mean", 4, 3, 30), ("amax", 2, 3, 9603),

@@ -115,3 +115,42 @@ def test_distinct_block_multiples_that_run_out_of_values_shrink_their_leading_di
     assert plan.fits and plan.kept == "last-block" and plan.elements_after <= 1 << 20
     assert plan.mapping[96] % 8 == 0 and plan.mapping[96] < 96        # the last dim keeps its block residue
     assert len(set(plan.mapping.values()) | {8, 24, 3}) == len(plan.mapping) + 3   # distinct dims stay distinct
+
+
+def test_a_group_norm_shrinks_its_channels_and_its_group_count_alike():
+    # MKB matmul_group_norm_leaky_relu_sum: Linear 8192 -> 8192, GroupNorm(512 groups). Shrunk to 512 channels in the
+    # task's 512 groups, each group held one channel (46 of 524288 elements outside MKB's bar)
+    x, w, gw = (Shape(dims=d, dtype="float32") for d in ([1024, 8192], [8192, 8192], [8192]))
+    out = Shape(dims=[1024, 8192], dtype="float32")
+    plan = plan_shrink([x, w, gw], budget=1 << 20, cores=CORES, outputs=[out], groups={8192: 512})
+    c = plan.mapping[8192]
+    assert plan.fits and c < 8192 and c % 16 == 0 and plan.mapping[512] == c // 16
+    # no size lands on the group count's value: the Model's constructor asks for the shrunk sizes, which the worker
+    # maps again (8192 -> 512, then Linear's 512 x 512 weight -> 32 x 32 as if 512 were the group count)
+    assert set(plan.mapping.values()).isdisjoint(plan.mapping)
+    # the group count is a dim's value too (it would shrink that dim): the channels stay whole
+    small = [Shape(dims=[64, 4096], dtype="float32"), Shape(dims=[4096], dtype="float32"), Shape(dims=[512, 64], dtype="float32")]
+    held = plan_shrink(small, budget=1 << 17, cores=CORES, groups={4096: 512})
+    assert held.fits and 4096 not in held.mapping and plan_shrink(small, budget=1 << 17, cores=CORES).mapping[4096] < 4096
+    # one group, or a group per channel, shrinks with the channels by itself: no rule
+    plain = plan_shrink([x, w, gw], budget=1 << 20, cores=CORES, outputs=[out]).mapping
+    for g in (1, 8192):
+        assert plan_shrink([x, w, gw], budget=1 << 20, cores=CORES, outputs=[out], groups={8192: g}).mapping == plain
+
+
+def test_a_group_count_the_shrink_cannot_reach_keeps_the_channels_whole():
+    from kernelwright.tools.referee.verify import _group_rules
+    from kernelwright.tools.tasks.reference import RefShapes, RefValue
+    shapes = RefShapes(args=[RefValue(kind="tensor", shape=[1024, 8192], dtype="float32")],
+                       init=[RefValue(kind="scalar", value=8192), RefValue(kind="scalar", value=512)],
+                       groups={8192: 512, 64: 8, 32: 1})
+    assert _group_rules(shapes) == ({64: 64}, {8192: 512})   # GroupNorm(8, 64) written in the model: 64 stays
+
+
+def test_a_grouped_convolutions_channels_stay_a_multiple_of_its_groups():
+    # MKB conv_transposed_3d_..._strided_padded_grouped: 32 channels in 4 groups shrunk to 2 (the reference failed)
+    x, w = Shape(dims=[8, 32, 12, 24, 48], dtype="float32"), Shape(dims=[32, 8, 3, 5, 7], dtype="float32")
+    out = Shape(dims=[8, 32, 24, 48, 96], dtype="float32")
+    assert plan_shrink([x, w], budget=1 << 20, cores=CORES, outputs=[out]).mapping[32] % 4
+    plan = plan_shrink([x, w], budget=1 << 20, cores=CORES, outputs=[out], multiples={32: 4})
+    assert plan.fits and plan.mapping.get(32, 32) % 4 == 0

@@ -39,3 +39,21 @@ def test_the_unfolded_input_of_a_convolution_is_counted():
             torch.nn.Conv2d(4, 6, 3)(x)                               # out [2, 6, 8, 10]
             torch.nn.ConvTranspose2d(4, 6, 3, stride=2)(x)            # out [2, 6, 21, 25]
     assert windows.unfolded == 2 * 4 * 9 * (8 * 10 + 21 * 25)
+
+
+def test_a_group_norm_records_its_channels_and_groups():
+    with FakeTensorMode(allow_non_fake_inputs=True):
+        x = torch.randn(4, 96, 5)
+        with torch.no_grad(), WindowFloors() as windows:
+            torch.nn.GroupNorm(12, 96)(x)
+            torch.nn.functional.group_norm(torch.randn(2, 8), 2)
+    assert windows.groups == {96: 12, 8: 2} and windows.floors == {}
+
+
+def test_a_grouped_convolution_records_what_its_channels_stay_a_multiple_of():
+    with FakeTensorMode(allow_non_fake_inputs=True):
+        x = torch.randn(2, 32, 6, 6)
+        with torch.no_grad(), WindowFloors() as windows:
+            torch.nn.ConvTranspose2d(32, 24, 3, groups=4)(x)
+            torch.nn.Conv2d(32, 32, 3, groups=32)(x)         # depthwise: the group count shrinks with the channels
+    assert windows.multiples == {32: 4, 24: 4}

@@ -28,7 +28,7 @@ from kernelwright.tools.referee.tolerance import AUTO, BENCHMARK_NAMES, Toleranc
 from kernelwright.tools.referee.verdict import CaseRun, StageReport, Verdict
 from kernelwright.tools.task import Task, TaskCase
 from kernelwright.tools.tasks.reference import ReferenceWorker, RefFailure, RefShapes
-from kernelwright.tools.tasks.shrink import Shape, ShrinkPlan, plan_shrink
+from kernelwright.tools.tasks.shrink import Shape, ShrinkPlan, narrowing_groups, plan_shrink
 from kernelwright.tools.toolchain import EMULATION_BUDGET, Toolchain
 
 DEFAULT_BUDGET = EMULATION_BUDGET  # elements per case on an emulation (inputs, init tensors and weights)
@@ -49,8 +49,19 @@ def _plan(shapes: RefShapes | None, budget: int | None, cores: int, ub: int) -> 
         return ShrinkPlan(elements_before=total, elements_after=total, budget=total)
     outputs = [] if shapes is None else [Shape(dims=list(o.shape or []), dtype=o.dtype or "float32")
                                          for o in shapes.outputs or [] if o.kind == "tensor"]
-    return plan_shrink(tensors, budget=budget, cores=cores, ub_bytes=ub, outputs=outputs,
-                       floors=shapes.floors if shapes is not None else None)
+    floors, groups = _group_rules(shapes) if shapes is not None else ({}, {})
+    return plan_shrink(tensors, budget=budget, cores=cores, ub_bytes=ub, outputs=outputs, floors=floors, groups=groups,
+                       multiples=shapes.multiples if shapes is not None else None)
+
+
+def _group_rules(shapes: RefShapes) -> tuple[dict[int, int], dict[int, int]]:
+    """(floors, groups) for the shrinker: a group norm whose group count is one of the task's int arguments
+    shrinks its channels with its groups (the worker maps that argument like a size); one whose count the
+    shrink cannot reach (written in the model's code) keeps its channels whole, else its groups would narrow."""
+    ints = {v.value for v in shapes.args + shapes.init if v.kind == "scalar" and type(v.value) is int}
+    groups = narrowing_groups(shapes.groups)
+    floors = dict(shapes.floors) | {c: c for c, g in groups.items() if g not in ints}
+    return floors, {c: g for c, g in groups.items() if g in ints}
 
 
 def _fit_held(plan: ShrinkPlan, shapes: RefShapes | None, budget: int | None, cores: int, ub: int,

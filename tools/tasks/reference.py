@@ -57,6 +57,8 @@ class RefShapes(BaseModel):
     outputs_error: str | None = None
     floors: dict[int, int] = Field(default_factory=dict)     # dim -> least length a window over it needs
     unfolded: int = 0                 # elements of the convolutions' unfolded inputs (window_floors.py)
+    groups: dict[int, int] = Field(default_factory=dict)     # a group norm's channels -> its number of groups
+    multiples: dict[int, int] = Field(default_factory=dict)  # a grouped conv's channels -> what they stay a multiple of
 
 
 class RefRun(BaseModel):
@@ -272,7 +274,9 @@ class ReferenceWorker:
                          outputs=_values(resp["outputs"], None, "out") if "outputs" in resp else None,
                          outputs_error=resp.get("outputs_error"),
                          floors={int(k): int(v) for k, v in resp.get("floors", {}).items()},
-                         unfolded=int(resp.get("unfolded", 0)))
+                         unfolded=int(resp.get("unfolded", 0)),
+                         groups={int(k): int(v) for k, v in resp.get("groups", {}).items()},
+                         multiples={int(k): int(v) for k, v in resp.get("multiples", {}).items()})
 
     def run(self, case: TaskCase, seed: int, mapping: dict[int, int] | None = None) -> RefRun | RefFailure:
         self._n += 1

@@ -1,12 +1,13 @@
-"""Worker side: the least length each dim a sliding window covers needs, recorded from one forward, and the
-size of the convolutions' unfolded inputs.
+"""Worker side: the least length each dim a sliding window covers needs, recorded from one forward, the
+size of the convolutions' unfolded inputs, and the group counts of the group norms.
 
 A convolution or pooling window of dilated extent E with padding P needs an input dim of at least E - 2P, else
 the reference itself fails ("Kernel size can't be greater than actual input size"), a pooling window at least its
 kernel size K too; a transposed convolution needs (d - 1) * stride + E - 2P + output_padding >= 1. The shrinker
 keeps such a dim at or above its floor (shrink.py). Floors are keyed by the dim's value, as the shrinker maps
 dims: a window over an intermediate whose length is no task dim gives a floor nothing uses. The unfolded inputs
-count in what a shrunk case may hold (referee/verify.py, _fit_held).
+count in what a shrunk case may hold (referee/verify.py, _fit_held). A group norm's (channels, groups) pair lets
+the shrinker shrink both alike, keeping the channels per group (shrink.py).
 """
 from __future__ import annotations
 
@@ -57,12 +58,16 @@ class WindowFloors(TorchDispatchMode):
     """While a forward runs (on fake tensors), note for every convolution and pooling window the least
     length of each input dim it slides over: `floors` maps a dim's length to that least length. `unfolded`:
     the elements of the convolutions' unfolded inputs (N x C_in x kernel x output positions: what an im2col
-    moves, 36 times a stride-5 transposed conv's output)."""
+    moves, 36 times a stride-5 transposed conv's output). `groups`: each group norm's channel count -> its
+    number of groups. `multiples`: a grouped convolution's channel counts -> its group count (a channel count
+    shrinks to a multiple of it; one equal to the group count, depthwise, shrinks with it by value)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.floors: dict[int, int] = {}
         self.unfolded = 0
+        self.groups: dict[int, int] = {}
+        self.multiples: dict[int, int] = {}
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         name = func.overloadpacket.__name__
@@ -73,6 +78,8 @@ class WindowFloors(TorchDispatchMode):
                 found = _pool_floors(name, tuple(args))
             else:
                 found = []
+            if name == "native_group_norm":       # (input, weight, bias, N, C, HxW, group, eps)
+                self.groups[int(args[4])] = int(args[6])
         except (TypeError, ValueError, IndexError, AttributeError):
             found = []          # an op spelled differently: no floor, the shrinker's own rules only
         for size, least in found:
@@ -81,4 +88,7 @@ class WindowFloors(TorchDispatchMode):
         out = func(*args, **(kwargs or {}))
         if name == "convolution" and out.dim() > 2 and out.shape[1]:
             self.unfolded += out.numel() // out.shape[1] * args[0].shape[1] * math.prod(args[1].shape[2:])
+            groups = int(args[8]) if len(args) > 8 else 1
+            for c in {int(args[0].shape[1]), int(out.shape[1])} - {groups} if groups > 1 else ():
+                self.multiples[c] = math.lcm(self.multiples.get(c, 1), groups)
         return out

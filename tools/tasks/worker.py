@@ -184,6 +184,8 @@ class TaskRunner:
                 result["outputs"] = [describe(o, None, "") for o in flatten_outputs(out)]
                 result["floors"] = {str(k): v for k, v in windows.floors.items()}
                 result["unfolded"] = windows.unfolded
+                result["groups"] = {str(k): v for k, v in windows.groups.items()}
+                result["multiples"] = {str(k): v for k, v in windows.multiples.items()}
             except Exception as e:  # shapes of outputs are a nicety: the real run will tell
                 result["outputs_error"] = f"{type(e).__name__}: {str(e)[:300]}"
         return result

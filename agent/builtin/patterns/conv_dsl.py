@@ -6,7 +6,7 @@ from kernelwright.agent.builtin.chain import ChainCompiler
 from kernelwright.agent.builtin.dslgen import decorator, doc, ident, indent, kernel_name
 from kernelwright.agent.builtin.graphview import Node, OpGraph
 from kernelwright.agent.builtin.patterns import Emitted
-from kernelwright.agent.builtin.patterns import conv_im2col, conv_norm
+from kernelwright.agent.builtin.patterns import conv_im2col, conv_norm, tail_group_rows
 from kernelwright.agent.builtin.patterns.conv_norm import NormStage
 from kernelwright.agent.builtin.patterns.conv_spec import ConvSpec, constant
 
@@ -60,7 +60,7 @@ def emit(g: OpGraph, spec: ConvSpec, after: list[Node], extras: dict[str, str], 
     if norm is not None:
         comp3, result3 = conv_norm.compile_post(g, norm)
         ntiles3 = 3 + 2 * len(norm.post_extras) + len(comp3.tiles) + (2 if comp3.advanced else 0)
-        GN = norm.groups if norm.groups is not None else "CO"
+        GN = tail_group_rows.group_count("CO", norm.node.shape[1], norm.groups)[0] if norm.groups is not None else "CO"
     else:
         ntiles3, GN = 0, "1"
 

@@ -15,7 +15,7 @@ from kernelwright.agent.builtin.graphview import FLOAT_DTYPES, Node, OpGraph, re
 from kernelwright.agent.builtin.patterns.compose import attempt
 from kernelwright.agent.builtin.patterns.stitch import Stage, Stitcher, View
 
-from kernelwright.agent.builtin.patterns.tail_ops import KNOWN, PASS, POOLS, RESHAPE, TailOps
+from kernelwright.agent.builtin.patterns.tail_ops import KNOWN, PASS, POOLS, REDUCE, RESHAPE, TailOps
 
 __all__ = ["KNOWN", "Segments", "Val", "regroup"]
 
@@ -188,6 +188,8 @@ class Segments(TailOps):
         if op == "GroupNorm" or op in POOLS:
             self.isolate(src, n)
             return self.group_norm(n) if op == "GroupNorm" else self.pool(n)
+        if self._spreads_reduced(n):
+            self.close()                # stored once, not reduced again for every lane of the new axes
         saved = (list(self.nodes), list(self.ins), dict(self.local), self.cur)
         self.lower(n)
         if self.fits():
@@ -201,6 +203,18 @@ class Segments(TailOps):
         self.lower(n)
         if not self.fits():
             raise Unsupported([n.op], self.why(n))
+
+    def _spreads_reduced(self, n: Node) -> bool:
+        """n broadcasts the open segment's result, a reduction's, along new outer axes (min over C of (B, C), then
+        + a (1, C, 1, 1) bias: (1, C, B, 1)). In one segment the composer's rows would be n's, each reducing its
+        row again: C * B rows of C (a 900 s timeout at 512 x 1024); closed first, the reduction runs once."""
+        out = self.local.get(self.cur)
+        node = next((m for m in self.nodes if m["name"] == out), None)
+        if node is None or not any(m["op"] in REDUCE for m in self.nodes) or n.shape is None or \
+                self.cur not in {self.alias.get(ref(a), ref(a)) for a in n.args if ref(a)}:
+            return False
+        extra = len(n.shape) - len(node["shape"])
+        return extra > 0 and math.prod(n.shape[:extra]) > 1
 
     def why(self, n: Node) -> str:
         self.lower(n)

@@ -12,8 +12,19 @@ from kernelwright.agent.builtin.dslgen import doc
 NARROW = 64          # groups of at most this many channels take this stage
 
 
-def program(groups: int, eps: float, affine: bool) -> str:
-    """A stage program over x (rows, C) and, when `affine`, weight and bias (C,): GroupNorm(groups) of x."""
+def group_count(channels: str, traced: int, groups: int) -> tuple[str, str]:
+    """The DSL expressions (group count, channels per group) of a group norm from its channels' expression
+    `channels` (`traced` of them in `groups` groups at the task's shapes): the channels per group are the
+    constant, as the shrinker shrinks the channels and the task's group count alike (tasks/shrink.py); one
+    group stays one."""
+    if groups == 1:
+        return "1", f"({channels})"
+    return f"(({channels}) // {traced // groups})", str(traced // groups)
+
+
+def program(groups: int, eps: float, affine: bool, channels: int) -> str:
+    """A stage program over x (rows, C) and, when `affine`, weight and bias (C,): GroupNorm(groups) of x, its
+    `channels` at the task's shapes (the program keeps their number per group)."""
     ins = ["x", "weight", "bias"] if affine else ["x"]
     # bytes per element: xin, yout; xf, tt (and wv, bv); idx, inv; each gather's hidden i32 offsets
     per = "2 * x.dtype.size + 32" + (" + weight.dtype.size + bias.dtype.size + 8" if affine else "")
@@ -64,7 +75,7 @@ def program(groups: int, eps: float, affine: bool) -> str:
     host = [
         "C = x.shape[1]",
         "B = x.numel // C",
-        f"G = {groups}",
+        f"G = {group_count('C', channels, groups)[0]}",
         "L = C // G",
         f"per = {per}",
         "Gc = min(A.align_up(G, 8), max(8, A.align_down((hw.ub_bytes - 4096) // (L * per + 12), 8)))",

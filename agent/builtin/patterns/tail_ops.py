@@ -130,13 +130,15 @@ class TailOps:
         if n.kind == "call_module" and len(v.shape) == 2 and v.shape[1] // G <= tail_group_rows.NARROW:
             return self.narrow_groups(n, G)
         shape = [v.shape[0], G, v.shape[1] // G] + v.shape[2:]
-        self.reseat([v.dims[0], str(G), f"({v.dims[1]}) // {G}"] + v.dims[2:], shape)
+        GE, LE = tail_group_rows.group_count(v.dims[1], v.shape[1], G)     # the channels per group are the constant
+        self.reseat([v.dims[0], GE, LE] + v.dims[2:], shape)
         out = self.normalise({"node": "zin"}, shape, list(range(2, len(shape))), float(n.module.get("eps", 1e-5)))
         for p, how in (("weight", "mul"), ("bias", "add")):
             target = f"{n.target}.{p}"
             if n.module.get("affine", True) and target in self.g.params and len(v.shape) == 2:
                 gm = ident(target, set())
-                leaf = self.leaf(target, [str(G), f"({gm}.shape[0]) // {G}"] + ["1"] * (len(shape) - 3),
+                GW, LW = tail_group_rows.group_count(f"{gm}.shape[0]", v.shape[1], G)
+                leaf = self.leaf(target, [GW, LW] + ["1"] * (len(shape) - 3),
                                  [G, v.shape[1] // G] + [1] * (len(shape) - 3))
                 out = self.node(how, [{"node": out}, {"node": leaf}], shape)
         self.local[n.name], self.cur = out, n.name
@@ -153,7 +155,8 @@ class TailOps:
         for k in keys if affine else []:
             gm = ident(k, set())
             leaves.append(View(gm, [f"{gm}.shape[0]"]))
-        self.staged(Stage(tail_group_rows.program(G, float(n.module.get("eps", 1e-5)), affine), [None] + leaves), n)
+        self.staged(Stage(tail_group_rows.program(G, float(n.module.get("eps", 1e-5)), affine, self.val.shape[1]),
+                          [None] + leaves), n)
 
     def pool_last(self, n: Node, kind: str, k: int) -> None:
         """Pooling of the last axis in windows of k taps, k apart: a stage of its own (patterns/tail_group_rows.py),
