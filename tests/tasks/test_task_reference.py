@@ -157,3 +157,21 @@ def test_repeated_index_writes_hard_coded_model_sizes_and_window_floors(tmp_path
             want[row] = value[i]
         np.testing.assert_array_equal(r.outputs[0].array, want)
         assert r.outputs[1].shape == [4, 8, 8]   # the Embedding's hard-coded 96 shrank with the case
+
+
+def test_a_constructor_that_fails_at_shrunk_sizes_is_built_at_its_own(tmp_path):
+    """sparse_attention: `torch.ones(L, L)` shrinks with the case, its `for i in range(L)` does not."""
+    f = tmp_path / "window_mask.py"
+    f.write_text("import torch\nclass Model(torch.nn.Module):\n"
+                 "    def __init__(self, L=256):\n        super().__init__()\n        mask = torch.ones(L, L)\n"
+                 "        for i in range(L):\n            mask[i, max(0, i - 2):i + 3] = 0\n"
+                 "        self.register_buffer('mask', mask)\n"
+                 "    def forward(self, x):\n        n = x.size(1)\n        return x @ self.mask[:n, :n]\n"
+                 "def get_inputs():\n    return [torch.rand(4, 256)]\n")
+    task = load_task(f)
+    with ReferenceWorker(task, timeout_s=60) as w:
+        r = w.run(task.cases[0], 0, {256: 32})
+        x = r.args[0].array
+        assert x.shape == (4, 32) and r.outputs[0].shape == [4, 32]
+        band = np.abs(np.arange(32)[:, None] - np.arange(32)[None, :]) > 2
+        np.testing.assert_allclose(r.outputs[0].array, x @ band.astype(np.float32), rtol=1e-5)

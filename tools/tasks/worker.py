@@ -134,6 +134,20 @@ class TaskRunner:
             model = model.to(TORCH_DTYPES[case["dtype"]])
         return model.eval() if isinstance(model, torch.nn.Module) else model
 
+    def _model_at(self, case: dict[str, Any], init: list[Any], mapping: dict[int, int]) -> torch.nn.Module:
+        """The Model under the case's shrunk sizes (sizes it hard-codes shrink too); one whose constructor fails
+        there (a Python loop over a hard-coded size filling a tensor the mapping shrank: sparse_attention's mask)
+        is built at its own sizes, as the task wrote it, from the same random state."""
+        if not mapping:
+            return self._model(case, init)
+        state = torch.random.get_rng_state()
+        try:
+            with ShrinkSizes(mapping):
+                return self._model(case, init)
+        except TaskFailed:
+            torch.random.set_rng_state(state)
+            return self._model(case, init)
+
     def _params(self, model: Any, store: dict | None) -> list[dict[str, Any]]:
         if not isinstance(model, torch.nn.Module):
             return []
@@ -176,8 +190,7 @@ class TaskRunner:
                 args, init = self.make(case, mapping)
             result = {"args": [describe(a, None, "") for a in args], "init": [describe(a, None, "") for a in init]}
             try:
-                with shrunk():
-                    model = self._model(case, init)
+                model = self._model_at(case, init, mapping)
                 result["params"] = self._params(model, None)
                 with torch.no_grad(), WindowFloors() as windows, shrunk():
                     out = model(*args)
@@ -196,8 +209,7 @@ class TaskRunner:
         with ShrinkSizes(mapping) if mapping else contextlib.nullcontext():
             args, init = self.make(case, mapping)
         _seed(seed)
-        with ShrinkSizes(mapping) if mapping else contextlib.nullcontext():   # sizes the Model hard-codes, too
-            model = self._model(case, init)
+        model = self._model_at(case, init, mapping)     # sizes the Model hard-codes shrink, too
         before = clone(args)
         notes: list[str] = []
         try:
@@ -294,8 +306,7 @@ class TaskRunner:
                 with ShrinkSizes(mapping) if mapping else contextlib.nullcontext():
                     args, init = self.make(case, mapping)
                 _seed(0)
-                with ShrinkSizes(mapping) if mapping else contextlib.nullcontext():
-                    model = self._model(case, init)
+                model = self._model_at(case, init, mapping)
                 return record(model, args)
         if fake_only:
             return traced(True)

@@ -18,7 +18,8 @@ from kernelwright.agent.builtin.patterns.conv_spec import ConvSpec
 SEGMENT = 2048       # outputs of one copy: rows of one element take 32 bytes of UB each (64 KiB), below 4095 rows
 LOCALS = {"u", "wt", "col", "zw", "zt", "via", "z_", "lz", "hz", "lo0", "hi0", "r", "th", "td", "nc", "u0", "un",
           "x0", "xn", "lo1", "hi1", "j", "ci", "c0", "cn", "lo2", "hi2", "oh", "od", "kh", "kd", "d_", "h_", "crow",
-          "rb", "kw", "lead", "tail", "lo_o", "hi_o", "a_", "hl", "oh0", "oh1", "e1", "rc", "rz", "q_", "xp", "lo5", "hi5", "p_", "pn"}
+          "rb", "kw", "lead", "tail", "lo_o", "hi_o", "a_", "hl", "oh0", "oh1", "e1", "rc", "rz", "q_", "xp", "lo5", "hi5", "p_", "pn",
+          "wn", "w_"}
 
 
 def pointwise(spec: ConvSpec) -> bool:
@@ -116,9 +117,11 @@ def _kw_block(spec: ConvSpec, src: str, kw: str, lead: str, width: str, row: str
             "    A.move(col[c0 + a_:], zw, min(t.bw, oh0 * t.OW - a_), via=via)",
             "for a_ in A.range(e1 * t.OW, t.OH * t.OW, t.bw):   # ... and below it",
             "    A.move(col[c0 + a_:], zw, min(t.bw, t.OH * t.OW - a_), via=via)",
-            "rc = max(1, min(4095, t.vcap // A.align_up(max(hi_o - lo_o, 1), t.epb)))",
+            "wn = max(1, min(hi_o - lo_o, t.vcap // t.epb * t.epb))   # a row wider than the staging tile: pieces",
+            "rc = max(1, min(4095, t.vcap // A.align_up(wn, t.epb)))",
             "for q_ in A.range(oh0, e1, rc):",
-            f"    A.move(col[c0 + q_ * t.OW + lo_o:], {src}[{row} + lo_o - lead:], hi_o - lo_o, via=via, "
+            "    for w_ in A.range(lo_o, hi_o, wn):",
+            f"        A.move(col[c0 + q_ * t.OW + w_:], {src}[{row} + w_ - lead:], min(wn, hi_o - w_), via=via, "
             f"rows=min(rc, e1 - q_), src_stride={stride}, dst_stride=t.OW)",
             "if lo_o > 0:                              # the padding columns left and right: rows from zw",
             "    rz = max(1, min(4095, t.bwa // lo_o, t.vcap // A.align_up(lo_o, t.epb)))",
