@@ -31,7 +31,8 @@ def read_block(path: Path, block: int) -> tuple[BlockTrace, int]:
     end = _HEAD.size + n * RECORD.itemsize
     records = np.frombuffer(data, dtype=RECORD, count=n, offset=_HEAD.size) if n else np.zeros(0, dtype=RECORD)
     names = data[end:].decode("utf-8", errors="replace").split("\0")[:n_names]
-    return BlockTrace(block=block, records=records, names=names, truncated=bool(flags & 1)), max(int(ratio), 1)
+    return BlockTrace(block=block, records=records, names=names, truncated=bool(flags & 1),
+                      cut=bool(flags & 2)), max(int(ratio), 1)
 
 
 def read_trace(run_dir: Path) -> KernelTrace | None:

@@ -1,0 +1,136 @@
+"""A trace-only run's blocks cut short, extended by their steady state (the cheap estimate at the task's shapes).
+
+A block of a tiled kernel is a prologue, then one tile after another, then an epilogue. Emulating every tile of a
+multi-GB task costs seconds to minutes; the cost model only needs the instruction stream. So the trace-only run
+stops each traced block once its copies to or from GM have moved a budget of bytes (runtime/state.cpp
+`trace_budget`), and here each cut block gets the rest of its tiles back: the longest-running repeat at the end of its
+records (the steady-state period: records equal in kind, pipe, memories, name, dtype, count, sizes and strides, and
+sync tokens shifted by the same step) is appended as many times as the block's share of the task's GM traffic says
+it still had to run. That share is the task's outputs (or, for a kernel whose tiles write nothing, its inputs) at
+the task's shapes, scaled by how many bytes the kernel moved per output (input) byte at the shrunk shapes that
+judged it, split evenly over the launch's blocks.
+
+What this can get wrong (said in the estimate's `method`): the epilogue after the last tile (a final partial tile, a
+last combine) is not in the stream, a former/tail split gives some blocks one tile more or less than the even share,
+and a kernel whose GM bytes per output byte differ between the shrunk shapes and the task's (a row that fits UB
+when shrunk and not at the task's size) is extended by the wrong count; alignment offsets (`w`) repeat the
+prefix's. A cut block whose prefix holds a SyncAll, no repeat of at least MIN_REPEATS periods, or no GM bytes in its
+period is not extended: the referee runs the blocks whole instead (speed_shapes.py)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from kernelwright.tools.perf.trace import ACQ, COPY, MEMORIES, REL, SYNCALL, BlockTrace, KernelTrace
+
+MIN_REPEATS = 3                  # a period counts as the steady state when the prefix ends with this many repeats
+MAX_RECORDS = 2 << 20            # the emulator's own cap on a block's records (runtime/trace.cpp kMaxRecords)
+MAX_CANDIDATES = 256             # period lengths tried per block (distances back to the last record's equals)
+GM = MEMORIES.index("GM")
+_SHAPE = ("kind", "pipe", "src", "dst", "name", "dtype", "count", "y", "z")   # compared as is; `x` too, but not for tokens
+
+
+@dataclass
+class Traffic:
+    """GM bytes per byte of the task's outputs (inputs) at the shrunk shapes, and those bytes at the task's shapes."""
+
+    written_per_output: float
+    read_per_input: float
+    output_bytes: int
+    input_bytes: int
+
+
+def _gm(records: np.ndarray) -> tuple[int, int]:
+    """(bytes read from GM, bytes written to GM) by the records' copies."""
+    copies = records[records["kind"] == COPY]
+    moved = copies["y"].astype("u8") * copies["count"]
+    return int(moved[copies["src"] == GM].sum()), int(moved[copies["dst"] == GM].sum())
+
+
+def gm_traffic(trace: KernelTrace) -> tuple[int, int]:
+    """(bytes read from GM, bytes written to GM) over every block of every launch."""
+    read = written = 0
+    for lt in trace.launches:
+        for b in lt.blocks:
+            r, w = _gm(b.records)
+            read, written = read + r, written + w
+    return read, written
+
+
+def _period(r: np.ndarray) -> tuple[int, int] | None:
+    """(period length P, token step) of the shortest period the records end with at least MIN_REPEATS times."""
+    n = len(r)
+    if n < MIN_REPEATS:
+        return None
+    sync = (r["kind"] == REL) | (r["kind"] == ACQ)
+    last = r[-1]
+    same_last = np.ones(n, bool)
+    for f in _SHAPE:
+        same_last &= r[f] == last[f]
+    for j in np.flatnonzero(same_last[:-1])[::-1][:MAX_CANDIDATES]:
+        p = n - 1 - int(j)
+        if p * MIN_REPEATS > n:
+            break
+        a, b = r[n - p * MIN_REPEATS:n - p], r[n - p * (MIN_REPEATS - 1):]
+        if not all(np.array_equal(a[f], b[f]) for f in _SHAPE):
+            continue
+        s = sync[n - p * (MIN_REPEATS - 1):]
+        steps = b["x"][s].astype("i8") - a["x"][s].astype("i8")
+        if len(steps) and not (steps == steps[0]).all():
+            continue
+        if not np.array_equal(a["x"][~s], b["x"][~s]):
+            continue
+        return p, int(steps[0]) if len(steps) else 0
+    return None
+
+
+def _extend(b: BlockTrace, share: Traffic, blocks: int) -> tuple[BlockTrace, str] | str:
+    """The block with its steady state repeated up to its share, and how; or why it cannot be extended."""
+    r = b.records
+    if (r["kind"] == SYNCALL).any():
+        return "its prefix holds a SyncAll (phases are not extended)"
+    found = _period(r)
+    if found is None:
+        return f"no period repeats {MIN_REPEATS} times at the end of its {len(r)} records"
+    p, step = found
+    period = r[len(r) - p:]
+    read, written = _gm(period)
+    done_read, done_written = _gm(r)
+    if written:
+        left, per, what = share.written_per_output * share.output_bytes / blocks - done_written, written, "written"
+    elif read:
+        left, per, what = share.read_per_input * share.input_bytes / blocks - done_read, read, "read"
+    else:
+        return f"its period of {p} records moves no GM bytes"
+    times = max(0, round(left / per))
+    if len(r) + times * p > MAX_RECORDS:
+        return f"{len(r)} records + {times} x {p} would pass {MAX_RECORDS} records"
+    out = np.empty(len(r) + times * p, dtype=r.dtype)
+    out[:len(r)] = r
+    if times:
+        tail = np.tile(period, times)
+        sync = (tail["kind"] == REL) | (tail["kind"] == ACQ)
+        shift = np.repeat(np.arange(1, times + 1, dtype="u8") * step, p)
+        tail["x"][sync] = (tail["x"][sync].astype("u8") + shift[sync]).astype(tail["x"].dtype)
+        out[len(r):] = tail
+    how = f"{len(r)} records, then {times} more periods of {p} ({per} GM bytes {what} each)"
+    return BlockTrace(block=b.block, records=out, names=b.names, truncated=b.truncated), how
+
+
+def extend_cut(trace: KernelTrace, share: Traffic) -> tuple[KernelTrace, str] | str:
+    """The trace with every cut block extended (module docstring) and a line saying how, or why it cannot be."""
+    out, hows = KernelTrace(), []
+    for i, lt in enumerate(trace.launches):
+        blocks = []
+        for b in lt.blocks:
+            if not b.cut:
+                blocks.append(b)
+                continue
+            got = _extend(b, share, lt.block_dim * lt.ratio)
+            if isinstance(got, str):
+                return f"launch {i} block {b.block}: {got}"
+            blocks.append(got[0])
+            hows.append(f"block {b.block}: {got[1]}")
+        out.launches.append(type(lt)(block_dim=lt.block_dim, ratio=lt.ratio, blocks=blocks, sampled=list(lt.sampled)))
+    return out, "; ".join(hows)
