@@ -94,27 +94,32 @@ def _extend(b: BlockTrace, share: Traffic, blocks: int) -> tuple[BlockTrace, str
     if found is None:
         return f"no period repeats {MIN_REPEATS} times at the end of its {len(r)} records"
     p, step = found
-    period = r[len(r) - p:]
-    read, written = _gm(period)
-    done_read, done_written = _gm(r)
+    read, written = _gm(r[len(r) - p:])
+    if not (read or written):
+        return f"its period of {p} records moves no GM bytes"
+    # the extension starts right after the prefix's last copy of the measured kind, so the block ends with its last
+    # tile's copy (the records after it in the prefix begin a tile the period repeats whole)
+    k = r["kind"] == COPY
+    k &= (r["dst"] == GM) if written else (r["src"] == GM)
+    end = int(np.flatnonzero(k[len(r) - p:])[-1]) + len(r) - p + 1
+    head, period = r[:end], r[end - p:end]
+    done_read, done_written = _gm(head)
     if written:
         left, per, what = share.written_per_output * share.output_bytes / blocks - done_written, written, "written"
-    elif read:
-        left, per, what = share.read_per_input * share.input_bytes / blocks - done_read, read, "read"
     else:
-        return f"its period of {p} records moves no GM bytes"
+        left, per, what = share.read_per_input * share.input_bytes / blocks - done_read, read, "read"
     times = max(0, round(left / per))
-    if len(r) + times * p > MAX_RECORDS:
-        return f"{len(r)} records + {times} x {p} would pass {MAX_RECORDS} records"
-    out = np.empty(len(r) + times * p, dtype=r.dtype)
-    out[:len(r)] = r
+    if len(head) + times * p > MAX_RECORDS:
+        return f"{len(head)} records + {times} x {p} would pass {MAX_RECORDS} records"
+    out = np.empty(len(head) + times * p, dtype=r.dtype)
+    out[:len(head)] = head
     if times:
         tail = np.tile(period, times)
         sync = (tail["kind"] == REL) | (tail["kind"] == ACQ)
         shift = np.repeat(np.arange(1, times + 1, dtype="u8") * step, p)
         tail["x"][sync] = (tail["x"][sync].astype("u8") + shift[sync]).astype(tail["x"].dtype)
-        out[len(r):] = tail
-    how = f"{len(r)} records, then {times} more periods of {p} ({per} GM bytes {what} each)"
+        out[len(head):] = tail
+    how = f"{len(head)} records, then {times} more periods of {p} ({per} GM bytes {what} each)"
     return BlockTrace(block=b.block, records=out, names=b.names, truncated=b.truncated), how
 
 
