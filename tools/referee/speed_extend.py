@@ -135,7 +135,12 @@ def extend_cut(trace: KernelTrace, share: Traffic) -> tuple[KernelTrace, str] | 
             got = _extend(b, share, lt.block_dim * lt.ratio)
             if isinstance(got, str):
                 return f"launch {i} block {b.block}: {got}"
-            blocks.append(got[0])
-            hows.append(f"block {b.block}: {got[1]}")
+            ext, how = got
+            same = next((o for o in blocks if len(o.records) == len(ext.records) and np.array_equal(o.records, ext.records)),
+                        None)
+            if same is not None:        # one array for equal blocks: the cost model's memo then compares none of them
+                ext.records = same.records
+            blocks.append(ext)
+            hows.append(f"block {b.block}: {how}")
         out.launches.append(type(lt)(block_dim=lt.block_dim, ratio=lt.ratio, blocks=blocks, sampled=list(lt.sampled)))
     return out, "; ".join(hows)
