@@ -78,7 +78,8 @@ def _measure(task_file: Path, project: Path, full: bool) -> dict[str, Any]:
     shapes_mod = importlib.import_module("kernelwright.tools.referee.speed_shapes")
     timed = _Timed()
     tc = get_toolchain("sim")
-    tc.run = timed.wrap(tc.run, lambda build, case, *a, **k: "trace_run" if getattr(case, "trace_only", False) else "judge_run")
+    tc.run = timed.wrap(tc.run, lambda build, case, *a, **k:
+                        "trace_run" if getattr(case, "trace_only", False) else "judge_run")
     speed._at_task_shapes = timed.wrap(speed._at_task_shapes, "estimate")
     verify_mod.trace_at_task_shapes = timed.wrap(verify_mod.trace_at_task_shapes, "trace_python")
     if full and hasattr(shapes_mod, "TRACE_BUDGETS"):
@@ -137,10 +138,10 @@ def main(argv: list[str] | None = None) -> int:
               f"added {100 * (row['added_wall'] or 0):6.1f}% wall {100 * (row['added_cpu'] or 0):6.1f}% cpu "
               f"{row['kernel_us']} us at {row['at']}", flush=True)
     shares = [r["added_cpu"] for r in done if r["added_cpu"] is not None]
+    walls = [r["added_wall"] for r in done if r["added_wall"] is not None]
     if shares:
         print(f"median added share over {len(shares)} kernels: {100 * statistics.median(shares):.1f}% of the judging "
-              f"runs' CPU seconds, {100 * statistics.median(r['added_wall'] for r in done if r['added_wall'] is not None):.1f}"
-              f"% of their wall seconds")
+              f"runs' CPU seconds, {100 * statistics.median(walls):.1f}% of their wall seconds")
     return 0
 
 

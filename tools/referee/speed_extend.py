@@ -136,8 +136,8 @@ def extend_cut(trace: KernelTrace, share: Traffic) -> tuple[KernelTrace, str] | 
             if isinstance(got, str):
                 return f"launch {i} block {b.block}: {got}"
             ext, how = got
-            same = next((o for o in blocks if len(o.records) == len(ext.records) and np.array_equal(o.records, ext.records)),
-                        None)
+            same = next((o for o in blocks if len(o.records) == len(ext.records)
+                         and np.array_equal(o.records, ext.records)), None)
             if same is not None:        # one array for equal blocks: the cost model's memo then compares none of them
                 ext.records = same.records
             blocks.append(ext)
