@@ -75,6 +75,20 @@ def test_a_prefix_without_a_steady_state_is_not_extended():
     assert "SyncAll" in extend_cut(synced, share(4, 50))
 
 
+def test_a_block_that_rewrites_its_outputs_at_the_task_shapes_is_not_extended():
+    """Written twice per output byte at the task's shapes (the runtime counted half the written bytes as distinct
+    output bytes) against once at the shrunk shapes: a count by written bytes would stop halfway."""
+    cut = launch(48, 200, cut_at=300)
+    written = gm_traffic(KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=cut.launches[0].blocks[:1])]))[1]
+    for b in cut.launches[0].blocks:
+        b.cut_out_bytes = written // 2
+    got = extend_cut(cut, share(48, 200))
+    assert isinstance(got, str) and "2.00 GM bytes per output byte" in got
+    for b in cut.launches[0].blocks:
+        b.cut_out_bytes = written
+    assert not isinstance(extend_cut(cut, share(48, 200)), str)
+
+
 def test_gm_traffic_counts_copies_to_and_from_gm_only():
     t = TraceBuilder().copy("GM", "UB", 1000, count=3).copy("UB", "GM", 500).copy("UB", "UB", 99).build()
     assert gm_traffic(KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[t])])) == (3000, 500)
@@ -125,6 +139,10 @@ def test_the_emulator_cuts_a_trace_only_block_at_its_budget_and_the_extension_ma
     assert whole.status == cut.status == "ok", (cut.detail, [d.render() for d in cut.diagnostics])
     assert whole.trace.complete and not cut.trace.complete and not whole.outputs
     assert all(bt.cut for bt in cut.trace.launches[0].blocks)
+    # the output pages each cut block touched: what it wrote (one 4 KB page per tile), not the earlier blocks' pages
+    written = [gm_traffic(KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[bt])]))[1]
+               for bt in cut.trace.launches[0].blocks]
+    assert [bt.cut_out_bytes for bt in cut.trace.launches[0].blocks] == written
     assert len(cut.trace.launches[0].blocks[0].records) < len(whole.trace.launches[0].blocks[0].records) / 3
     nbytes = x.size * 4
     got = extend_cut(cut.trace, Traffic(1.0, 1.0, output_bytes=nbytes, input_bytes=nbytes))

@@ -44,6 +44,7 @@ class BlockTrace:
     # a trace-only run stopped the block at its budget of GM bytes (runtime/trace.cpp `trace_cut`): the records are a
     # prefix, which tools/referee/speed_extend.py extends by its steady state before anything is estimated
     cut: bool = False
+    cut_out_bytes: int | None = None   # ... and the bytes of the task's outputs it had touched by then (whole pages)
 
 
 @dataclass

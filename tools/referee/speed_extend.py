@@ -3,19 +3,21 @@
 A block of a tiled kernel is a prologue, then one tile after another, then an epilogue. Emulating every tile of a
 multi-GB task costs seconds to minutes; the cost model only needs the instruction stream. So the trace-only run
 stops each traced block once its copies to or from GM have moved a budget of bytes (runtime/state.cpp
-`trace_budget`), and here each cut block gets the rest of its tiles back: the longest-running repeat at the end of its
-records (the steady-state period: records equal in kind, pipe, memories, name, dtype, count, sizes and strides, and
-sync tokens shifted by the same step) is appended as many times as the block's share of the task's GM traffic says
-it still had to run. That share is the task's outputs (or, for a kernel whose tiles write nothing, its inputs) at
-the task's shapes, scaled by how many bytes the kernel moved per output (input) byte at the shrunk shapes that
-judged it, split evenly over the launch's blocks.
+`trace_budget`), and here each cut block gets the rest of its tiles back: the shortest period its records end with,
+repeated at least MIN_REPEATS times (records equal in kind, pipe, memories, name, dtype, count, sizes and strides,
+sync tokens shifted by one step), is appended until the block has written its share of the task's outputs: the
+task's output bytes times the GM bytes the kernel wrote per output byte at the shrunk shapes that judged it, split
+evenly over the launch's blocks (a kernel whose tiles write nothing is counted by what it reads, per input byte).
 
-What this can get wrong (said in the estimate's `method`): the epilogue after the last tile (a final partial tile, a
-last combine) is not in the stream, a former/tail split gives some blocks one tile more or less than the even share,
-and a kernel whose GM bytes per output byte differ between the shrunk shapes and the task's (a row that fits UB
-when shrunk and not at the task's size) is extended by the wrong count; alignment offsets (`w`) repeat the
-prefix's. A cut block whose prefix holds a SyncAll, no repeat of at least MIN_REPEATS periods, or no GM bytes in its
-period is not extended: the referee runs the blocks whole instead (speed_shapes.py)."""
+What this can get wrong (the estimate's `method` says it was extended): the epilogue after the last tile (a final
+partial tile, a last combine) is not in the stream; a former/tail split gives some blocks one tile more or less
+than the even share; the tiles' GM alignment (`w`) repeats the prefix's; a kernel that writes each output byte a
+different number of times at the task's shapes than at the shrunk ones (a row written, read back and written again
+once it no longer fits UB) would be extended by the wrong count. That last one is checked: the runtime counts the
+output pages a cut block touched, and a block whose GM bytes written per output byte touched differ from the shrunk
+run's by more than REWRITE_TOLERANCE is not extended (a count by read bytes has no such check: extra read passes at
+the task's shapes go unseen there). Nor is a cut block whose prefix holds a SyncAll, that repeats no period
+MIN_REPEATS times, or whose period moves no GM bytes: the referee then traces the blocks whole (speed_shapes.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -26,6 +28,8 @@ from kernelwright.tools.perf.trace import ACQ, COPY, MEMORIES, REL, SYNCALL, Blo
 
 MIN_REPEATS = 3                  # a period counts as the steady state when the prefix ends with this many repeats
 MAX_RECORDS = 2 << 20            # the emulator's own cap on a block's records (runtime/trace.cpp kMaxRecords)
+REWRITE_TOLERANCE = 0.25         # GM bytes written per output byte: the task's shapes against the shrunk ones
+MIN_TOUCHED = 64 << 10           # output bytes a cut block must have touched for that check (whole pages counted)
 MAX_CANDIDATES = 256             # period lengths tried per block (distances back to the last record's equals)
 GM = MEMORIES.index("GM")
 _SHAPE = ("kind", "pipe", "src", "dst", "name", "dtype", "count", "y", "z")   # compared as is; `x` too, but not for tokens
@@ -85,6 +89,21 @@ def _period(r: np.ndarray) -> tuple[int, int] | None:
     return None
 
 
+def _rewrites(b: BlockTrace, share: Traffic) -> str:
+    """Why the count by written bytes would be wrong: the block writes each output byte a different number of times
+    at the task's shapes than the kernel did at the shrunk shapes (a row written, read back and written again once
+    it no longer fits UB); empty when it agrees within REWRITE_TOLERANCE or cannot be told."""
+    touched = b.cut_out_bytes or 0
+    _, written = _gm(b.records)
+    if touched < MIN_TOUCHED or not written or not share.written_per_output:
+        return ""
+    here = written / touched
+    if abs(here / share.written_per_output - 1) <= REWRITE_TOLERANCE:
+        return ""
+    return (f"it wrote {here:.2f} GM bytes per output byte it touched, {share.written_per_output:.2f} at the shrunk "
+            "shapes (the count by written bytes would be off)")
+
+
 def _extend(b: BlockTrace, share: Traffic, blocks: int) -> tuple[BlockTrace, str] | str:
     """The block with its steady state repeated up to its share, and how; or why it cannot be extended."""
     r = b.records
@@ -104,6 +123,9 @@ def _extend(b: BlockTrace, share: Traffic, blocks: int) -> tuple[BlockTrace, str
     end = int(np.flatnonzero(k[len(r) - p:])[-1]) + len(r) - p + 1
     head, period = r[:end], r[end - p:end]
     done_read, done_written = _gm(head)
+    mismatch = _rewrites(b, share)
+    if mismatch:
+        return mismatch
     if written:
         left, per, what = share.written_per_output * share.output_bytes / blocks - done_written, written, "written"
     else:

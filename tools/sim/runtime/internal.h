@@ -152,7 +152,9 @@ uint32_t trace_token();
 void trace_reset();
 void trace_flush();
 [[noreturn]] void trace_cut();
-void trace_mark_cut();   // ends this block here: its trace is flushed marked as cut (scheduler.cpp)
+void trace_mark_cut(uint64_t out_bytes);
+// bytes of the (lazily committed) outputs' pages touched so far: a cut block's distinct output bytes (sample.cpp)
+uint64_t outputs_resident();   // ends this block here: its trace is flushed marked as cut (scheduler.cpp)
 
 // ---- scheduler ----
 struct LaunchBody {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <unordered_map>
 #include <vector>
 #include "internal.h"
@@ -30,6 +31,7 @@ struct State {
     uint32_t tokens = 0;
     bool truncated = false;
     bool cut = false;        // a trace-only run's block stopped at its budget (trace_cut): the file's flags bit 1
+    uint64_t cut_out_bytes = 0;   // ... and the output bytes (whole pages) it had touched: `cut_<launch>_<block>.txt`
     const char* last_scalar = nullptr;  // the name of the last record when it is a SCALAR op (trace_scalar_again)
     const char* recent[8] = {};  // names looked up last (per-element scalar APIs ask for the same few)
     uint16_t recent_id[8] = {};
@@ -135,7 +137,10 @@ void trace_add(const TraceRecord& r) {
 
 uint32_t trace_token() { return ++st().tokens; }
 
-void trace_mark_cut() { st().cut = true; }
+void trace_mark_cut(uint64_t out_bytes) {
+    st().cut = true;
+    st().cut_out_bytes = out_bytes;
+}
 
 void trace_reset() {
     st() = State();
@@ -166,6 +171,10 @@ void trace_flush() {
         done += size_t(n);
     }
     close(fd);
+    if (t.cut) {
+        std::ofstream cut(config().out_dir + "/cut_" + std::to_string(b.launch) + "_" + who + ".txt");
+        cut << t.cut_out_bytes << "\n";
+    }
 }
 
 }  // namespace kw::rt
