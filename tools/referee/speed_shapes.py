@@ -106,7 +106,7 @@ def trace_at_task_shapes(s: Setting, first: RanCase) -> FullShapes:
             break                 # ran whole (or failed: said below, whatever the budget)
         got = extend_cut(r.trace, traffic)
         if isinstance(got, str):
-            tries.append(f"cut at {budget >> 20} MB per block, not extended: {got}")
+            tries.append(f"cut at {_mb(budget)} per block, not extended: {got}")
             continue
         r.trace, extended = got
         break
@@ -119,10 +119,14 @@ def trace_at_task_shapes(s: Setting, first: RanCase) -> FullShapes:
     method = (f"traced at the task's own shapes in a trace-only run of blocks {', '.join(map(str, blocks))} of "
               f"{r.block_dim}" + ("" if r.sampled else " (every block)"))
     if extended:
-        method += (f", each cut after {budget >> 20} MB of GM traffic and extended by its steady state to its share "
+        method += (f", each cut after {_mb(budget)} of GM traffic and extended by its steady state to its share "
                    f"of the task's GM bytes (tools/referee/speed_extend.py): {extended}")
     r.seconds = spent
     return FullShapes(r, method, notes=[f"the trace-only run took {spent:.1f} s"] + tries, min_bytes=total)
+
+
+def _mb(n: int) -> str:
+    return f"{n >> 20} MB" if n >= 1 << 20 else f"{n >> 10} KB"
 
 
 def _traffic(first: RanCase, shapes) -> Traffic | None:
