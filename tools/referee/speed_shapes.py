@@ -34,9 +34,10 @@ TRACE_TIMEOUT_S = 20.0         # the emulator's CPU seconds for them (the run's 
 TRACE_GM_BYTES = 32 << 30      # GM the task's own tensors may map (lazily committed: only the traced blocks' pages)
 TRACE_TOUCH_BYTES = 4 << 30    # GM the traced blocks may be expected to touch (each page they touch is memory)
 # GM bytes a traced block moves before it is cut and extended by its steady state (speed_extend.py), tried in turn;
-# a kernel none of them extends runs its traced blocks whole. The first is about a judging run's traffic at the
-# shrunk shapes (EMULATION_BUDGET elements in and out); the second covers periods of a few MB (rows past UB)
-TRACE_BUDGETS = (2 << 20, 32 << 20)
+# a kernel none of them extends runs its traced blocks whole. With three blocks the first is about a third of a
+# judging run's traffic at the shrunk shapes (EMULATION_BUDGET elements in, as many out) and holds a few dozen tiles;
+# the second covers periods of a few MB (rows past UB)
+TRACE_BUDGETS = (1 << 20, 32 << 20)
 GM = MEMORIES.index("GM")
 
 
