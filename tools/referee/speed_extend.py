@@ -147,7 +147,7 @@ def _extend(b: BlockTrace, share: Traffic, blocks: int) -> tuple[BlockTrace, str
 
 def extend_cut(trace: KernelTrace, share: Traffic) -> tuple[KernelTrace, str] | str:
     """The trace with every cut block extended (module docstring) and a line saying how, or why it cannot be."""
-    out, hows = KernelTrace(), []
+    out, hows = KernelTrace(), {}
     for i, lt in enumerate(trace.launches):
         blocks = []
         for b in lt.blocks:
@@ -163,6 +163,6 @@ def extend_cut(trace: KernelTrace, share: Traffic) -> tuple[KernelTrace, str] | 
             if same is not None:        # one array for equal blocks: the cost model's memo then compares none of them
                 ext.records = same.records
             blocks.append(ext)
-            hows.append(f"block {b.block}: {how}")
+            hows.setdefault(how, []).append(str(b.block))
         out.launches.append(type(lt)(block_dim=lt.block_dim, ratio=lt.ratio, blocks=blocks, sampled=list(lt.sampled)))
-    return out, "; ".join(hows)
+    return out, "; ".join(f"block{'s' if len(b) > 1 else ''} {', '.join(b)}: {how}" for how, b in hows.items())
