@@ -7,7 +7,9 @@ TilingFunc sees the real shapes, the kernel runs the first, the middle and the l
 (sim/run.py `sample_of`) on GM sized for the task and lazily committed (runtime/sample.cpp), with zeros for
 data (nothing is compared, no input is materialised), and the cost model times the blocks that ran; every
 other block takes the time of the nearest traced block (tools/perf/estimate.py `stand_in`, which says what
-that gets wrong). Nothing here judges the kernel.
+that gets wrong). Each traced block is cut once it has moved TRACE_BUDGETS[0] bytes of GM traffic and extended by
+its steady state to its share of the task's bytes (speed_extend.py, which says what that gets wrong); a kernel
+that cannot be extended so is traced whole, as the estimate's notes say. Nothing here judges the kernel.
 
 What it can get wrong, said in the report: a block whose work depends on the data (zeros take the same path
 as every value for the builtin writer's programs, not for data-dependent loops); untraced blocks that differ
@@ -103,8 +105,12 @@ def trace_at_task_shapes(s: Setting, first: RanCase) -> FullShapes:
     for budget in (TRACE_BUDGETS if traffic else ()) + (0,):
         r = s.toolchain.run(s.build, case.model_copy(update={"trace_budget": budget}))
         spent += r.seconds
-        if r.status != "ok" or r.trace is None or not any(b.cut for lt in r.trace.launches for b in lt.blocks):
-            break                 # ran whole (or failed: said below, whatever the budget)
+        cut = r.trace is not None and any(b.cut for lt in r.trace.launches for b in lt.blocks)
+        if not cut:
+            break                 # ran whole (or failed before any block was cut: said below, whatever the budget)
+        if r.status != "ok":      # a block left waiting for a cut one (a MIX kernel's cube core): trace them whole
+            tries.append(f"cut at {_mb(budget)} per block, the run ended with {r.status}")
+            continue
         got = extend_cut(r.trace, traffic)
         if isinstance(got, str):
             tries.append(f"cut at {_mb(budget)} per block, not extended: {got}")

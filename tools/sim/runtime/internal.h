@@ -151,10 +151,10 @@ void trace_scalar_added(const char* name);
 uint32_t trace_token();
 void trace_reset();
 void trace_flush();
-[[noreturn]] void trace_cut();
+[[noreturn]] void trace_cut();   // ends this block here: its trace is flushed marked as cut (scheduler.cpp)
 void trace_mark_cut(uint64_t out_bytes);
 // bytes of the (lazily committed) outputs' pages touched so far: a cut block's distinct output bytes (sample.cpp)
-uint64_t outputs_resident();   // ends this block here: its trace is flushed marked as cut (scheduler.cpp)
+uint64_t outputs_resident();
 
 // ---- scheduler ----
 struct LaunchBody {
