@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from kernelwright.tools.perf.estimate import estimate
-from kernelwright.tools.perf.trace import KernelTrace, LaunchTrace, TraceBuilder
+from kernelwright.tools.perf.trace import BlockTrace, KernelTrace, LaunchTrace, TraceBuilder
 from kernelwright.tools.referee.speed_extend import Traffic, extend_cut, gm_traffic
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -61,6 +61,37 @@ def test_physics_hold_for_extended_estimates():
     assert two.device_us == pytest.approx(2 * one.device_us, rel=0.1)    # twice the data, about twice the time
     assert one.device_us <= est(48, 64, buffers=1).device_us             # double buffering never slower
     assert est(1, 48 * 64, traced=(0,)).device_us > 10 * one.device_us   # one core of 48 on the same work
+
+
+def two_pass_rows(rows: int, chunks: int) -> BlockTrace:
+    """Each row: a pass reading its chunks (a max), then a pass reading them again and writing the results."""
+    t = TraceBuilder()
+    for _ in range(rows):
+        for _ in range(chunks):
+            t.copy("GM", "UB", TILE).vec("ReduceMax", "float", 128)
+        for _ in range(chunks):
+            t.copy("GM", "UB", TILE).vec("Exp", "float", 128).copy("UB", "GM", TILE)
+    return t.build()
+
+
+def test_the_steady_state_of_a_block_is_its_outer_loop_not_the_last_pass():
+    """Cut inside a row's second pass, the prefix ends with many repeats of that pass's chunk; extending by it
+    would leave every later row's first pass out. The period must span most of the prefix: whole rows."""
+    rows, chunks = 40, 12
+    whole = two_pass_rows(rows, chunks)
+    per_row = len(whole.records) // rows
+    traffic = Traffic(1.0, 2.0, output_bytes=rows * chunks * TILE, input_bytes=rows * chunks * TILE)
+
+    def cut_at(n: int):
+        b = replace(whole, records=whole.records[:n], cut=True)
+        return extend_cut(KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[b])]), traffic)
+
+    got = cut_at(int(4.5 * per_row))
+    assert not isinstance(got, str), got
+    assert f"periods of {per_row} " in got[1]
+    ext = got[0].launches[0].blocks[0].records
+    assert len(ext) == len(whole.records) and np.array_equal(ext, whole.records)
+    assert "no period repeats" in cut_at(int(1.5 * per_row))      # a row and a half: its last pass is no steady state
 
 
 def test_a_prefix_without_a_steady_state_is_not_extended():

@@ -4,8 +4,9 @@ A block of a tiled kernel is a prologue, then one tile after another, then an ep
 multi-GB task costs seconds to minutes; the cost model only needs the instruction stream. So the trace-only run
 stops each traced block once its copies to or from GM have moved a budget of bytes (runtime/state.cpp
 `trace_budget`), and here each cut block gets the rest of its tiles back: the shortest period its records end with,
-repeated at least MIN_REPEATS times (records equal in kind, pipe, memories, name, dtype, count, sizes and strides,
-sync tokens shifted by one step), is appended until the block has written its share of the task's outputs: the
+repeated at least MIN_REPEATS times and over at least COVERED of the prefix (records equal in kind, pipe, memories,
+name, dtype, count, sizes and strides, sync tokens shifted by one step; the span rule keeps an inner loop, such as
+the last pass over a row, from standing for the outer one), is appended until the block has written its share of the task's outputs: the
 task's output bytes times the GM bytes the kernel wrote per output byte at the shrunk shapes that judged it, split
 evenly over the launch's blocks (a kernel whose tiles write nothing is counted by what it reads, per input byte).
 
@@ -27,6 +28,7 @@ import numpy as np
 from kernelwright.tools.perf.trace import ACQ, COPY, MEMORIES, REL, SYNCALL, BlockTrace, KernelTrace
 
 MIN_REPEATS = 3                  # a period counts as the steady state when the prefix ends with this many repeats
+COVERED = 0.5                    # ... and they span at least this share of the prefix's records
 MAX_RECORDS = 2 << 20            # the emulator's own cap on a block's records (runtime/trace.cpp kMaxRecords)
 REWRITE_TOLERANCE = 0.25         # GM bytes written per output byte: the task's shapes against the shrunk ones
 MIN_TOUCHED = 64 << 10           # output bytes a cut block must have touched for that check (whole pages counted)
@@ -62,30 +64,36 @@ def gm_traffic(trace: KernelTrace) -> tuple[int, int]:
     return read, written
 
 
+def _codes(r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One integer per record for its shape (the _SHAPE fields, and `x` unless it is a sync token), and the sync mask."""
+    sync = (r["kind"] == REL) | (r["kind"] == ACQ)
+    keyed = np.empty(len(r), dtype=[(f, r.dtype[f]) for f in _SHAPE] + [("x", r.dtype["x"])])
+    for f in _SHAPE:
+        keyed[f] = r[f]
+    keyed["x"] = np.where(sync, 0, r["x"])
+    return np.unique(keyed, return_inverse=True)[1].ravel(), sync
+
+
 def _period(r: np.ndarray) -> tuple[int, int] | None:
-    """(period length P, token step) of the shortest period the records end with at least MIN_REPEATS times."""
+    """(period length P, token step) of the shortest period the records end with at least MIN_REPEATS times that
+    also spans at least COVERED of them: the steady state of the whole block, not of an inner loop that is only
+    part of each repeat (a row's last pass: the passes before it would be left out of the extension)."""
     n = len(r)
     if n < MIN_REPEATS:
         return None
-    sync = (r["kind"] == REL) | (r["kind"] == ACQ)
-    last = r[-1]
-    same_last = np.ones(n, bool)
-    for f in _SHAPE:
-        same_last &= r[f] == last[f]
-    for j in np.flatnonzero(same_last[:-1])[::-1][:MAX_CANDIDATES]:
+    codes, sync = _codes(r)
+    x = r["x"].astype("i8")
+    for j in np.flatnonzero(codes[:-1] == codes[-1])[::-1][:MAX_CANDIDATES]:
         p = n - 1 - int(j)
         if p * MIN_REPEATS > n:
             break
-        a, b = r[n - p * MIN_REPEATS:n - p], r[n - p * (MIN_REPEATS - 1):]
-        if not all(np.array_equal(a[f], b[f]) for f in _SHAPE):
-            continue
-        s = sync[n - p * (MIN_REPEATS - 1):]
-        steps = b["x"][s].astype("i8") - a["x"][s].astype("i8")
-        if len(steps) and not (steps == steps[0]).all():
-            continue
-        if not np.array_equal(a["x"][~s], b["x"][~s]):
-            continue
-        return p, int(steps[0]) if len(steps) else 0
+        same = codes[p:] == codes[:-p]          # record i + p repeats record i
+        steps = (x[p:] - x[:-p])[sync[p:]]
+        step = int(steps[-1]) if len(steps) else 0
+        same[sync[p:]] &= steps == step
+        run = len(same) - (int(np.flatnonzero(~same)[-1]) + 1 if not same.all() else 0)   # trailing repeats
+        if run + p >= max(MIN_REPEATS * p, COVERED * n):
+            return p, step
     return None
 
 
@@ -111,16 +119,18 @@ def _extend(b: BlockTrace, share: Traffic, blocks: int) -> tuple[BlockTrace, str
         return "its prefix holds a SyncAll (phases are not extended)"
     found = _period(r)
     if found is None:
-        return f"no period repeats {MIN_REPEATS} times at the end of its {len(r)} records"
+        return f"no period repeats {MIN_REPEATS} times over at least {COVERED:.0%} of its {len(r)} records"
     p, step = found
     read, written = _gm(r[len(r) - p:])
     if not (read or written):
         return f"its period of {p} records moves no GM bytes"
-    # the extension starts right after the prefix's last copy of the measured kind, so the block ends with its last
-    # tile's copy (the records after it in the prefix begin a tile the period repeats whole)
+    # the extension starts right after the copy of the measured kind that ends the period's longest stretch without
+    # one (a row's last write, before the next row's reading pass), so the block ends with its last row's last copy
     k = r["kind"] == COPY
     k &= (r["dst"] == GM) if written else (r["src"] == GM)
-    end = int(np.flatnonzero(k[len(r) - p:])[-1]) + len(r) - p + 1
+    at = np.flatnonzero(k[len(r) - p:])
+    gaps = np.diff(np.append(at, at[0] + p))
+    end = int(at[len(gaps) - 1 - int(np.argmax(gaps[::-1]))]) + len(r) - p + 1
     head, period = r[:end], r[end - p:end]
     done_read, done_written = _gm(head)
     mismatch = _rewrites(b, share)
