@@ -92,6 +92,7 @@ def test_the_steady_state_of_a_block_is_its_outer_loop_not_the_last_pass():
     ext = got[0].launches[0].blocks[0].records
     assert len(ext) == len(whole.records) and np.array_equal(ext, whole.records)
     assert "no period repeats" in cut_at(int(1.5 * per_row))      # a row and a half: its last pass is no steady state
+    assert "writes nothing" in cut_at(int(0.3 * per_row))         # inside the first reading pass
 
 
 def test_a_prefix_without_a_steady_state_is_not_extended():

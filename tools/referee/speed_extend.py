@@ -18,7 +18,8 @@ once it no longer fits UB) would be extended by the wrong count. That last one i
 output pages a cut block touched, and a block whose GM bytes written per output byte touched differ from the shrunk
 run's by more than REWRITE_TOLERANCE is not extended (a count by read bytes has no such check: extra read passes at
 the task's shapes go unseen there). Nor is a cut block whose prefix holds a SyncAll, that repeats no period
-MIN_REPEATS times, or whose period moves no GM bytes: the referee then traces the blocks whole (speed_shapes.py)."""
+MIN_REPEATS times, whose period moves no GM bytes, or whose period writes nothing though the kernel writes (a cut
+inside a row's first, reading pass): the referee then traces the blocks longer, then whole (speed_shapes.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ COVERED = 0.5                    # ... and they span at least this share of the 
 MAX_RECORDS = 2 << 20            # the emulator's own cap on a block's records (runtime/trace.cpp kMaxRecords)
 REWRITE_TOLERANCE = 0.25         # GM bytes written per output byte: the task's shapes against the shrunk ones
 MIN_TOUCHED = 64 << 10           # output bytes a cut block must have touched for that check (whole pages counted)
+WRITES_SEEN = 0.01               # a period without GM writes stands for a kernel writing under this share of its reads
 MAX_CANDIDATES = 256             # period lengths tried per block (distances back to the last record's equals)
 GM = MEMORIES.index("GM")
 _SHAPE = ("kind", "pipe", "src", "dst", "name", "dtype", "count", "y", "z")   # compared as is; `x` too, but not for tokens
@@ -124,6 +126,10 @@ def _extend(b: BlockTrace, share: Traffic, blocks: int) -> tuple[BlockTrace, str
     read, written = _gm(r[len(r) - p:])
     if not (read or written):
         return f"its period of {p} records moves no GM bytes"
+    must_write = share.written_per_output * share.output_bytes
+    if not written and must_write > WRITES_SEEN * share.read_per_input * share.input_bytes:
+        # a reading pass (a row's max before its normalising pass) is no steady state of a kernel that writes
+        return f"its period of {p} records writes nothing, though the kernel writes {must_write} GM bytes"
     # the extension starts right after the copy of the measured kind that ends the period's longest stretch without
     # one (a row's last write, before the next row's reading pass), so the block ends with its last row's last copy
     k = r["kind"] == COPY
