@@ -76,7 +76,8 @@ def _speed_entry(art: Path) -> dict:
     took = next((float(n.split("took ")[1].split(" s")[0]) for n in main.get("notes", []) if "trace-only run took" in n),
                 None)                  # verdicts written before `trace_s` was recorded say it in a note
     return main | {"shapes": rec.get("shapes"), "at": at, "method": rec.get("method"),
-                   "trace_s": rec.get("trace_s", took), "run_s": sum(r.get("seconds") or 0 for r in v.get("runs", [])),
+                   "trace_s": (rec.get("trace_s", took) or 0) + rec.get("estimate_s", 0) or None,
+                   "run_s": sum(r.get("seconds") or 0 for r in v.get("runs", [])),
                    "shrunk_speedup": shrunk.get("speedup"), "why_not_task_shapes": rec.get("why_not_task_shapes")}
 
 
@@ -146,8 +147,9 @@ def distribution(xs: list[float | None], total: int) -> dict:
 
 
 def trace_cost(rs: list[dict]) -> dict | None:
-    """What the estimate at the task's shapes cost: the trace-only run's wall time against the emulated runs that
-    judged the kernel (their own wall time, build and reference excluded)."""
+    """What the estimate at the task's shapes cost: the trace-only run's wall time (and the estimating after it,
+    where the verdict records it) against the emulated runs that judged the kernel (their own wall time, build and
+    reference excluded)."""
     pairs = [(r["trace_s"], r["run_s"]) for r in rs if r.get("trace_s") and r.get("run_s")]
     if not pairs:
         return None
@@ -201,7 +203,8 @@ def markdown(s: dict) -> str:
                      + " | ".join("n/a" if d[m] is None else f"{d[m]:.3f}x" for m in ("median", "min", "max")) + " |")
     c = s.get("trace_cost")
     if c:
-        lines += ["", f"The estimate at the task's shapes cost a trace-only run of {c['median_trace_s']:.1f} s (median over "
+        lines += ["", f"The estimate at the task's shapes cost a trace-only run and its estimating of "
+                      f"{c['median_trace_s']:.1f} s (median over "
                       f"{c['tries']} tries) against {c['median_run_s']:.1f} s of emulated runs that judged the kernel: "
                       f"median {100 * c['median_ratio']:.0f} % on top of them (max {100 * c['max_ratio']:.0f} %)."]
     lines += ["", "| category | tasks | correct | >=1.0x before | >=1.0x after | >=0.8x before | >=0.8x after |",

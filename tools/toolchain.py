@@ -132,6 +132,9 @@ class Case(BaseModel):
     # run for the instruction trace only (a speed estimate at the task's own shapes, tools/referee/speed_shapes.py):
     # inputs given as zero-stride arrays go in as lazily committed zeros, no race check, no outputs read back
     trace_only: bool = False
+    # a trace-only run's blocks stop once their copies to or from GM moved this many bytes (their traces say they were
+    # cut; tools/referee/speed_extend.py extends them by their steady state); 0: every block runs to its end
+    trace_budget: int = 0
     # inputs too big to hold (sampled launches only): made by the runner on first touch from this seed and the
     # element offset (runtime/generated.cpp; referee/region_values.py makes the same values); the array in
     # `inputs` is a zero-stride placeholder giving the shape and dtype

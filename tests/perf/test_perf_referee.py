@@ -113,3 +113,17 @@ def test_a_shrunk_case_is_estimated_at_the_task_shapes_too(sim, project, task_wo
     assert main["device_us"] > shrunk["device_us"]
     assert main["eager_us"] > shrunk["eager_us"]                        # eager at the task's shapes too
     assert "at the task's shapes" in m.summary and "at the shrunk shapes" in m.summary
+
+
+def test_a_cut_block_that_cannot_be_extended_is_traced_whole(sim, project, task_worker, monkeypatch):
+    """Cut after 1 KB, add_scale's blocks (one tile each) repeat no period: the referee says so and traces the
+    blocks whole, so the estimate at the task's shapes is the one without a cut."""
+    from kernelwright.tools.referee import speed_shapes
+    task, worker = task_worker
+    monkeypatch.setattr(speed_shapes, "TRACE_BUDGETS", (1024,))
+    v = verify(task, project, sim, worker=worker, trials=1, recheck=False, api_lint=False, budget=4096)
+    speed = v.stage("measure").metrics["speed"]
+    assert speed["at"] == "task" and "extended" not in speed["method"], speed.get("why_not_task_shapes")
+    notes = speed["per_soc"]["Ascend910B2"]["notes"]
+    assert any("cut at 1 KB per block, not extended" in n and "no period repeats" in n for n in notes), notes
+    assert speed["per_soc"]["Ascend910B2"]["gm_bytes"] >= 3 * 37000 * 2

@@ -64,9 +64,9 @@ class _Memo:
         """The index of the first block equal to `b` (a block marked by tools/perf/l2.py)."""
         r = b.records
         key = (len(r), r[:8].tobytes(), r[-8:].tobytes())
-        for i in self.seen.get(key, []):
+        for i in self.seen.get(key, []):     # stand-ins and equal extended blocks share their records
             other = self.blocks[i]
-            if other.names == b.names and np.array_equal(other.records, r):
+            if other.names == b.names and (other.records is r or np.array_equal(other.records, r)):
                 return i
         self.blocks.append(b)
         self.seen.setdefault(key, []).append(len(self.blocks) - 1)

@@ -43,6 +43,10 @@ class BlockTrace:
     records: np.ndarray            # RECORD rows, in program order
     names: list[str]               # the string table `name` and `dtype` index into
     truncated: bool = False        # the emulator stopped recording (too many records): the estimate is partial
+    # a trace-only run stopped the block at its budget of GM bytes (runtime/trace.cpp `trace_cut`): the records are a
+    # prefix, which tools/referee/speed_extend.py extends by its steady state before anything is estimated
+    cut: bool = False
+    cut_out_bytes: int | None = None   # ... and the bytes of the task's outputs it had touched by then (whole pages)
 
 
 @dataclass
@@ -56,7 +60,7 @@ class LaunchTrace:
 
     @property
     def complete(self) -> bool:
-        if any(b.truncated for b in self.blocks):
+        if any(b.truncated or b.cut for b in self.blocks):
             return False
         if self.sampled:
             ran = {b.block // self.ratio for b in self.blocks}

@@ -7,7 +7,9 @@ TilingFunc sees the real shapes, the kernel runs the first, the middle and the l
 (sim/run.py `sample_of`) on GM sized for the task and lazily committed (runtime/sample.cpp), with zeros for
 data (nothing is compared, no input is materialised), and the cost model times the blocks that ran; every
 other block takes the time of the nearest traced block (tools/perf/estimate.py `stand_in`, which says what
-that gets wrong). Nothing here judges the kernel.
+that gets wrong). Each traced block is cut once it has moved TRACE_BUDGETS[0] bytes of GM traffic and extended by
+its steady state to its share of the task's bytes (speed_extend.py, which says what that gets wrong); a kernel
+that cannot be extended so is traced whole, as the estimate's notes say. Nothing here judges the kernel.
 
 What it can get wrong, said in the report: a block whose work depends on the data (zeros take the same path
 as every value for the builtin writer's programs, not for data-dependent loops); untraced blocks that differ
@@ -26,12 +28,18 @@ from kernelwright.tools.perf.estimate import CALIBRATED_ARCHS
 from kernelwright.tools.perf.trace import COPY, MEMORIES, KernelTrace
 from kernelwright.tools.referee.case_runner import Setting, bind
 from kernelwright.tools.referee.speed import FullShapes, RanCase, min_bytes
+from kernelwright.tools.referee.speed_extend import Traffic, extend_cut, gm_traffic
 from kernelwright.tools.tasks.reference import RefFailure, RefRun, RefValue
 
 TRACE_BLOCKS = 3               # blocks a trace-only run emulates: the first, the middle and the last
 TRACE_TIMEOUT_S = 20.0         # the emulator's CPU seconds for them (the run's time limit, runtime/scheduler.cpp)
 TRACE_GM_BYTES = 32 << 30      # GM the task's own tensors may map (lazily committed: only the traced blocks' pages)
 TRACE_TOUCH_BYTES = 4 << 30    # GM the traced blocks may be expected to touch (each page they touch is memory)
+# GM bytes a traced block moves before it is cut and extended by its steady state (speed_extend.py), tried in turn;
+# a kernel none of them extends runs its traced blocks whole. With three blocks the first is about a third of a
+# judging run's traffic at the shrunk shapes (EMULATION_BUDGET elements in, as many out) and holds a few dozen tiles;
+# the second covers periods of a few MB (rows past UB)
+TRACE_BUDGETS = (1 << 20, 32 << 20)
 GM = MEMORIES.index("GM")
 
 
@@ -92,7 +100,23 @@ def trace_at_task_shapes(s: Setting, first: RanCase) -> FullShapes:
         return FullShapes(why_not=f"the task's shapes could not be bound: {bound.problem or 'no case'}")
     case = bound.case.model_copy(update={"soc": s.soc.name, "timeout_s": TRACE_TIMEOUT_S, "trace_only": True,
                                          "sample_blocks": TRACE_BLOCKS, "label": f"{first.label} (trace only)"})
-    r = s.toolchain.run(s.build, case)
+    traffic = _traffic(first, shapes)
+    spent, tries, extended = 0.0, [], ""
+    for budget in (TRACE_BUDGETS if traffic else ()) + (0,):
+        r = s.toolchain.run(s.build, case.model_copy(update={"trace_budget": budget}))
+        spent += r.seconds
+        cut = r.trace is not None and any(b.cut for lt in r.trace.launches for b in lt.blocks)
+        if not cut:
+            break                 # ran whole (or failed before any block was cut: said below, whatever the budget)
+        if r.status != "ok":      # a block left waiting for a cut one (a MIX kernel's cube core): trace them whole
+            tries.append(f"cut at {_mb(budget)} per block, the run ended with {r.status}")
+            continue
+        got = extend_cut(r.trace, traffic)
+        if isinstance(got, str):
+            tries.append(f"cut at {_mb(budget)} per block, not extended: {got}")
+            continue
+        r.trace, extended = got
+        break
     if r.status != "ok" or r.trace is None or not r.trace.complete:
         # a rule broken only at the task's shapes (a tile sized from them past UB) is news, not a speed: said, not timed
         what = "; ".join(d.render() for d in r.errors()[:2]) or r.detail or r.status
@@ -101,4 +125,25 @@ def trace_at_task_shapes(s: Setting, first: RanCase) -> FullShapes:
     blocks = r.sampled or list(range(r.block_dim))
     method = (f"traced at the task's own shapes in a trace-only run of blocks {', '.join(map(str, blocks))} of "
               f"{r.block_dim}" + ("" if r.sampled else " (every block)"))
-    return FullShapes(r, method, notes=[f"the trace-only run took {r.seconds:.1f} s"], min_bytes=total)
+    if extended:
+        method += (f", each cut after {_mb(budget)} of GM traffic and extended by its steady state to its share "
+                   f"of the task's GM bytes (tools/referee/speed_extend.py): {extended}")
+    r.seconds = spent
+    return FullShapes(r, method, notes=[f"the trace-only run took {spent:.1f} s"] + tries, min_bytes=total)
+
+
+def _mb(n: int) -> str:
+    return f"{n >> 20} MB" if n >= 1 << 20 else f"{n >> 10} KB"
+
+
+def _traffic(first: RanCase, shapes) -> Traffic | None:
+    """The shrunk run's GM bytes per byte of outputs and of inputs, with those bytes at the task's shapes."""
+    if first.ref is None or first.result.trace is None:
+        return None
+    read, written = gm_traffic(first.result.trace)
+    outs = sum(int(t.array.nbytes) for v in first.ref.outputs for t in v.tensors() if t.array is not None)
+    ins = sum(int(t.array.nbytes) for v in first.ref.args + first.ref.params for t in v.tensors() if t.array is not None)
+    if not outs or not ins:
+        return None
+    return Traffic(written_per_output=written / outs, read_per_input=read / ins,
+                   output_bytes=_bytes(shapes.outputs), input_bytes=_bytes(shapes.args + shapes.params))

@@ -152,6 +152,8 @@ class Runner:
              line("block_dim", block_dim)]
         if self.case.trace_only:     # runtime/scheduler.cpp: a sampled SyncAll waits for the sampled blocks only
             m.append(line("trace_only", 1))
+            if self.case.trace_budget:   # runtime/state.cpp: a block stops after this many GM bytes, its trace cut
+                m.append(line("trace_budget", self.case.trace_budget))
         if self.case.sample_blocks and block_dim > self.case.sample_blocks:   # before the buffers (runtime/sample.cpp)
             self.result.sampled = sample_of(block_dim, self.case.sample_blocks)
             m.append(line("sample", ",".join(map(str, self.result.sampled))))

@@ -31,7 +31,8 @@ def read_block(path: Path, block: int) -> tuple[BlockTrace, int]:
     end = _HEAD.size + n * RECORD.itemsize
     records = np.frombuffer(data, dtype=RECORD, count=n, offset=_HEAD.size) if n else np.zeros(0, dtype=RECORD)
     names = data[end:].decode("utf-8", errors="replace").split("\0")[:n_names]
-    return BlockTrace(block=block, records=records, names=names, truncated=bool(flags & 1)), max(int(ratio), 1)
+    return BlockTrace(block=block, records=records, names=names, truncated=bool(flags & 1),
+                      cut=bool(flags & 2)), max(int(ratio), 1)
 
 
 def read_trace(run_dir: Path) -> KernelTrace | None:
@@ -49,6 +50,9 @@ def read_trace(run_dir: Path) -> KernelTrace | None:
         blocks, ratio = [], 1
         for b in sorted(found[launch]):
             bt, ratio = read_block(found[launch][b], b)
+            touched = found[launch][b].with_name(f"cut_{launch}_{b}.txt")
+            if bt.cut and touched.exists():     # written by runtime/trace.cpp beside a cut block's trace
+                bt.cut_out_bytes = int(touched.read_text().split()[0])
             blocks.append(bt)
         dim = (max(found[launch]) + 1 + ratio - 1) // ratio
         trace.launches.append(LaunchTrace(block_dim=dim, ratio=ratio, blocks=blocks))

@@ -112,7 +112,7 @@ GmBuffer* gm_register(const std::string& name, uint64_t bytes, const std::string
     b->role = role;
     std::memset(b->base + bytes, kGmCanary, b->span - bytes);
     if (b->segment > bytes) b->tail_written = static_cast<uint8_t*>(shared_map(b->segment - bytes));
-    if (sampled() && (role == "in" || role == "out" || role == "inout"))
+    if (sampled() && !config().trace_only && (role == "in" || role == "out" || role == "inout"))
         b->written = static_cast<uint8_t*>(shared_map(b->capacity));  // lazily committed: touched pages only
     if (config().race_check && total_gm() + b->capacity <= kRaceCheckLimit)
         b->shadow = static_cast<uint64_t*>(shared_map(b->capacity * sizeof(uint64_t)));

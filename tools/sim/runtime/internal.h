@@ -43,6 +43,9 @@ struct Config {
     // a run for the instruction trace only (tools/referee/speed_shapes.py): nothing is judged, so a sampled launch's
     // SyncAll is a barrier among the sampled blocks (what the others would have written reads as zeros)
     bool trace_only = false;
+    // a trace-only run's cut (tools/referee/speed_extend.py): a block stops once its copies to or from GM have moved
+    // this many bytes, and its trace says it was cut short (the referee extends its steady state); 0 = never
+    uint64_t trace_budget = 0;
 };
 Config& config();
 
@@ -148,6 +151,10 @@ void trace_scalar_added(const char* name);
 uint32_t trace_token();
 void trace_reset();
 void trace_flush();
+[[noreturn]] void trace_cut();   // ends this block here: its trace is flushed marked as cut (scheduler.cpp)
+void trace_mark_cut(uint64_t out_bytes);
+// bytes of the (lazily committed) outputs' pages touched so far: a cut block's distinct output bytes (sample.cpp)
+uint64_t outputs_resident();
 
 // ---- scheduler ----
 struct LaunchBody {

@@ -116,6 +116,8 @@ int main(int argc, char** argv) {
             for (const std::string& v : split_on(f.at(1), ',')) cfg.sample.push_back(uint32_t(std::stoul(v)));
         } else if (k == "trace_only") {
             cfg.trace_only = f.at(1) == "1";
+        } else if (k == "trace_budget") {
+            cfg.trace_budget = std::stoull(f.at(1));
         } else if (k == "kernel") {
             kernel_name = f.at(1);
         } else if (k == "block_dim") {
@@ -137,7 +139,7 @@ int main(int argc, char** argv) {
                 b->fill = {0xFF};
                 std::memset(b->base, 0xFF, b->bytes);  // outputs start as garbage, as on the NPU
             }
-            if (kw::rt::sampled() && f[4] == "-" && b->role == "out") kw::rt::poison_on_touch(b);
+            if (kw::rt::sampled() && !cfg.trace_only && f[4] == "-" && b->role == "out") kw::rt::poison_on_touch(b);
             buffers[f[1]] = b;
             if (f[4] != "-" && f[4].rfind("gen:", 0) != 0) files[b] = f[4];
         } else if (k == "list") {  // list NAME MEMBER,MEMBER,... DIMS;DIMS;... (dims comma-separated)
@@ -221,8 +223,9 @@ int main(int argc, char** argv) {
     // raw stores past a buffer's end are judged on the first call (the repeat calls reload only the buffers' bytes)
     if (!kw::rt::gm_check_canaries() && status == 0) status = 1;
     // a sampled launch is judged on its first call (the repeat calls would run the sampled blocks twice more)
-    if (status == 0 && !kw::rt::sampled()) status = kw::rt::repeat_calls(files, call);
-    for (auto& kv : buffers) {
+    // a trace-only run is timed, not judged: no repeat calls, and no outputs to read back
+    if (status == 0 && !kw::rt::sampled() && !cfg.trace_only) status = kw::rt::repeat_calls(files, call);
+    for (auto& kv : cfg.trace_only ? decltype(buffers)() : buffers) {
         GmBuffer* b = kv.second;
         if (kw::rt::sampled() && (b->role == "out" || b->role == "inout" || b->role == "in"))
             kw::rt::sample_write(b, cfg.out_dir + "/out_" + kv.first + ".bin", cfg.out_dir + "/written_" + kv.first + ".txt");

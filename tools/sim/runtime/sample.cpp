@@ -37,6 +37,15 @@ std::vector<unsigned char> resident_pages(const uint8_t* base, uint64_t bytes, u
 }
 }  // namespace
 
+uint64_t outputs_resident() {
+    const uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
+    uint64_t n = 0;
+    for (const GmBuffer* b : gm_buffers())
+        if (b->role == "out" && b->bytes)
+            for (unsigned char r : resident_pages(b->base, b->bytes, page)) n += (r & 1) * page;
+    return n;
+}
+
 void sample_write(const GmBuffer* b, const std::string& path, const std::string& ranges) {
     int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     std::ofstream out(ranges);

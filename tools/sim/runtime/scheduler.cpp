@@ -93,8 +93,20 @@ void place(BlockState& st, uint32_t i, uint32_t block_dim) {
     st.sub_block_num = st.cube ? 1 : ratio;
 }
 
+uint32_t g_instance = 0;  // the instance this child runs (child_main)
+uint64_t g_outputs_before = 0;   // a trace-only run's output pages touched before this block ran (trace_cut)
+
+[[noreturn]] void end_block() {
+    counters_flush();
+    trace_flush();
+    report_line("{\"type\":\"end\",\"block\":" + std::to_string(g_instance) + ",\"status\":\"ok\"}");
+    std::fflush(stdout);
+    _exit(0);
+}
+
 [[noreturn]] void child_main(uint32_t b, uint32_t block_dim, LaunchBody& body) {
     BlockState& st = bs();
+    g_instance = b;
     place(st, b, block_dim);
     st.epoch = 0;
     st.atomic = 0;
@@ -109,13 +121,10 @@ void place(BlockState& st, uint32_t i, uint32_t block_dim) {
     const uint32_t slot = st.cube ? s.aiv_cores + uint32_t(st.group) % (s.aic_cores ? s.aic_cores : 1)
                                   : uint32_t(st.block_idx) % (s.split_arch && s.aiv_cores ? s.aiv_cores : (s.aic_cores ? s.aic_cores : 1));
     carry_restore(slot);
+    if (config().trace_budget) g_outputs_before = outputs_resident();   // blocks run one after another
     if (st.cube) body.run_cube(); else body.run();
     carry_save(slot);
-    counters_flush();
-    trace_flush();
-    report_line("{\"type\":\"end\",\"block\":" + std::to_string(b) + ",\"status\":\"ok\"}");
-    std::fflush(stdout);
-    _exit(0);
+    end_block();
 }
 
 // Waits until the child yields at SyncAll or exits. Returns false on timeout.
@@ -167,6 +176,13 @@ void kill_all(std::vector<Child>& cs) {
         }
 }
 }  // namespace
+
+// A trace-only run's block that has moved its budget of GM bytes (Config::trace_budget) ends here, its trace marked
+// as cut: the rest of the block is its steady state again, extended by the referee (speed_extend.py), not emulated.
+void trace_cut() {
+    trace_mark_cut(outputs_resident() - g_outputs_before);
+    end_block();
+}
 
 LaunchSummary& last_launch() { return summary(); }
 
@@ -300,7 +316,8 @@ int run_blocks(uint32_t block_dim, LaunchBody& body) {
             bool any = false, all = true;
             for (auto& c : cs) {
                 // a trace-only sampled launch: the blocks outside the sample never run, so they are not waited for
-                if (config().trace_only && c.state == ChildState::DONE && c.exit_code == -1) continue;
+                // (nor are the blocks whose trace was cut short: trace_cut)
+                if (config().trace_only && c.state == ChildState::DONE) continue;
                 if (c.cube == bool(kind)) any = any || c.state == ChildState::AT_SYNC, all = all && c.state == ChildState::AT_SYNC;
             }
             if (!any || !all) continue;

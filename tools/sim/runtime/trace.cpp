@@ -5,12 +5,14 @@
 // appended to memory; identical consecutive records are merged into one with a count, so a
 // scalar loop costs one record, not thousands.
 //
-// File: "KWTR", u32 version, u32 records, u32 names, u32 flags (bit 0: truncated), u32 sub_block_num,
+// File: "KWTR", u32 version, u32 records, u32 names, u32 flags (bit 0: truncated, bit 1: cut at a trace-only
+// run's budget), u32 sub_block_num,
 // then the records (struct TraceRecord, 40 bytes each), then the interned names, NUL-separated.
 #include <fcntl.h>
 #include <unistd.h>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <unordered_map>
 #include <vector>
 #include "internal.h"
@@ -28,6 +30,8 @@ struct State {
     std::unordered_map<std::string, uint16_t> by_text;
     uint32_t tokens = 0;
     bool truncated = false;
+    bool cut = false;        // a trace-only run's block stopped at its budget (trace_cut): the file's flags bit 1
+    uint64_t cut_out_bytes = 0;   // ... and the output bytes (whole pages) it had touched: `cut_<launch>_<block>.txt`
     const char* last_scalar = nullptr;  // the name of the last record when it is a SCALAR op (trace_scalar_again)
     const char* recent[8] = {};  // names looked up last (per-element scalar APIs ask for the same few)
     uint16_t recent_id[8] = {};
@@ -133,6 +137,11 @@ void trace_add(const TraceRecord& r) {
 
 uint32_t trace_token() { return ++st().tokens; }
 
+void trace_mark_cut(uint64_t out_bytes) {
+    st().cut = true;
+    st().cut_out_bytes = out_bytes;
+}
+
 void trace_reset() {
     st() = State();
     g_scalar_read = ScalarReadFast();
@@ -151,7 +160,7 @@ void trace_flush() {
     std::string names;
     for (auto& n : t.names) names += n + '\0';
     uint32_t head[6] = {0x5254574bu /* "KWTR" */, kVersion, uint32_t(t.recs.size()), uint32_t(t.names.size()),
-                        t.truncated ? 1u : 0u, uint32_t(b.sub_block_num)};
+                        (t.truncated ? 1u : 0u) | (t.cut ? 2u : 0u), uint32_t(b.sub_block_num)};
     std::string out(reinterpret_cast<const char*>(head), sizeof(head));
     out.append(reinterpret_cast<const char*>(t.recs.data()), t.recs.size() * sizeof(TraceRecord));
     out += names;
@@ -162,6 +171,10 @@ void trace_flush() {
         done += size_t(n);
     }
     close(fd);
+    if (t.cut) {
+        std::ofstream cut(config().out_dir + "/cut_" + std::to_string(b.launch) + "_" + who + ".txt");
+        cut << t.cut_out_bytes << "\n";
+    }
 }
 
 }  // namespace kw::rt

@@ -1,0 +1,184 @@
+"""A trace-only run's blocks cut after a budget of GM bytes and extended by their steady state
+(tools/referee/speed_extend.py) are estimated as the blocks run whole, and the physics hold for them."""
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kernelwright.tools.perf.estimate import estimate
+from kernelwright.tools.perf.trace import BlockTrace, KernelTrace, LaunchTrace, TraceBuilder
+from kernelwright.tools.referee.speed_extend import Traffic, extend_cut, gm_traffic
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from synth import elementwise_block  # noqa: E402
+
+SOC = "Ascend910B2"
+TILE = 32768
+
+
+def launch(blocks: int, tiles: int, *, cut_at: int | None = None, buffers: int = 2, traced=(0, 24, 47)) -> KernelTrace:
+    """`blocks` equal elementwise blocks traced on `traced`; with cut_at, each keeps only its first records."""
+    out = []
+    for b in traced if blocks > 1 else [0]:
+        bt = elementwise_block(tiles, TILE, buffers)
+        bt.block = b
+        if cut_at is not None:
+            bt = replace(bt, records=bt.records[:cut_at], cut=True)
+        out.append(bt)
+    return KernelTrace(launches=[LaunchTrace(block_dim=blocks, blocks=out, sampled=list(traced) if blocks > 1 else [])])
+
+
+def share(blocks: int, tiles: int) -> Traffic:
+    """Two inputs and one output of TILE bytes per tile, each moved once."""
+    return Traffic(written_per_output=1.0, read_per_input=1.0, output_bytes=blocks * tiles * TILE,
+                   input_bytes=2 * blocks * tiles * TILE)
+
+
+def test_a_cut_block_extended_by_its_period_is_the_whole_block():
+    whole = launch(48, 200)
+    got = extend_cut(launch(48, 200, cut_at=300), share(48, 200))
+    assert not isinstance(got, str), got
+    ext, how = got
+    assert ext.complete and "more periods of" in how
+    w, e = whole.launches[0].blocks[0].records, ext.launches[0].blocks[0].records
+    # the block ends with its last tile's copy out: the last tile's FreeTensor after it is the only record missing
+    assert len(e) == len(w) - 1 and np.array_equal(e, w[:-1])      # tokens numbered as the emulator numbers them
+    a, b = estimate(whole, SOC), estimate(ext, SOC)
+    assert b.gm_bytes == a.gm_bytes and b.device_us == pytest.approx(a.device_us, rel=1e-3)
+
+
+def test_physics_hold_for_extended_estimates():
+    def est(blocks: int, tiles: int, buffers: int = 2, traced=(0, 24, 47)):
+        got = extend_cut(launch(blocks, tiles, cut_at=120, buffers=buffers, traced=traced), share(blocks, tiles))
+        assert not isinstance(got, str), got
+        return estimate(got[0], SOC)
+    one, two = est(48, 64), est(48, 128)
+    assert one.device_us >= one.bound_us * 0.999                         # nothing beats the SoC's floor
+    assert two.device_us == pytest.approx(2 * one.device_us, rel=0.1)    # twice the data, about twice the time
+    assert one.device_us <= est(48, 64, buffers=1).device_us             # double buffering never slower
+    assert est(1, 48 * 64, traced=(0,)).device_us > 10 * one.device_us   # one core of 48 on the same work
+
+
+def two_pass_rows(rows: int, chunks: int) -> BlockTrace:
+    """Each row: a pass reading its chunks (a max), then a pass reading them again and writing the results."""
+    t = TraceBuilder()
+    for _ in range(rows):
+        for _ in range(chunks):
+            t.copy("GM", "UB", TILE).vec("ReduceMax", "float", 128)
+        for _ in range(chunks):
+            t.copy("GM", "UB", TILE).vec("Exp", "float", 128).copy("UB", "GM", TILE)
+    return t.build()
+
+
+def test_the_steady_state_of_a_block_is_its_outer_loop_not_the_last_pass():
+    """Cut inside a row's second pass, the prefix ends with many repeats of that pass's chunk; extending by it
+    would leave every later row's first pass out. The period must span most of the prefix: whole rows."""
+    rows, chunks = 40, 12
+    whole = two_pass_rows(rows, chunks)
+    per_row = len(whole.records) // rows
+    traffic = Traffic(1.0, 2.0, output_bytes=rows * chunks * TILE, input_bytes=rows * chunks * TILE)
+
+    def cut_at(n: int):
+        b = replace(whole, records=whole.records[:n], cut=True)
+        return extend_cut(KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[b])]), traffic)
+
+    got = cut_at(int(4.5 * per_row))
+    assert not isinstance(got, str), got
+    assert f"periods of {per_row} " in got[1]
+    ext = got[0].launches[0].blocks[0].records
+    assert len(ext) == len(whole.records) and np.array_equal(ext, whole.records)
+    assert "no period repeats" in cut_at(int(1.5 * per_row))      # a row and a half: its last pass is no steady state
+    assert "writes nothing" in cut_at(int(0.3 * per_row))         # inside the first reading pass
+
+
+def test_a_prefix_without_a_steady_state_is_not_extended():
+    t = TraceBuilder().copy("GM", "UB", 4096).vec("Add", "float", 16).copy("UB", "GM", 4096).build()
+    trace = KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[replace(t, cut=True)])])
+    got = extend_cut(trace, share(1, 100))
+    assert isinstance(got, str) and "no period repeats" in got
+    synced = launch(4, 50, cut_at=200, traced=(0,))
+    b = synced.launches[0].blocks[0]
+    synced.launches[0].blocks[0] = replace(b, records=np.concatenate([TraceBuilder().sync_all().build().records,
+                                                                       b.records]))
+    assert "SyncAll" in extend_cut(synced, share(4, 50))
+
+
+def test_a_block_that_rewrites_its_outputs_at_the_task_shapes_is_not_extended():
+    """Written twice per output byte at the task's shapes (the runtime counted half the written bytes as distinct
+    output bytes) against once at the shrunk shapes: a count by written bytes would stop halfway."""
+    cut = launch(48, 200, cut_at=300)
+    written = gm_traffic(KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=cut.launches[0].blocks[:1])]))[1]
+    for b in cut.launches[0].blocks:
+        b.cut_out_bytes = written // 2
+    got = extend_cut(cut, share(48, 200))
+    assert isinstance(got, str) and "2.00 GM bytes per output byte" in got
+    for b in cut.launches[0].blocks:
+        b.cut_out_bytes = written
+    assert not isinstance(extend_cut(cut, share(48, 200)), str)
+
+
+def test_gm_traffic_counts_copies_to_and_from_gm_only():
+    t = TraceBuilder().copy("GM", "UB", 1000, count=3).copy("UB", "GM", 500).copy("UB", "UB", 99).build()
+    assert gm_traffic(KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[t])])) == (3000, 500)
+
+
+TILED = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void tiled(GM_ADDR x, GM_ADDR y, uint32_t tiles, uint32_t tile) {
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 2> inQ;
+    TQue<QuePosition::VECOUT, 2> outQ;
+    pipe.InitBuffer(inQ, 2, tile * sizeof(float));
+    pipe.InitBuffer(outQ, 2, tile * sizeof(float));
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x + GetBlockIdx() * tiles * tile, tiles * tile);
+    yg.SetGlobalBuffer((__gm__ float*)y + GetBlockIdx() * tiles * tile, tiles * tile);
+    for (uint32_t i = 0; i < tiles; ++i) {
+        LocalTensor<float> a = inQ.AllocTensor<float>();
+        DataCopy(a, xg[i * tile], tile);
+        inQ.EnQue(a);
+        LocalTensor<float> b = inQ.DeQue<float>();
+        LocalTensor<float> c = outQ.AllocTensor<float>();
+        Muls(c, b, 2.0f, tile);
+        outQ.EnQue(c);
+        inQ.FreeTensor(b);
+        LocalTensor<float> d = outQ.DeQue<float>();
+        DataCopy(yg[i * tile], d, tile);
+        outQ.FreeTensor(d);
+    }
+}
+'''
+
+
+def test_the_emulator_cuts_a_trace_only_block_at_its_budget_and_the_extension_matches_the_whole_run(sim):
+    from kernelwright.tools.toolchain import ArgSpec, Case, OutputSpec
+    from tests.sim.test_sim_driver import launch_project
+    b = sim.build(launch_project(TILED, "tiled"))
+    assert b.ok, [d.render() for d in b.diagnostics]
+    blocks, tiles, tile = 8, 64, 1024
+    x = np.broadcast_to(np.zeros((), np.float32), (blocks * tiles * tile,))
+    case = Case(inputs={"x": x}, outputs={"y": OutputSpec(shape=x.shape, dtype="float32")}, block_dim=blocks,
+                timeout_s=20.0, trace_only=True, sample_blocks=3,
+                args=[ArgSpec(kind="tensor", name="x"), ArgSpec(kind="tensor", name="y"),
+                      ArgSpec(kind="int", value=tiles), ArgSpec(kind="int", value=tile)])
+    whole = sim.run(b, case)
+    cut = sim.run(b, case.model_copy(update={"trace_budget": 16 * 2 * 4 * tile}))   # 16 tiles in and out
+    assert whole.status == cut.status == "ok", (cut.detail, [d.render() for d in cut.diagnostics])
+    assert whole.trace.complete and not cut.trace.complete and not whole.outputs
+    assert all(bt.cut for bt in cut.trace.launches[0].blocks)
+    # the output pages each cut block touched: what it wrote (one 4 KB page per tile), not the earlier blocks' pages
+    written = [gm_traffic(KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[bt])]))[1]
+               for bt in cut.trace.launches[0].blocks]
+    assert [bt.cut_out_bytes for bt in cut.trace.launches[0].blocks] == written
+    assert len(cut.trace.launches[0].blocks[0].records) < len(whole.trace.launches[0].blocks[0].records) / 3
+    nbytes = x.size * 4
+    got = extend_cut(cut.trace, Traffic(1.0, 1.0, output_bytes=nbytes, input_bytes=nbytes))
+    assert not isinstance(got, str), got
+    a, e = estimate(whole.trace, SOC), estimate(got[0], SOC)
+    assert e.gm_bytes == pytest.approx(a.gm_bytes, rel=0.02)
+    assert e.device_us == pytest.approx(a.device_us, rel=0.02)
