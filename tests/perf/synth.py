@@ -33,17 +33,19 @@ class Queue:
 
 
 def elementwise_block(tiles: int, tile_bytes: int, buffers: int, op: str = "Add", dtype: str = "float",
-                      inputs: int = 2) -> BlockTrace:
-    """CopyIn(inputs) -> Compute -> CopyOut per tile, through VECIN/VECOUT queues."""
+                      inputs: int = 2, addressed: bool = False) -> BlockTrace:
+    """CopyIn(inputs) -> Compute -> CopyOut per tile, through VECIN/VECOUT queues; `addressed`: each copy records
+    its GM address (tensor i at i GiB, tile after tile), as the emulator does."""
     t = TraceBuilder()
     qin = [Queue(t, "MTE2", "V", buffers) for _ in range(inputs)]
     qout = Queue(t, "V", "MTE3", buffers)
     repeats = max(1, tile_bytes // 256)
-    for _ in range(tiles):
+    at = (lambda i, k: (i << 30) + k * tile_bytes) if addressed else (lambda i, k: None)
+    for k in range(tiles):
         slots = []
-        for q in qin:
+        for i, q in enumerate(qin):
             slots.append(q.alloc())
-            t.copy("GM", "UB", tile_bytes)
+            t.copy("GM", "UB", tile_bytes, gm_addr=at(i + 1, k))
             q.enque()
         for q in qin:
             q.deque()
@@ -53,7 +55,7 @@ def elementwise_block(tiles: int, tile_bytes: int, buffers: int, op: str = "Add"
         for q, s in zip(qin, slots):
             q.free(s)
         qout.deque()
-        t.copy("UB", "GM", tile_bytes)
+        t.copy("UB", "GM", tile_bytes, gm_addr=at(inputs + 1, k))
         qout.free(s_out)
     return t.build()
 

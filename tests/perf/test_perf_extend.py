@@ -20,11 +20,12 @@ SOC = "Ascend910B2"
 TILE = 32768
 
 
-def launch(blocks: int, tiles: int, *, cut_at: int | None = None, buffers: int = 2, traced=(0, 24, 47)) -> KernelTrace:
+def launch(blocks: int, tiles: int, *, cut_at: int | None = None, buffers: int = 2, traced=(0, 24, 47),
+           addressed: bool = False) -> KernelTrace:
     """`blocks` equal elementwise blocks traced on `traced`; with cut_at, each keeps only its first records."""
     out = []
     for b in traced if blocks > 1 else [0]:
-        bt = elementwise_block(tiles, TILE, buffers)
+        bt = elementwise_block(tiles, TILE, buffers, addressed=addressed)
         bt.block = b
         if cut_at is not None:
             bt = replace(bt, records=bt.records[:cut_at], cut=True)
@@ -49,6 +50,18 @@ def test_a_cut_block_extended_by_its_period_is_the_whole_block():
     assert len(e) == len(w) - 1 and np.array_equal(e, w[:-1])      # tokens numbered as the emulator numbers them
     a, b = estimate(whole, SOC), estimate(ext, SOC)
     assert b.gm_bytes == a.gm_bytes and b.device_us == pytest.approx(a.device_us, rel=1e-3)
+
+
+def test_extended_tiles_read_new_addresses_not_the_prefix_again():
+    """The repeats' copies advance by the period's address step: a stream reads each byte once, so the L2 model
+    (tools/perf/l2.py) finds no re-read in the extension, as in the whole block."""
+    whole = launch(48, 200, addressed=True)
+    got = extend_cut(launch(48, 200, cut_at=300, addressed=True), share(48, 200))
+    assert not isinstance(got, str), got
+    w, e = whole.launches[0].blocks[0].records, got[0].launches[0].blocks[0].records
+    assert np.array_equal(e["gm"], w["gm"][:-1])
+    a, b = estimate(whole, SOC), estimate(got[0], SOC)
+    assert a.l2_bytes == b.l2_bytes == 0 and b.device_us == pytest.approx(a.device_us, rel=1e-3)
 
 
 def test_physics_hold_for_extended_estimates():

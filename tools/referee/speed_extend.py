@@ -114,6 +114,20 @@ def _rewrites(b: BlockTrace, share: Traffic) -> str:
             "shapes (the count by written bytes would be off)")
 
 
+def _advanced(r: np.ndarray, end: int, p: int, times: int) -> np.ndarray:
+    """The repeats' GM sectors (trace.py `gm`): each copy's address advances by what it advanced over the last
+    period (a tile's stride; 0 for a weight read again every tile), so tools/perf/l2.py sees new bytes, not the
+    prefix's read again. A copy whose address is unknown in either of the last two periods stays unknown."""
+    if end < 2 * p:
+        return np.zeros(times * p, dtype="u4")
+    last, prev = r["gm"][end - p:end].astype("i8"), r["gm"][end - 2 * p:end - p].astype("i8")
+    known = np.tile(((last >> 31) & (prev >> 31)).astype(bool), times)
+    sector, step = last & 0x7FFFFFFF, (last & 0x7FFFFFFF) - (prev & 0x7FFFFFFF)
+    k = np.repeat(np.arange(1, times + 1, dtype="i8"), p)
+    moved = (np.tile(sector, times) + k * np.tile(step, times)) % (1 << 31) | (1 << 31)
+    return np.where(known, moved, 0).astype("u4")
+
+
 def _extend(b: BlockTrace, share: Traffic, blocks: int) -> tuple[BlockTrace, str] | str:
     """The block with its steady state repeated up to its share, and how; or why it cannot be extended."""
     r = b.records
@@ -156,6 +170,7 @@ def _extend(b: BlockTrace, share: Traffic, blocks: int) -> tuple[BlockTrace, str
         sync = (tail["kind"] == REL) | (tail["kind"] == ACQ)
         shift = np.repeat(np.arange(1, times + 1, dtype="u8") * step, p)
         tail["x"][sync] = (tail["x"][sync].astype("u8") + shift[sync]).astype(tail["x"].dtype)
+        tail["gm"] = _advanced(r, end, p, times)
         out[len(head):] = tail
     how = f"{len(head)} records, then {times} more periods of {p} ({per} GM bytes {what} each)"
     return BlockTrace(block=b.block, records=out, names=b.names, truncated=b.truncated), how
