@@ -140,9 +140,13 @@ class TraceBuilder:
         return BlockTrace(block=block, records=np.array(self.rows, dtype=RECORD), names=list(self.names))
 
 
+GM_KNOWN = 0x80000000          # the `gm` field's flag: the address is known (0 means unknown)
+GM_SECTOR = 0x7FFFFFFF         # ... and its 32-byte sector, modulo 2^31
+
+
 def gm_sector(addr: int | None) -> int:
     """The `gm` field of a copy starting at GM address `addr` (runtime/state.cpp count_copy)."""
-    return 0 if addr is None else (addr >> 5 & 0x7FFFFFFF) | 0x80000000
+    return 0 if addr is None else (addr >> 5 & GM_SECTOR) | GM_KNOWN
 
 
 def copy_pipe(src: str, dst: str) -> int:

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernelwright.tools.perf.trace import ACQ, COPY, MEMORIES, REL, SYNCALL, BlockTrace, KernelTrace
+from kernelwright.tools.perf.trace import (ACQ, COPY, GM_KNOWN, GM_SECTOR, MEMORIES, REL, SYNCALL, BlockTrace,
+                                            KernelTrace)
 
 MIN_REPEATS = 3                  # a period counts as the steady state when the prefix ends with this many repeats
 COVERED = 0.5                    # ... and they span at least this share of the prefix's records
@@ -121,10 +122,10 @@ def _advanced(r: np.ndarray, end: int, p: int, times: int) -> np.ndarray:
     if end < 2 * p:
         return np.zeros(times * p, dtype="u4")
     last, prev = r["gm"][end - p:end].astype("i8"), r["gm"][end - 2 * p:end - p].astype("i8")
-    known = np.tile(((last >> 31) & (prev >> 31)).astype(bool), times)
-    sector, step = last & 0x7FFFFFFF, (last & 0x7FFFFFFF) - (prev & 0x7FFFFFFF)
+    known = np.tile((last & prev & GM_KNOWN).astype(bool), times)
+    sector, step = last & GM_SECTOR, (last & GM_SECTOR) - (prev & GM_SECTOR)
     k = np.repeat(np.arange(1, times + 1, dtype="i8"), p)
-    moved = (np.tile(sector, times) + k * np.tile(step, times)) % (1 << 31) | (1 << 31)
+    moved = (np.tile(sector, times) + k * np.tile(step, times)) % (GM_SECTOR + 1) | GM_KNOWN
     return np.where(known, moved, 0).astype("u4")
 
 
