@@ -25,6 +25,9 @@ from pathlib import Path
 BRIDGE = Path("/work/shared/tools/llm_bridge.py")
 REFERENCE_ROOT = Path("/work/scratch/cube/mkb/reference")
 CONFIG = "models:\n  default:\n    timeout_s: 3600\n    retries: 0\npaths:\n  runs: {runs}\n"
+# --perf N: the performance phase on, with N optimiser rounds (the model proposes a faster program from the
+# cost report after the knob search; agent/perf/optimiser.py)
+PERF = "perf:\n  enabled: true\n  optimiser_rounds: {rounds}\n"
 
 
 def slug(task: str) -> str:
@@ -58,7 +61,8 @@ def run_task(args: argparse.Namespace) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     # its own checkpoint store and a run id named after the task: runs sharing a store and a run id ("run")
     # would resume from each other's checkpoints
-    (out / "model.yaml").write_text(CONFIG.format(runs=out), encoding="utf-8")
+    (out / "model.yaml").write_text(CONFIG.format(runs=out) + (PERF.format(rounds=args.perf) if args.perf else ""),
+                                    encoding="utf-8")
     run_dir = out / f"kw-{name}"
     task_file = Path(args.reference_root) / f"{args.task}.py"
     bridge = subprocess.Popen([sys.executable, str(BRIDGE), "--dir", str(bridge_dir), "--port", str(args.port),
@@ -89,7 +93,7 @@ def run_task(args: argparse.Namespace) -> dict:
         summary = json.loads(run_json.read_text(encoding="utf-8"))
     per_node, tokens, errors = calls_per_node(run_dir / "model_calls.jsonl")
     stderr = (out / "stderr.log").read_text(encoding="utf-8", errors="replace")
-    row = {"task": args.task, "round": args.round, "code": args.code, "player_dir": str(bridge_dir), "out": str(out),
+    row = {"task": args.task, "round": args.round, "code": args.code, "perf": summary.get("perf"), "player_dir": str(bridge_dir), "out": str(out),
            "exit": exit_status, "status": summary.get("status"), "reason": summary.get("reason"),
            "calls": sum(per_node.values()), "calls_per_node": per_node, "failed_calls": errors,
            "est_tokens": tokens, "wall_s": wall, "traceback": "Traceback (most recent call last)" in stderr}
@@ -118,6 +122,8 @@ def main() -> None:
     ap.add_argument("--home", default=None, help="KERNELWRIGHT_HOME (default: one per task under its out dir)")
     ap.add_argument("--ledger", default=None)
     ap.add_argument("--code", default=None, help="run the agent from DIR/kernelwright (a snapshot: git archive)")
+    ap.add_argument("--perf", type=int, default=0, metavar="ROUNDS",
+                    help="turn the performance phase on with this many optimiser rounds (0: phase off)")
     print(json.dumps(run_task(ap.parse_args())))
 
 

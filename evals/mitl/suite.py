@@ -51,6 +51,8 @@ def main() -> None:
     ap.add_argument("--skip", type=int, default=0, help="leave out the first N tasks (already started)")
     ap.add_argument("--also-running", default="", help="comma-separated pids of task runs started elsewhere: "
                                                         "they count against --jobs until they end")
+    ap.add_argument("--perf", type=int, default=0, metavar="ROUNDS",
+                    help="the performance phase on with this many optimiser rounds (see evals.mitl.run)")
     ap.add_argument("--jobs", type=int, default=3)
     ap.add_argument("--port", type=int, default=18101)
     args = ap.parse_args()
@@ -69,6 +71,7 @@ def main() -> None:
             cmd += ["--ledger", args.ledger] if args.ledger else []
             cmd += ["--home", args.home] if args.home else []
             cmd += ["--code", args.code] if args.code else []
+            cmd += ["--perf", str(args.perf)] if args.perf else []
             print(f"start {task} on {player} port {port}", flush=True)
             running.append(subprocess.Popen(cmd))
         time.sleep(2)
