@@ -97,7 +97,9 @@ def tiling(x, hw, kernel_size, stride, padding, dilation):
         nbp = gw + (kh - 1) // 2
         slot = A.align_up(max(gw * WvW, OWw * gw), epb) + epb
         need = (4 * nbp * WvW + WvW + RING * slot + RW * RSW * gw + 2 * gw * OWw) * sz + (2 * RW * RSW * gw + gw * OWw + gw) * 4
-        if GW == 0 and gw <= Gp and need + 1024 <= hw.ub_bytes:
+        # the most lanes that fit (longer band copies, fewer halo rows); past Gp only with 4 units a core left
+        ug = NP // OD * A.ceil_div(OH, gw)
+        if GW == 0 and gw <= A.align_up(OH, epb) and need + 1024 <= hw.ub_bytes and (gw <= Gp or ug >= 4 * hw.vector_cores):
             GW = gw
     wr = 1 if nd == 3 and not flat and dl == 1 and sh == 2 and ph <= kh - 2 and H >= 2 and pd < sd and GW > 0 else 0
     if wr == 1:
