@@ -89,6 +89,7 @@ def tiling(x, hw, kernel_size, stride, padding):
     RSW = OW + A.ceil_div(k, s) - 1                   # slots of one residue
     WvW = A.align_up(W, epb)
     GW = 0
+    wunits = 0
     for i in range(3):
         gw = (4 if i == 0 else 2 if i == 1 else 1) * epb
         nbp = gw + (kh - 1) // 2
@@ -102,6 +103,7 @@ def tiling(x, hw, kernel_size, stride, padding):
     if wr == 1:
         G = GW
         OHB = A.ceil_div(OH, G)
+        wunits = x.shape[0] * x.shape[1] * OHB
         units = 0
         dunits = 0
         A0 = 0
@@ -113,8 +115,8 @@ def tiling(x, hw, kernel_size, stride, padding):
         NB = 2 * (G + (kh - 1) // 2)
         LV = 0
     SLOT = A.align_up(max(G * Wv, OWw * G), epb) + epb
-    return A.Tiling(block_dim=max(1, min(hw.vector_cores, units + dunits + (x.shape[0] * x.shape[1] * OHB if wr == 1 else 0))),
-                    units=units, dunits=dunits, wunits=x.shape[0] * x.shape[1] * OHB if wr == 1 else 0, NCH=NCH,
+    return A.Tiling(block_dim=max(1, min(hw.vector_cores, units + dunits + wunits)), units=units, dunits=dunits,
+                    wunits=wunits, NCH=NCH,
                     NBP=G + (kh - 1) // 2, SLOT=SLOT, ZI=SLOT - epb, RNE=RING * SLOT if wr == 1 else NR * Wv,
                     VN=epb if wr == 1 else G * Wv, RRN=epb if wr == 1 else max(NS, A.align_up(OWc, epb)) * G,
                     WRR=RW if wr == 1 else 0, SHIFT=-p if wr == 1 else 0,
