@@ -14,7 +14,11 @@ rows); a unit of work is G output rows x one chunk of OWc output columns:
    a lane-major layout (slot s, lane g at s*G + g; a slot is an input column). A tap is then a whole
    aligned span: stride 1 shifts by DW slots, a larger stride gathers tap-major (tap kw at kw*OWc*G).
    Taps in the padding read the -inf margin of V (columns beyond W and left of A0).
-3. A second Gather puts the G rows back in order, and one strided copy stores them."""
+3. A second Gather puts the G rows back in order, and one strided copy stores them.
+A 3-D pool of H stride 2 (no dilation) whose rows fit the UB whole (MultiKernelBench's max_pooling_3d) reads each
+input byte once: its band comes in as even and odd rows (each H tap is then one max over all G rows), the D taps
+fold into one ring slot in place, and W gathers only residue r = column mod stride (tap kw is residue kw % s
+shifted by kw // s slots, so stride 2 gathers two slots per output instead of three)."""
 import adsl as A
 
 
