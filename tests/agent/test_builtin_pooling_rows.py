@@ -46,11 +46,11 @@ def test_multikernelbench_3d_pools_walk_whole_rows_within_the_ub(kind, shape, la
 
 
 @pytest.mark.parametrize("kind", ["avg", "max"])
-@pytest.mark.parametrize("shape", [(1, 2, 5, 33, 13), (2, 1, 4, 34, 16)])
-def test_whole_row_3d_pools_match_numpy(kind, shape):
+@pytest.mark.parametrize("k,p,shape", [(3, 1, (1, 2, 5, 33, 13)), (3, 1, (2, 1, 4, 34, 16)), (2, 0, (1, 2, 5, 34, 13)),
+                                       (4, 1, (1, 2, 7, 35, 14))])
+def test_whole_row_3d_pools_match_numpy(kind, k, p, shape):
     x = np.random.default_rng(5).standard_normal(shape).astype(np.float32)
-    program = _program(kind, 3, 2, 1)
-    res = interpret(program, {"x": x})
+    res = interpret(_program(kind, k, 2, p), {"x": x})
     assert res.ok, [d.render() for d in res.diagnostics[:3]]
     assert res.tiling.fields["wunits"] > 0          # the whole-row walk ran, not the chunked one
-    np.testing.assert_allclose(res.outputs["y"], _pool3d(x, kind, 3, 2, 1), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(res.outputs["y"], _pool3d(x, kind, k, 2, p), rtol=1e-5, atol=1e-5)
