@@ -116,7 +116,8 @@ def test_tiling_func_computes_what_the_evaluator_computes(source, sim):
                       ((9, 1, 700), "f32", {"axis": 0})],
              "softmax": [((3, 1001), "f32", {}), ((2, 5, 7), "f16", {})],
              "max_pool": [((2, 3, 17), "f32", {"kernel_size": 3, "stride": 2, "padding": 1, "dilation": 2}),
-                          ((1, 2, 6, 9, 8), "f32", {"kernel_size": 2, "stride": 1, "padding": 0})],
+                          ((1, 2, 6, 9, 8), "f32", {"kernel_size": 2, "stride": 1, "padding": 0}),
+                          ((1, 2, 5, 33, 13), "f32", {"kernel_size": 3, "stride": 2, "padding": 1})],   # whole rows
              "reduce_sum": [((4, 37, 50), "f32", {"dim": 1}), ((5, 7), "f16", {"dim": -1, "keepdim": True})],
              "group_norm": [((2, 12, 8, 8), "f32", {"num_groups": 3})]}[source]
     program = parse_program(HOST, "host_lang.dsl.py") if source == "host" else \

@@ -14,7 +14,11 @@ rows); a unit of work is G output rows x one chunk of OWc output columns:
    a lane-major layout (slot s, lane g at s*G + g; a slot is an input column). A tap is then a whole
    aligned span: stride 1 shifts by DW slots, a larger stride gathers tap-major (tap kw at kw*OWc*G).
    Taps in the padding read the zero margin of V (columns beyond W and left of A0).
-3. A second Gather puts the G rows back in order, and one strided copy stores them."""
+3. A second Gather puts the G rows back in order, and one strided copy stores them.
+A 3-D pool of H stride 2 whose rows fit the UB whole (MultiKernelBench's average_pooling_3d) reads each input
+byte once and adds little: its band comes in as even and odd rows (each H tap is then one add over all G rows),
+the D taps fold into one ring slot in place, and W gathers only residue r = column mod stride (tap kw is
+residue kw % s shifted by kw // s slots, so stride 2 gathers two slots per output instead of three)."""
 import adsl as A
 
 
@@ -75,10 +79,50 @@ def tiling(x, hw, kernel_size, stride, padding):
     units = 0 if dr == 1 else (A.ceil_div(NP * OH, G) if flat else NP * OHB) * NCH
     dunits = x.shape[0] * x.shape[1] * OHB * NCH if dr == 1 else 0
     NZ = min(D, (OD - 1) * sd - pd + (kd - 1) * dd + 1)      # input planes the depth walk reads
-    return A.Tiling(block_dim=max(1, min(hw.vector_cores, units + dunits)), units=units, dunits=dunits, NCH=NCH,
+    # 3-D with whole rows (wr): a unit is G output rows of one volume, every column, walking the depth planes.
+    # H stride 2: the band comes in as its even and its odd rows (phases), so each H tap is one add over all G
+    # rows; the D taps fold in place into the slot of the output plane's first plane (no later output plane
+    # reads it when pd < sd); W: the gather takes residue r (columns j*s + r) of each lane, tap kw is
+    # residue kw % s shifted by kw // s slots; padding slots read a zero kept at the end of each ring slot.
+    OWw = A.align_up(OW, epb)
+    RW = min(s, k)
+    RSW = OW + A.ceil_div(k, s) - 1                   # slots of one residue
+    WvW = A.align_up(W, epb)
+    GW = 0
+    wunits = 0
+    for i in range(3):
+        gw = (4 if i == 0 else 2 if i == 1 else 1) * epb
+        nbp = gw + (kh - 1) // 2
+        slot = A.align_up(max(gw * WvW, OWw * gw), epb) + epb
+        need = (4 * nbp * WvW + RING * slot + RW * RSW * gw + 2 * gw * OWw) * sz + (2 * RW * RSW * gw + gw * OWw + gw) * 4
+        # the most lanes that fit (longer band copies, fewer halo rows); past Gp only with 4 units a core left
+        ug = NP // OD * A.ceil_div(OH, gw)
+        if GW == 0 and gw <= A.align_up(OH, epb) and need + 1024 <= hw.ub_bytes and (gw <= Gp or ug >= 4 * hw.vector_cores):
+            GW = gw
+    wr = 1 if nd == 3 and not flat and sh == 2 and ph <= kh - 2 and H >= 2 and pd < sd and GW > 0 else 0
+    if wr == 1:
+        G = GW
+        OHB = A.ceil_div(OH, G)
+        wunits = x.shape[0] * x.shape[1] * OHB
+        units = 0
+        dunits = 0
+        A0 = 0
+        Wv = WvW
+        OWc = OW
+        NCH = 1
+        NROW = RSW
+        NS = RW * RSW
+        NB = 2 * (G + (kh - 1) // 2)
+        LV = 0
+    SLOT = A.align_up(max(G * Wv, OWw * G), epb) + epb
+    return A.Tiling(block_dim=max(1, min(hw.vector_cores, units + dunits + wunits)), units=units, dunits=dunits,
+                    wunits=wunits, NCH=NCH,
+                    NBP=G + (kh - 1) // 2, SLOT=SLOT, ZI=SLOT - epb, RNE=RING * SLOT if wr == 1 else NR * Wv,
+                    VN=epb if wr == 1 else G * Wv, RRN=epb if wr == 1 else max(NS, A.align_up(OWc, epb)) * G,
+                    WRR=RW if wr == 1 else 0, SHIFT=-p if wr == 1 else 0,
                     NZ=NZ, RING=RING, NR=NR, ROWS=1 if nd == 1 else 0, SPAN=span, OHB=OHB, flat=flat, NP=NP, KG=1 if flat else kd, D=D, H=H, W=W,
                     OD=OD, OH=OH, OW=OW, G=G, NB=NB, A0=A0, OWc=OWc, OWa=A.align_up(OWc, epb), Wv=Wv, NROW=NROW,
-                    NS=NS, TAP=(dl if s == 1 else OWc) * G, KWX=1 if s == 1 else k, LV=LV, NT=max(NS, A.align_up(OWc, epb)),
+                    NS=NS, TAP=(dl if s == 1 else OWc) * G, KWX=1 if s == 1 else RW if wr == 1 else k, LV=LV, NT=max(NS, A.align_up(OWc, epb)),
                     inv_k=1.0 / (kd * kh * k), KD=kd, KH=kh, KW=k, SD=sd, SH=sh, SW=s, PD=pd, PH=ph, PW=p, DD=dd, DH=dh, DW=dl)
 
 
@@ -95,10 +139,10 @@ def shapes(x, kernel_size, stride, padding):
 @A.kernel(inputs={"x": (A.f32, A.f16)}, outputs={"y": "x"}, attrs={"kernel_size": 2, "stride": 2, "padding": 0})
 def avg_pool(x, y, t):
     band = A.ub(x.dtype, t.NB * t.Wv)
-    v = A.ub(x.dtype, t.G * t.Wv)
-    ring = A.ub(x.dtype, t.NR * t.Wv)
+    v = A.ub(x.dtype, t.VN)
+    ring = A.ub(x.dtype, t.RNE)
     tt = A.ub(x.dtype, t.NT * t.G)
-    rr = A.ub(x.dtype, t.NT * t.G)
+    rr = A.ub(x.dtype, t.RRN)
     oo = A.ub(y.dtype, t.G * t.OWa)
     idx_in = A.ub(A.i32, t.NS * t.G)
     idx_out = A.ub(A.i32, t.G * t.OWa)
@@ -106,20 +150,78 @@ def avg_pool(x, y, t):
     epb = A.elems_per_block(x.dtype)
     # idx_in: slot n, lane g -> V's element g*Wv + A0 + column; idx_out: lane g, column j -> rr[j*G + g]. Built once.
     for g in A.range(t.G):
-        A.set(gcol, g, g * t.Wv + t.A0)
+        A.set(gcol, g, g * t.Wv + t.A0 + t.SHIFT)
     for n in A.range(min(8, t.NROW)):
         A.Adds(idx_in[n * t.G:], gcol, n * t.SW, t.G)
     for q in A.range(1, A.ceil_div(t.NROW, 8)):
         A.Adds(idx_in[q * 8 * t.G:], idx_in, q * 8 * t.SW, min(8, t.NROW - q * 8) * t.G)
     for kw in A.range(1, t.KWX):
-        A.Adds(idx_in[kw * t.OWc * t.G:], idx_in, kw * t.DW, t.OWc * t.G)
+        A.Adds(idx_in[kw * t.NROW * t.G:], idx_in, kw * t.DW, t.NROW * t.G)
+    for r in A.range(t.WRR):                          # wr: a slot in the padding reads its ring slot's zero
+        for n in A.range(A.ceil_div(max(t.PW - r, 0), t.SW)):
+            A.Duplicate(idx_in[(r * t.NROW + n) * t.G:], t.ZI, t.G)
+        for n in A.range(A.ceil_div(max(t.W + t.PW - r, 0), t.SW), t.NROW):
+            A.Duplicate(idx_in[(r * t.NROW + n) * t.G:], t.ZI, t.G)
     for j in A.range(8):
         A.set(idx_out, j, j * t.G)
     for q in A.range(1, t.OWa // 8):
         A.Adds(idx_out[q * 8:], idx_out, q * 8 * t.G, 8)
     for g in A.range(1, t.G):
         A.Adds(idx_out[g * t.OWa:], idx_out, g, t.OWa)
-    A.Duplicate(rr, 0.0, t.NT * t.G)               # columns past a ragged chunk are gathered, never stored
+    A.Duplicate(rr, 0.0, t.RRN)                    # columns past a ragged chunk are gathered, never stored
+    if t.WRR > 0:
+        A.Duplicate(ring, 0.0, t.RNE)
+    # 3-D, whole rows (wr): a unit is G output rows x every column of one volume, walking its input planes once
+    w0, w1 = A.block_span(t.wunits)
+    for u in A.range(w0, w1):
+        vol = u // t.OHB
+        oh0 = u % t.OHB * t.G
+        gn = min(t.G, t.OH - oh0)
+        ya = oh0 * 2 - t.PH                           # band rows: input rows ya + i, even i in phase 0, odd in 1
+        l0 = A.ceil_div(max(-ya, 0), 2)               # each phase's rows in the top padding, rows held, rows loaded
+        l1 = A.ceil_div(max(-ya - 1, 0), 2)
+        n0 = gn + (t.KH - 1) // 2
+        n1 = gn + (t.KH - 2) // 2
+        e0 = min(n0, A.ceil_div(max(t.H - ya, 0), 2))
+        e1 = min(n1, A.ceil_div(max(t.H - ya - 1, 0), 2))
+        for iz in A.range(t.NZ, stages=2):
+            A.load(band[l0 * t.Wv:], x[((vol * t.D + iz) * t.H + ya + 2 * l0) * t.W:], t.W, rows=e0 - l0,
+                   src_stride=2 * t.W, dst_stride=t.Wv, pad=0.0)
+            A.load(band[(t.NBP + l1) * t.Wv:], x[((vol * t.D + iz) * t.H + ya + 1 + 2 * l1) * t.W:], t.W,
+                   rows=e1 - l1, src_stride=2 * t.W, dst_stride=t.Wv, pad=0.0)
+            if l0 > 0:
+                A.Duplicate(band, 0.0, l0 * t.Wv)
+            if e0 < n0:
+                A.Duplicate(band[e0 * t.Wv:], 0.0, (n0 - e0) * t.Wv)
+            if l1 > 0:
+                A.Duplicate(band[t.NBP * t.Wv:], 0.0, l1 * t.Wv)
+            if e1 < n1:
+                A.Duplicate(band[(t.NBP + e1) * t.Wv:], 0.0, (n1 - e1) * t.Wv)
+            sl = iz % t.RING * t.SLOT                 # tap kh of lane g: phase kh % 2, row g + kh // 2
+            A.Add(ring[sl:], band, band[t.NBP * t.Wv:], gn * t.Wv)
+            for kh in A.range(2, t.KH):
+                A.Add(ring[sl:], ring[sl:], band[(kh % 2 * t.NBP + kh // 2) * t.Wv:], gn * t.Wv)
+            num = iz + t.PD - (t.KD - 1) * t.DD
+            oa = A.ceil_div(max(num, 0), t.SD)
+            ob = t.OD if iz == t.NZ - 1 else (oa + 1 if num >= 0 and num % t.SD == 0 else oa)
+            for od in A.range(oa, ob):
+                j0 = max(od * t.SD - t.PD, 0)         # the first plane: its slot takes the sum, then the W sum
+                tg = j0 % t.RING * t.SLOT
+                for kd in A.range(t.KD):
+                    jz = od * t.SD - t.PD + kd * t.DD
+                    if jz > j0 and jz < t.D:
+                        A.Add(ring[tg:], ring[tg:], ring[jz % t.RING * t.SLOT:], gn * t.Wv)
+                A.gather(tt, ring[tg:], idx_in, t.NS * t.G, t.SLOT)
+                if t.KW == 1:
+                    A.copy(ring[tg:], tt, t.OW * t.G)
+                else:
+                    A.Add(ring[tg:], tt, tt[(1 % t.SW * t.NROW + 1 // t.SW) * t.G:], t.OW * t.G)
+                    for kw in A.range(2, t.KW):
+                        A.Add(ring[tg:], ring[tg:], tt[(kw % t.SW * t.NROW + kw // t.SW) * t.G:], t.OW * t.G)
+                A.Muls(ring[tg:], ring[tg:], t.inv_k, t.OW * t.G)
+                A.gather(oo, ring[tg:], idx_out, gn * t.OWa, t.SLOT)
+                A.store(y[((vol * t.OD + od) * t.OH + oh0) * t.OW:], oo, t.OW, rows=gn, src_stride=t.OWa,
+                        dst_stride=t.OW)
     # 3-D, not flat: a unit is G output rows x one chunk of columns of one (n, c) volume; it walks the input
     # planes once (each is read once, not once per depth tap), folds a plane's H taps into a ring slot and gives
     # the output planes whose last input plane it is (the last plane: every one left)

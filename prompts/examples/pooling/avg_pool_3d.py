@@ -13,7 +13,8 @@ class Model(nn.Module):
 
 
 def get_input_groups():
-    return [[torch.randn(1, 4, 8, 8, 8)], [torch.randn(2, 2, 5, 7, 6)], [torch.randn(1, 1, 6, 40, 10)]]
+    return [[torch.randn(1, 4, 8, 8, 8)], [torch.randn(2, 2, 5, 7, 6)], [torch.randn(1, 1, 6, 40, 10)],
+            [torch.randn(1, 2, 5, 33, 13)]]
 
 
 def get_inputs():
