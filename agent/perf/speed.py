@@ -16,6 +16,9 @@ class Speed(BaseModel):
     report: dict[str, Any] = Field(default_factory=dict)   # the SoC's entry of the speed record, for the optimiser
     shapes: list[list[int]] = Field(default_factory=list)   # the input shapes the estimate is at (see speed_of)
     at: str = ""                       # an estimate's shapes: task (the task's own) or shrunk
+    # instruction kinds the kernel ran at the task's shapes and no judged case ran (tools/referee/speed_paths.py):
+    # a speed that comes from them is the speed of an unverified path
+    unjudged: list[str] = Field(default_factory=list)
 
 
 def speed_of(verdict: Any) -> Speed | None:
@@ -42,7 +45,7 @@ def speed_of(verdict: Any) -> Speed | None:
             return None
         return Speed(kind="estimate", kernel_us=entry["kernel_us"], eager_us=entry.get("eager_us"),
                      speedup=entry.get("speedup"), bottleneck=entry.get("bottleneck", ""), report=entry, shapes=shapes,
-                     at="task" if at_task else "shrunk")
+                     at="task" if at_task else "shrunk", unjudged=rec.get("unjudged") or [])
     return None
 
 
