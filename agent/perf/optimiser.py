@@ -34,7 +34,7 @@ def optimise(search: Search, judge: Judge, deps: Deps, *, rounds: int, max_secon
             break
         soc = deps.config.toolchain.soc
         messages = render("optimiser", chip=chip_facts(soc), reference=reference_text(soc),
-                          report=cost_report(search.best.speed), tried=[t.brief() for t in search.tried],
+                          report=cost_report(search.best.speed, soc), tried=[t.brief() for t in search.tried],
                           dsl=search.best.source)
         progress("perf", f"asking {model.name} for a faster program")
         try:

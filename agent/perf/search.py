@@ -26,6 +26,7 @@ class Candidate(BaseModel):
     label: str                         # the knob turned ("tile:chunk x2"), or "optimiser 1"
     source: str
     status: str                        # passed | rejected (DSL check, lowering) | failed (referee) | error | unmeasured
+    #                                    | unverified (faster only through instructions no judged case ran)
     why: str = ""
     speed: Speed | None = None
     project: Any = None                # the KernelProject judged
@@ -72,6 +73,14 @@ class Search(BaseModel):
         faster = (c.status == "passed" and c.speed is not None and self.best.speed is not None
                   and c.speed.kind == self.best.speed.kind and c.speed.at == self.best.speed.at
                   and c.speed.kernel_us < self.best.speed.kernel_us * (1.0 - min_gain))
+        new = sorted(set(c.speed.unjudged) - set(self.start.speed.unjudged)) if faster and c.speed and \
+            self.start.speed else []
+        if new:    # faster only where no judged case ran: correctness is not traded for an unverified speed
+            c.status = "unverified"
+            c.why = (f"passed at the judged (shrunk) shapes and estimated faster, but at the task's shapes it runs "
+                     f"instruction kinds no judged case ran ({', '.join(new[:6])}): that path was not verified, so "
+                     "it is not kept; a variant that takes the same path at every size can be")
+            return False
         if faster:
             self.best = c
         return faster

@@ -109,6 +109,11 @@ def test_cost_report_names_bottleneck_and_bytes_against_the_minimum():
                       "gm_bytes": 3000, "min_bytes": 1000, "blocks": 48, "cores": 48})
     text = cost_report(s)
     assert "0.95x" in text and "bottleneck GM; pipe busy shares MTE2 80%, V 10%" in text and "once: 3.00x)" in text
+    assert "the floor of this kernel's own work 1.200 us (GM bound" in text and "L2" not in text
+    # with the SoC: what the estimate prices there (the L2 a two-pass kernel can be ordered for), and an unjudged path
+    s.unjudged = ["SyncAll"]
+    text = cost_report(s, "Ascend910B4")
+    assert "an L2 of 96 MiB" in text and "1.6 TB/s" in text and "SyncAll: that path is estimated, not verified" in text
 
 
 def test_phase_in_the_agent_keeps_a_passing_kernel(sim, tmp_path):

@@ -113,6 +113,8 @@ def test_a_shrunk_case_is_estimated_at_the_task_shapes_too(sim, project, task_wo
     assert main["device_us"] > shrunk["device_us"]
     assert main["eager_us"] > shrunk["eager_us"]                        # eager at the task's shapes too
     assert "at the task's shapes" in m.summary and "at the shrunk shapes" in m.summary
+    # the same program at both sizes (one tile loop, a tail at each): no instruction kind only the estimate ran
+    assert speed["unjudged"] == [] and "not verified" not in m.summary
 
 
 def test_a_cut_block_that_cannot_be_extended_is_traced_whole(sim, project, task_worker, monkeypatch):

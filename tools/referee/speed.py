@@ -12,6 +12,7 @@ from typing import Any
 from kernelwright.tools.hardware import SocProfile, load_soc, soc_names
 from kernelwright.tools.perf.eager import estimate_eager
 from kernelwright.tools.perf.estimate import CALIBRATED_ARCHS, estimate
+from kernelwright.tools.referee.speed_paths import unjudged_kinds, unjudged_note
 from kernelwright.tools.referee.verdict import StageReport
 from kernelwright.tools.task import Task, TaskCase
 from kernelwright.tools.tasks.reference import RefFailure, RefRun, RefValue, ReferenceWorker
@@ -150,7 +151,9 @@ def judge_speed(report: StageReport, ran: list[RanCase], *, toolchain: Toolchain
         if first.mapping:             # the trace-only run's wall time: what the estimate at the task's shapes cost
             # and what estimating there cost (the reference's ATen ops on fake tensors, the cost model per SoC)
             record |= {"shrunk": {"shapes": shapes, "per_soc": ran_at}, "trace_s": round(full.result.seconds, 2),
-                       "estimate_s": round(estimating, 3)}
+                       "estimate_s": round(estimating, 3),
+                       # the kernel estimated there may take a path the judged (shrunk) runs never took
+                       "unjudged": unjudged_kinds(full.result.trace, [r.result.trace for r in ran])}
     else:
         record |= {"at": "shrunk", "shapes": shapes, "per_soc": ran_at, "why_not_task_shapes": why_not}
     report.metrics["speed"] = record
@@ -167,5 +170,7 @@ def judge_speed(report: StageReport, ran: list[RanCase], *, toolchain: Toolchain
         report.summary += (f"; est. {main['kernel_us']:.3g} us vs eager {main['eager_us']:.3g} us on {soc.name} {where} "
                            f"({main['speedup']:.2f}x, bottleneck {main['bottleneck']}{beside}; an estimate on the "
                            "emulation)")
+        if record.get("unjudged"):
+            report.summary += "; " + unjudged_note(record["unjudged"])
     elif main["status"] != "ok":
         report.summary += f"; no speed estimate: {'; '.join(main['notes'])[:200]}"

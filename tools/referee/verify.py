@@ -20,6 +20,7 @@ from kernelwright.tools.project import KernelProject
 from kernelwright.tools.referee import judgeable
 from kernelwright.tools.referee.case_runner import Setting, own_shapes, run_trial, run_trial_with_fallback, sampled_trial
 from kernelwright.tools.referee.model_new_case import model_new_functions, native_binding, unfollowed
+from kernelwright.tools.referee.path_cases import PATH_BUDGET, path_cases
 from kernelwright.tools.referee.sampled import SAMPLED_BUDGET
 from kernelwright.tools.referee.speed import judge_speed
 from kernelwright.tools.referee.speed_shapes import trace_at_task_shapes
@@ -40,8 +41,9 @@ RECHECK_SEED = 104729
 HELD_FACTOR = 16                  # a shrunk case's outputs and unfolded conv inputs: at most this many budgets
 
 
-def _plan(shapes: RefShapes | None, budget: int | None, cores: int, ub: int) -> ShrinkPlan:
-    """The shapes a case runs at: shrunk to `budget` elements, or (no budget) the task's own."""
+def _plan(shapes: RefShapes | None, budget: int | None, cores: int, ub: int, keep: int | None = None) -> ShrinkPlan:
+    """The shapes a case runs at: shrunk to `budget` elements, or (no budget) the task's own; `keep`: a dim value
+    kept at the task's size (a path case, path_cases.py)."""
     tensors = [] if shapes is None else [Shape(dims=list(t.shape or []), dtype=t.dtype or "float32")
                                          for v in shapes.args + shapes.init + shapes.params for t in v.tensors()]
     if budget is None:
@@ -50,6 +52,8 @@ def _plan(shapes: RefShapes | None, budget: int | None, cores: int, ub: int) -> 
     outputs = [] if shapes is None else [Shape(dims=list(o.shape or []), dtype=o.dtype or "float32")
                                          for o in shapes.outputs or [] if o.kind == "tensor"]
     floors, groups = _group_rules(shapes) if shapes is not None else ({}, {})
+    if keep is not None:
+        floors[keep] = keep
     return plan_shrink(tensors, budget=budget, cores=cores, ub_bytes=ub, outputs=outputs, floors=floors, groups=groups,
                        multiples=shapes.multiples if shapes is not None else None)
 
@@ -232,6 +236,14 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
     measure = measure_stage(s.results)
     estimating = s.ran and s.ran[0].result.trace is not None and not callable(getattr(s.toolchain, "time", None))
     full = trace_at_task_shapes(s, s.ran[0]) if estimating else None
+    if full is not None and first_ok and not failures and not any(r.sampled_blocks for r in v.runs):
+        case, shapes, plan = first_ok
+        held = _held_elements(s.worker, case, shapes)
+        path = path_cases(s, case, shapes, plan, full,
+                          lambda d: _plan(shapes, PATH_BUDGET, s.soc.vector_cores, s.soc.ub_bytes, keep=d),
+                          lambda p: (held(p.mapping) or 0) <= HELD_FACTOR * PATH_BUDGET, run_trial)
+        v.runs += path
+        failures += sum(r.status == "fail" for r in path)
     judge_speed(measure, s.ran, toolchain=s.toolchain, build=s.build, task=task, worker=s.worker, soc=s.soc, full=full)
     sampled = any(r.sampled_blocks for r in v.runs)
     if o.recheck and first_ok and not failures and not sampled:
