@@ -8,7 +8,12 @@ segment's sum lands in its own 8-lane slot (one ReduceSum per segment, no scalar
 broadcast each segment's mean (for the exact two-pass variance) and then its rstd back over the
 block; weight[c] and bias[c] broadcast over a block are built once per kernel; the block is stored
 with one copy. Otherwise each segment is walked in chunks twice: sum and sum of squares of x - x[0]
-in one pass, then the output channel by channel."""
+in one pass, then the output channel by channel. On one block (t.fits == 0) when the second pass
+re-reads bytes recent enough for L2; else (t.fits == 2: 8 MB segments, whose two reads on 48 cores
+are 16 MB apart each, or too few segments for the cores) k blocks share a segment, cpg / k channels
+each, vector_cores // k segments a round: each block's slice mean and M2 go to 32-byte workspace
+slots, a SyncAll, each block merges its segment's k slices (Chan's formula) and normalises its
+channels, re-reading what it read a round earlier (1 MB apart: L2 on the chip)."""
 import adsl as A
 
 
