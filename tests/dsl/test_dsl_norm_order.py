@@ -1,6 +1,6 @@
 """The layer and group norm examples' order at MultiKernelBench's own shapes: a block reads a row slice
 (layer norm) or a segment's channel slice (group norm) a second time after all blocks together moved
-little enough to fit L2 (group norm: the smallest 910B L2, 96 MiB; layer norm: two thirds of the 910B2's),
+little enough to fit L2 (group norm: the smallest 910B L2, 96 MiB; layer norm: three quarters of the 910B2's),
 so on the chip the second read can come from L2 (tools/perf/l2.py's rule). Only the tiling runs here (no emulation); the split paths' results are judged by
 the examples' own tasks (norm/layer_norm_long.py, norm/group_norm.py's last case)."""
 import math
@@ -27,9 +27,9 @@ def test_layer_norm_of_16_mb_rows_goes_one_row_at_a_time_over_every_block():
     assert f["fits"] == 2 and t.block_dim == SOC.vector_cores
     assert f["slice"] * t.block_dim >= f["N"] and f["chunk"] <= f["slice"]
     # a round of R rows: a block reads R slices, re-reads them with one weight and bias slice, writes R slices;
-    # R > 1 shares the weight and bias reads, and the round stays within two thirds of the 910B2's L2
+    # R > 1 shares the weight and bias reads, and the round stays within three quarters of the 910B2's L2
     assert f["R"] >= 2 and f["rounds"] == math.ceil(64 / f["R"])
-    assert (3 * f["R"] + 2) * f["slice"] * 4 * t.block_dim <= SOC.l2_bytes * 2 // 3
+    assert (3 * f["R"] + 2) * f["slice"] * 4 * t.block_dim <= SOC.l2_bytes * 3 // 4
 
 
 def test_group_norm_of_8_mb_segments_splits_them_by_channels_in_rounds():

@@ -53,8 +53,8 @@ def tiling(x, weight, bias, hw, eps):
         chunk = min(A.align_down((hw.ub_bytes - 16384) // per_elem, 64), A.align_up(N, 64))
         schunk = chunk
     # rows a round (t.fits == 2): the more, the fewer weight and bias reads; a round moves 3 R + 2 slices a block,
-    # kept within two thirds of the 910B2's L2 (192 MiB) so a slice's re-read and the next round's weight hit it
-    R = max(1, min(8, rows, (134217728 // (x.dtype.size * A.align_up(A.ceil_div(N, nb), 64) * nb) - 2) // 3))
+    # kept within three quarters of the 910B2's L2 (192 MiB) so a slice's re-read and the next round's weight hit it
+    R = max(1, min(8, rows, (150994944 // (x.dtype.size * A.align_up(A.ceil_div(N, nb), 64) * nb) - 2) // 3))
     return A.Tiling(block_dim=nb, rows=rows, N=N, fits=fits, chunk=chunk, wchunk=wchunk, schunk=schunk, R=R,
                     rounds=A.ceil_div(rows, R),
                     lanes=min(chunk, N), inv_n=1.0 / N, eps=eps, slice=A.align_up(A.ceil_div(N, nb), 64),
