@@ -8,7 +8,10 @@ import math
 from kernelwright.tools.dsl.dtypes import DTYPES
 from kernelwright.tools.dsl.examples import examples
 from kernelwright.tools.dsl.host_eval import TensorSpec, run_tiling
+from kernelwright.tools.dsl.interp.values import KernelExprEval
+from kernelwright.tools.dsl.layout import ledger, total_bytes
 from kernelwright.tools.dsl.parse_program import parse_file
+from kernelwright.tools.dsl.roles import analyse
 from kernelwright.tools.hardware import load_soc
 
 SOC = load_soc("Ascend910B2")
@@ -16,8 +19,12 @@ SMALLEST_L2 = 96 << 20
 
 
 def _tiling(name: str, shapes: dict, attrs: dict):
+    """The example's tiling at these fp32 shapes, after checking its UB ledger fits the SoC there."""
     program = parse_file(next(e for e in examples() if e.name == name).program_path())
-    return run_tiling(program, {n: TensorSpec(s, DTYPES["f32"]) for n, s in shapes.items()}, attrs, SOC)
+    t = run_tiling(program, {n: TensorSpec(s, DTYPES["f32"]) for n, s in shapes.items()}, attrs, SOC)
+    used = total_bytes(ledger(program, analyse(program), KernelExprEval(program, t.fields, lambda g: DTYPES["f32"])))
+    assert used <= SOC.ub_bytes
+    return t
 
 
 def test_layer_norm_of_16_mb_rows_goes_one_row_at_a_time_over_every_block():

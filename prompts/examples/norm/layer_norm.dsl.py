@@ -41,10 +41,10 @@ def tiling(x, weight, bias, hw, eps):
         # in per-row copies and reductions than the streamed rows they replace)
         fits = 2
         nb = A.ceil_div(N, A.align_up(A.ceil_div(N, hw.vector_cores), 64))
-        # per chunk element: xin, yout, gin, bin (2 slots each) + w, t1, gw, gb (fp32; gw and gb are the
-        # statistics pass's accumulators)
-        per_elem = 4 * x.dtype.size + 4 * weight.dtype.size + 16
-        chunk = min(A.align_down((hw.ub_bytes - 16384 - stats) // per_elem, 64), A.align_up(A.ceil_div(N, nb), 64))
+        # per chunk element: xin, yout, gin, bin (2 slots each) + w, gw, gb (fp32; gw and gb are the statistics
+        # pass's accumulators), and 4 KB for the hidden scratch: the longer the chunk, the faster each copy
+        per_elem = 4 * x.dtype.size + 4 * weight.dtype.size + 12
+        chunk = min(A.align_down((hw.ub_bytes - 4096 - stats) // per_elem, 64), A.align_up(A.ceil_div(N, nb), 64))
         wchunk = chunk
     else:
         fits = 0
@@ -56,6 +56,7 @@ def tiling(x, weight, bias, hw, eps):
     # kept within three quarters of the 910B2's L2 (192 MiB) so a slice's re-read and the next round's weight hit it
     R = max(1, min(8, rows, (150994944 // (x.dtype.size * A.align_up(A.ceil_div(N, nb), 64) * nb) - 2) // 3))
     return A.Tiling(block_dim=nb, rows=rows, N=N, fits=fits, chunk=chunk, wchunk=wchunk, schunk=schunk, R=R,
+                    tchunk=8 if fits == 2 else chunk,
                     rounds=A.ceil_div(rows, R),
                     lanes=min(chunk, N), inv_n=1.0 / N, eps=eps, slice=A.align_up(A.ceil_div(N, nb), 64),
                     lanes8=8 * nb if fits == 2 else 8, slots=32 * nb * R if fits == 2 else 8)
@@ -69,7 +70,7 @@ def layer_norm(x, weight, bias, y, t):
     bin = A.ub(bias.dtype, t.chunk)
     yout = A.ub(y.dtype, t.chunk)
     w = A.ub(A.f32, t.chunk)
-    t1 = A.ub(A.f32, t.chunk)
+    t1 = A.ub(A.f32, t.tchunk)
     gw = A.ub(A.f32, t.wchunk)
     gb = A.ub(A.f32, t.wchunk)
     acc = A.ub(A.f32, t.schunk)                     # the streaming pass's second accumulator
