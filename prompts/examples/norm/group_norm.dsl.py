@@ -52,8 +52,8 @@ def tiling(x, weight, bias, hw, num_groups, eps):
         B = 1
         nb = hw.vector_cores // ksplit * ksplit
         # per element: xin, yout (2 slots each) + w, t1, acc (fp32); the merge's five vectors of one
-        # 32-byte slot per block sharing a segment
-        chunk = min(A.align_down((room - 160 * ksplit - 32) // (4 * x.dtype.size + 12), 64), A.align_up(S, 64))
+        # 32-byte slot per block sharing a segment, and two of 8 lanes
+        chunk = min(A.align_down((room - 160 * ksplit - 64) // (4 * x.dtype.size + 12), 64), A.align_up(S, 64))
         acc = chunk
         full = 8
     else:
@@ -66,7 +66,7 @@ def tiling(x, weight, bias, hw, num_groups, eps):
     return A.Tiling(block_dim=nb, rows=rows, G=G, C=C, S=S, L=L, cpg=C // G, B=B, fits=fits, acc=acc, full=full,
                     chunk=chunk, lanes=min(chunk, L), slanes=min(chunk, S), inv_n=1.0 / L, eps=eps, k=ksplit,
                     cpk=C // G // ksplit, gpr=gpr, rounds=A.ceil_div(rows, gpr), inv_ls=1.0 / (C // G // ksplit * S),
-                    slots=32 * nb if fits == 2 else 8, lanes8=8 * ksplit)
+                    slots=32 * nb if fits == 2 else 8, lanes8=8 * ksplit if fits == 2 else 8)
 
 
 @A.kernel(inputs={"x": (A.f32, A.f16), "weight": (A.f32, A.f16), "bias": (A.f32, A.f16)}, outputs={"y": "x"},
@@ -86,10 +86,10 @@ def group_norm(x, weight, bias, y, t):
     bvec = A.ub(A.f32, t.C)
     s1 = A.ub(A.f32, t.B * 8)
     s2 = A.ub(A.f32, t.B * 8)
-    wstat = A.workspace(A.f32, t.slots)                    # column split: each block's mean, then M2, of rounds q % 2
+    wstat = A.workspace(A.f32, t.slots)             # column split: each block's mean, then M2, of rounds q % 2
     pm = A.ub(A.f32, 8)                             # this block's slice mean and M2, stored to its slots
     pv = A.ub(A.f32, 8)
-    am = A.ub(A.f32, t.lanes8)                              # per round: the segment's blocks' means, M2s, 1 / k at lane 8i
+    am = A.ub(A.f32, t.lanes8)                      # per round: the segment's blocks' means, M2s, 1 / k at lane 8i
     a2 = A.ub(A.f32, t.lanes8)
     wn = A.ub(A.f32, t.lanes8)
     dev = A.ub(A.f32, t.lanes8)
