@@ -28,8 +28,8 @@ def tiling(x, weight, bias, hw, eps):
     # + w, t1, gw, gb (fp32)
     whole = 4 * x.dtype.size + 4 * weight.dtype.size + 16
     # column slices: per row, every block's mean and M2 read back by all, with the merge's vectors (five of
-    # one 32-byte slot per block, fp32), and the 8-lane slots of a round's rows
-    stats = 5 * 32 * hw.vector_cores + 768
+    # one 32-byte slot per block, fp32), and four 8-lane vectors
+    stats = 5 * 32 * hw.vector_cores + 128
     schunk = 8
     wchunk = 8
     if N * whole + 16384 <= hw.ub_bytes:
@@ -82,12 +82,8 @@ def layer_norm(x, weight, bias, y, t):
     wn = A.ub(A.f32, t.lanes8)
     dev = A.ub(A.f32, t.lanes8)
     t2 = A.ub(A.f32, t.lanes8)
-    rrstd = A.ub(A.f32, 8)                          # per row of a round: its rstd and -mean * rstd, its shift,
+    rrstd = A.ub(A.f32, 8)                          # per row of a round: its rstd and -mean * rstd
     rshift = A.ub(A.f32, 8)
-    kk = A.ub(A.f32, 8)
-    part = A.ub(A.f32, 8)                           # and the sums of its chunks (lane 0 of an 8-lane slot)
-    s1v = A.ub(A.f32, 64)
-    s2v = A.ub(A.f32, 64)
     r0, r1 = A.block_span(t.rows)
     if t.fits == 1:
         A.load(gin, weight, t.N)
@@ -117,12 +113,33 @@ def layer_norm(x, weight, bias, y, t):
         A.Duplicate(wn, 0.0, 8 * nb)
         for p in A.range(nb):                       # block p's share of a row, n_p / N, at lane 8p
             A.set(wn, p * 8, max(0, min(t.slice, t.N - p * t.slice)) * t.inv_n)
-        for q in A.range(t.rounds + 1):             # round q's statistics while round q - 1 is written
+        for q in A.range(t.rounds):                 # t.R rows at a time over all blocks: a slice is re-read soon
             ra = q * t.R
-            ns = max(0, min(t.R, t.rows - ra))      # rows whose statistics this pass reads (none after the last)
-            no = min(q, 1) * min(t.R, t.rows - ra + t.R)   # rows of round q - 1 it writes (none in the first)
-            for i in A.range(no):                   # round q - 1's merge (its slots were stored before the SyncAll)
-                row = ((q + 1) % 2 * t.R + i) * 2 * nb * 8
+            nr = min(t.R, t.rows - ra)
+            for i in A.range(nr):
+                base = (ra + i) * t.N + c0
+                A.Duplicate(gw, 0.0, t.chunk)
+                A.Duplicate(gb, 0.0, t.chunk)
+                k = 0.0
+                for c, n in A.tiles(0, L, t.chunk, stages=2):
+                    A.load(xin, x[base + c:], n)
+                    A.Cast(w, xin, "auto", n)
+                    if c == 0:
+                        k = A.get(xin, 0)           # the shift: read from the loaded tile, not a vector result
+                    A.Adds(w, w, -k, n)
+                    A.Add(gw, gw, w, n)
+                    A.Mul(w, w, w, n)
+                    A.Add(gb, gb, w, n)
+                s_1 = A.reduce_sum(gw, min(t.chunk, max(L, 1)))
+                s_2 = A.reduce_sum(gb, min(t.chunk, max(L, 1)))
+                slot = ((q % 2 * t.R + i) * 2 * nb + A.block_idx()) * 8
+                A.Duplicate(pm, k + s_1 * inv_l, 1)    # the slice's mean and M2 = sum (x - mean)^2
+                A.Duplicate(pv, max(s_2 - s_1 * s_1 * inv_l, 0.0), 1)
+                A.store(wstat[slot:], pm, 1)
+                A.store(wstat[slot + 8 * nb:], pv, 1)
+            A.sync_all()
+            for i in A.range(nr):
+                row = (q % 2 * t.R + i) * 2 * nb * 8
                 A.load(am, wstat[row:], 1, rows=nb, src_stride=8, dst_stride=8, pad=0.0)
                 A.load(a2, wstat[row + 8 * nb:], 1, rows=nb, src_stride=8, dst_stride=8, pad=0.0)
                 m0 = A.get(am, 0)                   # Chan's merge, shifted by block 0's mean: d_p = mean_p - m0
@@ -139,15 +156,13 @@ def layer_norm(x, weight, bias, y, t):
                 rstd = 1.0 / sd
                 A.set(rrstd, i, rstd)
                 A.set(rshift, i, -(m0 + dm) * rstd)
-            A.Duplicate(s1v, 0.0, 8 * t.R)
-            A.Duplicate(s2v, 0.0, 8 * t.R)
-            for c, n in A.tiles(0, L, t.chunk, stages=2):    # one pass: writes (MTE3) beside reads (MTE2)
-                A.load(gin, weight[c0 + c:], n)     # weight and bias once a chunk, for the rows written
+            for c, n in A.tiles(0, L, t.chunk, stages=2):    # weight and bias once a round, then the rows' chunks
+                A.load(gin, weight[c0 + c:], n)
                 A.load(bin, bias[c0 + c:], n)
                 A.Cast(gw, gin, "auto", n)
                 A.Cast(gb, bin, "auto", n)
-                for i in A.range(no, stages=2):     # round q - 1's chunk again (from L2 on the chip), normalised
-                    A.load(xin, x[(ra - t.R + i) * t.N + c0 + c:], n)
+                for i in A.range(nr, stages=2):
+                    A.load(xin, x[(ra + i) * t.N + c0 + c:], n)
                     A.Cast(w, xin, "auto", n)
                     a = A.get(rrstd, i)
                     sh = A.get(rshift, i)
@@ -156,30 +171,7 @@ def layer_norm(x, weight, bias, y, t):
                     A.Mul(w, w, gw, n)
                     A.Add(w, w, gb, n)
                     A.Cast(yout, w, "auto", n)
-                    A.store(y[(ra - t.R + i) * t.N + c0 + c:], yout, n)
-                for i in A.range(ns, stages=2):     # round q's chunk: sums of x - x[slice start] into 8-lane slots
-                    A.load(xin, x[(ra + i) * t.N + c0 + c:], n)
-                    A.Cast(w, xin, "auto", n)
-                    if c == 0:
-                        k0 = A.get(xin, 0)          # the shift: read from the loaded tile, not a vector result
-                        A.set(kk, i, k0)
-                    k = A.get(kk, i)
-                    A.Adds(w, w, -k, n)
-                    A.ReduceSum(part, w, n)
-                    A.Add(s1v[i * 8:], s1v[i * 8:], part, 1)
-                    A.Mul(w, w, w, n)
-                    A.ReduceSum(part, w, n)
-                    A.Add(s2v[i * 8:], s2v[i * 8:], part, 1)
-            for i in A.range(ns):                   # the slice's mean and M2 = sum (x - mean)^2, to its slots
-                s_1 = A.get(s1v, i * 8)
-                s_2 = A.get(s2v, i * 8)
-                k = A.get(kk, i)
-                slot = ((q % 2 * t.R + i) * 2 * nb + A.block_idx()) * 8
-                A.Duplicate(pm, k + s_1 * inv_l, 1)
-                A.Duplicate(pv, max(s_2 - s_1 * s_1 * inv_l, 0.0), 1)
-                A.store(wstat[slot:], pm, 1)
-                A.store(wstat[slot + 8 * nb:], pv, 1)
-            A.sync_all()
+                    A.store(y[(ra + i) * t.N + c0 + c:], yout, n)
     else:
         for r in A.range(r0, r1):
             base = r * t.N
