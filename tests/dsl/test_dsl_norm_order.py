@@ -1,8 +1,9 @@
 """The layer and group norm examples' order at MultiKernelBench's own shapes: a block reads a row slice
 (layer norm) or a segment's channel slice (group norm) a second time after all blocks together moved
-little enough to fit L2 (group norm: the smallest 910B L2, 96 MiB; layer norm: three quarters of the 910B2's),
-so on the chip the second read can come from L2 (tools/perf/l2.py's rule). Only the tiling runs here (no emulation); the split paths' results are judged by
-the examples' own tasks (norm/layer_norm_long.py, norm/group_norm.py's last case)."""
+little enough to fit L2 (group norm: the smallest 910B L2, 96 MiB; layer norm: three quarters of the
+910B2's), so on the chip the second read can come from L2 (tools/perf/l2.py's rule). Only the tiling and
+the UB ledger run here (no emulation); the split paths' results are judged by the examples' own tasks
+(norm/layer_norm_long.py's 2, 3 and 10 rows, norm/group_norm.py's last case)."""
 import math
 
 from kernelwright.tools.dsl.dtypes import DTYPES
@@ -27,7 +28,7 @@ def _tiling(name: str, shapes: dict, attrs: dict):
     return t
 
 
-def test_layer_norm_of_16_mb_rows_goes_one_row_at_a_time_over_every_block():
+def test_layer_norm_of_16_mb_rows_goes_a_few_rows_a_round_over_every_block():
     t = _tiling("layer_norm", {"x": (64, 64, 256, 256), "weight": (64, 256, 256), "bias": (64, 256, 256)},
                 {"eps": 1e-5})
     f = t.fields
@@ -46,6 +47,7 @@ def test_group_norm_of_8_mb_segments_splits_them_by_channels_in_rounds():
     assert f["fits"] == 2 and f["k"] == 8 and f["cpk"] == 1 and t.block_dim == SOC.vector_cores
     assert f["gpr"] == 6 and f["rounds"] == math.ceil(1024 / 6)
     # whole segments on one block each: 2 x 8 MiB between the reads of a segment's last tile, over 48 cores
+    # past even the 910B2's 192 MiB; a channel slice each: within the smallest L2
     assert 2 * f["L"] * 4 * SOC.vector_cores > 2 * SMALLEST_L2
     assert 2 * f["cpk"] * f["S"] * 4 * t.block_dim <= SMALLEST_L2
 

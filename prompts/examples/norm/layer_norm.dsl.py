@@ -74,7 +74,7 @@ def layer_norm(x, weight, bias, y, t):
     gw = A.ub(A.f32, t.wchunk)
     gb = A.ub(A.f32, t.wchunk)
     acc = A.ub(A.f32, t.schunk)                     # the streaming pass's second accumulator
-    wstat = A.workspace(A.f32, t.slots)             # column slices: each block's mean, then M2, of rows r % 2 (32-byte slots)
+    wstat = A.workspace(A.f32, t.slots)             # column slices: each block's mean, then M2, of round q % 2's rows
     pm = A.ub(A.f32, 8)                             # this block's slice mean and M2, stored to its slots
     pv = A.ub(A.f32, 8)
     am = A.ub(A.f32, t.lanes8)                      # per row: block p's mean, M2, n_p / N at lane 8p
