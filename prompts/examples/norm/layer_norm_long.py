@@ -1,6 +1,7 @@
 """nn.LayerNorm over rows too long to sit in the Unified Buffer next to weight and bias in fp32
-(6000 elements): 2 and 3 rows (column slices over the blocks, statistics merged through a workspace)
-and 200 rows (each row streamed on one block), with large means so a cancelling variance would show."""
+(6000 elements): 2, 3 and 10 rows (column slices over the blocks, statistics merged through a workspace;
+10 rows take two rounds of up to 8) and 200 rows (each row streamed on one block), with large means so a
+cancelling variance would show."""
 import torch
 import torch.nn as nn
 
@@ -18,7 +19,8 @@ class Model(nn.Module):
 
 
 def get_input_groups():
-    return [[100 + torch.randn(2, 6000)], [torch.randn(1, 3, 6000)], [50 + torch.randn(200, 6000)]]
+    return [[100 + torch.randn(2, 6000)], [torch.randn(1, 3, 6000)], [50 + torch.randn(200, 6000)],
+            [20 + torch.randn(10, 6000)]]
 
 
 def get_inputs():
