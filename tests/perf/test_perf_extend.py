@@ -2,6 +2,7 @@
 (tools/referee/speed_extend.py) are estimated as the blocks run whole, and the physics hold for them."""
 from __future__ import annotations
 
+import importlib
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -195,3 +196,63 @@ def test_the_emulator_cuts_a_trace_only_block_at_its_budget_and_the_extension_ma
     a, e = estimate(whole.trace, SOC), estimate(got[0], SOC)
     assert e.gm_bytes == pytest.approx(a.gm_bytes, rel=0.02)
     assert e.device_us == pytest.approx(a.device_us, rel=0.02)
+
+
+def synced_block(tiles: int) -> BlockTrace:
+    """A first phase reading partial results, a SyncAll, then an elementwise last phase over `tiles` tiles."""
+    head = TraceBuilder()
+    for _ in range(4):
+        head.copy("GM", "UB", 1024).vec("ReduceSum", "float", 4)
+    head.sync_all()
+    tail = elementwise_block(tiles, TILE, 2)
+    return BlockTrace(block=0, records=np.concatenate([head.build().records, tail.records]), names=tail.names)
+
+
+def test_a_block_with_a_syncall_is_extended_in_its_last_phase_only():
+    whole = synced_block(200)
+    traffic = Traffic(1.0, 1.0, output_bytes=200 * TILE, input_bytes=2 * 200 * TILE + 4096, syncalls=1)
+
+    def cut(n: int, t: Traffic):
+        b = replace(whole, records=whole.records[:n], cut=True)
+        return extend_cut(KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[b])]), t)
+
+    got = cut(300, traffic)
+    assert not isinstance(got, str), got
+    e = got[0].launches[0].blocks[0].records
+    assert len(e) == len(whole.records) - 1 and np.array_equal(e, whole.records[:-1])
+    a = estimate(KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[whole])]), SOC)
+    assert estimate(got[0], SOC).device_us == pytest.approx(a.device_us, rel=1e-3)
+    # a kernel whose blocks made two SyncAlls at the shrunk shapes: this cut fell in an earlier phase
+    assert "holds 1 SyncAll(s), every block made 2" in cut(300, replace(traffic, syncalls=2))
+
+
+def test_the_pipe_model_times_an_extension_by_its_steady_state_as_if_walked(monkeypatch):
+    """An extended block (BlockTrace.period) is walked until steady, the rest added by its step: the same times as
+    walking every record, for single and double buffering, rows of two passes and a scalar unit that runs ahead."""
+    estimate_mod = importlib.import_module("kernelwright.tools.perf.estimate")
+    import kernelwright.tools.perf.pipes as pipes
+    rows = two_pass_rows(60, 6)
+    per_row = len(rows.records) // 60
+    cases = [(launch(48, 400, cut_at=300, buffers=b), share(48, 400)) for b in (1, 2)] + [
+        (KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[replace(rows, records=rows.records[:5 * per_row],
+                                                                          cut=True)])]),
+         Traffic(1.0, 2.0, output_bytes=60 * 6 * TILE, input_bytes=60 * 6 * TILE))]
+    walked, calls = [], []
+    real, block = pipes._walk, pipes.run_block
+    monkeypatch.setattr(pipes, "_walk", lambda c, *cols: (walked.append(len(cols[0])), real(c, *cols))[1])
+    monkeypatch.setattr(estimate_mod, "run_block", lambda b, *a: (calls.append(len(b.records)), block(b, *a))[1])
+    for cut, traffic in cases:
+        got = extend_cut(cut, traffic)
+        assert not isinstance(got, str), got
+        ext = got[0]
+        assert all(b.period is not None for lt in ext.launches for b in lt.blocks)
+        walked.clear(), calls.clear()
+        fast = estimate(ext, SOC)
+        assert calls and sum(walked) < sum(calls) / 4     # most repeats were not walked
+        for lt in ext.launches:
+            for b in lt.blocks:
+                b.period = None
+        slow = estimate(ext, SOC)
+        assert fast.device_us == pytest.approx(slow.device_us, rel=1e-9)
+        assert {p: u.busy_us for p, u in fast.pipes.items()} == pytest.approx({p: u.busy_us for p, u in slow.pipes.items()},
+                                                                           rel=1e-9)

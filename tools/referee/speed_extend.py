@@ -17,9 +17,13 @@ different number of times at the task's shapes than at the shrunk ones (a row wr
 once it no longer fits UB) would be extended by the wrong count. That last one is checked: the runtime counts the
 output pages a cut block touched, and a block whose GM bytes written per output byte touched differ from the shrunk
 run's by more than REWRITE_TOLERANCE is not extended (a count by read bytes has no such check: extra read passes at
-the task's shapes go unseen there). Nor is a cut block whose prefix holds a SyncAll, that repeats no period
-MIN_REPEATS times, whose period moves no GM bytes, or whose period writes nothing though the kernel writes (a cut
-inside a row's first, reading pass): the referee then traces the blocks longer, then whole (speed_shapes.py)."""
+the task's shapes go unseen there). A block with SyncAlls is extended in its last phase only, after its last
+SyncAll (the phases before it ran whole), and only when its prefix holds as many SyncAlls as every block made at
+the shrunk shapes (a cut in an earlier phase would extend that phase's pattern; a kernel whose SyncAll count grows
+with the shapes is not told apart). Nor is a cut block extended that repeats no period MIN_REPEATS times, whose
+period moves no GM bytes, or whose period writes nothing though the kernel writes (a cut inside a row's first,
+reading pass): the referee then traces the blocks longer, then whole (speed_shapes.py). The extended block says
+where its repeats start (BlockTrace.period): the pipe model times them once steady (tools/perf/pipes.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -48,6 +52,7 @@ class Traffic:
     read_per_input: float
     output_bytes: int
     input_bytes: int
+    syncalls: int | None = None      # SyncAlls every block made at the shrunk shapes (None: blocks differed)
 
 
 def _gm(records: np.ndarray) -> tuple[int, int]:
@@ -132,9 +137,13 @@ def _advanced(r: np.ndarray, end: int, p: int, times: int) -> np.ndarray:
 def _extend(b: BlockTrace, share: Traffic, blocks: int) -> tuple[BlockTrace, str] | str:
     """The block with its steady state repeated up to its share, and how; or why it cannot be extended."""
     r = b.records
-    if (r["kind"] == SYNCALL).any():
-        return "its prefix holds a SyncAll (phases are not extended)"
-    found = _period(r)
+    syncs = np.flatnonzero(r["kind"] == SYNCALL)
+    if len(syncs) and len(syncs) != share.syncalls:
+        return (f"its prefix holds {len(syncs)} SyncAll(s), every block made "
+                f"{'a varying number' if share.syncalls is None else share.syncalls} at the shrunk shapes (only the "
+                "last phase is extended)")
+    # past the block's last SyncAll: the steady state of its last phase (the phases before it ran whole)
+    found = _period(r[syncs[-1] + 1:] if len(syncs) else r)
     if found is None:
         return f"no period repeats {MIN_REPEATS} times over at least {COVERED:.0%} of its {len(r)} records"
     p, step = found
@@ -174,7 +183,8 @@ def _extend(b: BlockTrace, share: Traffic, blocks: int) -> tuple[BlockTrace, str
         tail["gm"] = _advanced(r, end, p, times)
         out[len(head):] = tail
     how = f"{len(head)} records, then {times} more periods of {p} ({per} GM bytes {what} each)"
-    return BlockTrace(block=b.block, records=out, names=b.names, truncated=b.truncated), how
+    return BlockTrace(block=b.block, records=out, names=b.names, truncated=b.truncated,
+                      period=(len(head), p) if times else None), how
 
 
 def extend_cut(trace: KernelTrace, share: Traffic) -> tuple[KernelTrace, str] | str:

@@ -25,7 +25,7 @@ import numpy as np
 
 from kernelwright.tools.dtypes import numpy_dtype
 from kernelwright.tools.perf.estimate import CALIBRATED_ARCHS
-from kernelwright.tools.perf.trace import COPY, MEMORIES, KernelTrace
+from kernelwright.tools.perf.trace import COPY, MEMORIES, SYNCALL, KernelTrace
 from kernelwright.tools.referee.case_runner import Setting, bind
 from kernelwright.tools.referee.speed import FullShapes, RanCase, min_bytes
 from kernelwright.tools.referee.speed_extend import Traffic, extend_cut, gm_traffic
@@ -40,6 +40,10 @@ TRACE_TOUCH_BYTES = 4 << 30    # GM the traced blocks may be expected to touch (
 # judging run's traffic at the shrunk shapes (EMULATION_BUDGET elements in, as many out) and holds a few dozen tiles;
 # the second covers periods of a few MB (rows past UB)
 TRACE_BUDGETS = (1 << 20, 32 << 20)
+# blocks a cut run traces: the extension gives every cut block the same even share of the task (speed_extend.py), so
+# the middle and the last block would add only their prefix (its GM alignment) at three times the emulation; a run
+# traced whole keeps TRACE_BLOCKS (a short last block or a former/tail split shows there)
+CUT_BLOCKS = 1
 GM = MEMORIES.index("GM")
 
 
@@ -103,7 +107,8 @@ def trace_at_task_shapes(s: Setting, first: RanCase) -> FullShapes:
     traffic = _traffic(first, shapes)
     spent, tries, extended = 0.0, [], ""
     for budget in (TRACE_BUDGETS if traffic else ()) + (0,):
-        r = s.toolchain.run(s.build, case.model_copy(update={"trace_budget": budget}))
+        r = s.toolchain.run(s.build, case.model_copy(update={"trace_budget": budget, "sample_blocks":
+                                                              CUT_BLOCKS if budget else TRACE_BLOCKS}))
         spent += r.seconds
         cut = r.trace is not None and any(b.cut for lt in r.trace.launches for b in lt.blocks)
         if not cut:
@@ -123,8 +128,8 @@ def trace_at_task_shapes(s: Setting, first: RanCase) -> FullShapes:
         return FullShapes(why_not=f"the trace-only run at the task's shapes ended with {r.status}"
                                   f"{'' if r.trace is not None and r.trace.complete else ', no complete trace'}: {what[:300]}")
     blocks = r.sampled or list(range(r.block_dim))
-    method = (f"traced at the task's own shapes in a trace-only run of blocks {', '.join(map(str, blocks))} of "
-              f"{r.block_dim}" + ("" if r.sampled else " (every block)"))
+    method = (f"traced at the task's own shapes in a trace-only run of block{'s' if len(blocks) > 1 else ''} "
+              f"{', '.join(map(str, blocks))} of {r.block_dim}" + ("" if r.sampled else " (every block)"))
     if extended:
         method += (f", each cut after {_mb(budget)} of GM traffic and extended by its steady state to its share "
                    f"of the task's GM bytes (tools/referee/speed_extend.py): {extended}")
@@ -145,5 +150,7 @@ def _traffic(first: RanCase, shapes) -> Traffic | None:
     ins = sum(int(t.array.nbytes) for v in first.ref.args + first.ref.params for t in v.tensors() if t.array is not None)
     if not outs or not ins:
         return None
+    syncs = {int((b.records["kind"] == SYNCALL).sum()) for lt in first.result.trace.launches for b in lt.blocks}
     return Traffic(written_per_output=written / outs, read_per_input=read / ins,
-                   output_bytes=_bytes(shapes.outputs), input_bytes=_bytes(shapes.args + shapes.params))
+                   output_bytes=_bytes(shapes.outputs), input_bytes=_bytes(shapes.args + shapes.params),
+                   syncalls=syncs.pop() if len(syncs) == 1 else None)
