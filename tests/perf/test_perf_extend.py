@@ -224,6 +224,7 @@ def test_a_block_with_a_syncall_is_extended_in_its_last_phase_only():
     assert estimate(got[0], SOC).device_us == pytest.approx(a.device_us, rel=1e-3)
     # a kernel whose blocks made two SyncAlls at the shrunk shapes: this cut fell in an earlier phase
     assert "holds 1 SyncAll(s), every block made 2" in cut(300, replace(traffic, syncalls=2))
+    assert "holds 0 SyncAll(s), every block made 1" in cut(6, traffic)   # a cut in the first phase
 
 
 def test_the_pipe_model_times_an_extension_by_its_steady_state_as_if_walked(monkeypatch):

@@ -138,7 +138,7 @@ def _extend(b: BlockTrace, share: Traffic, blocks: int) -> tuple[BlockTrace, str
     """The block with its steady state repeated up to its share, and how; or why it cannot be extended."""
     r = b.records
     syncs = np.flatnonzero(r["kind"] == SYNCALL)
-    if len(syncs) and len(syncs) != share.syncalls:
+    if (len(syncs) or share.syncalls) and len(syncs) != share.syncalls:
         return (f"its prefix holds {len(syncs)} SyncAll(s), every block made "
                 f"{'a varying number' if share.syncalls is None else share.syncalls} at the shrunk shapes (only the "
                 "last phase is extended)")

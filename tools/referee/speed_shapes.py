@@ -40,9 +40,10 @@ TRACE_TOUCH_BYTES = 4 << 30    # GM the traced blocks may be expected to touch (
 # judging run's traffic at the shrunk shapes (EMULATION_BUDGET elements in, as many out) and holds a few dozen tiles;
 # the second covers periods of a few MB (rows past UB)
 TRACE_BUDGETS = (1 << 20, 32 << 20)
-# blocks a cut run traces: the extension gives every cut block the same even share of the task (speed_extend.py), so
-# the middle and the last block would add only their prefix (its GM alignment) at three times the emulation; a run
-# traced whole keeps TRACE_BLOCKS (a short last block or a former/tail split shows there)
+# blocks a cut run past the first budget traces: the extension gives every cut block the same even share of the task
+# (speed_extend.py), so the middle and the last block would add only their prefix (its GM alignment) at three times
+# the emulation; the first budget's cheap run and a run traced whole keep TRACE_BLOCKS (a short last block or a
+# former/tail split shows there), and a run of CUT_BLOCKS that finished uncut is traced whole again on those
 CUT_BLOCKS = 1
 GM = MEMORIES.index("GM")
 
@@ -105,12 +106,17 @@ def trace_at_task_shapes(s: Setting, first: RanCase) -> FullShapes:
     case = bound.case.model_copy(update={"soc": s.soc.name, "timeout_s": TRACE_TIMEOUT_S, "trace_only": True,
                                          "sample_blocks": TRACE_BLOCKS, "label": f"{first.label} (trace only)"})
     traffic = _traffic(first, shapes)
-    spent, tries, extended = 0.0, [], ""
-    for budget in (TRACE_BUDGETS if traffic else ()) + (0,):
-        r = s.toolchain.run(s.build, case.model_copy(update={"trace_budget": budget, "sample_blocks":
-                                                              CUT_BLOCKS if budget else TRACE_BLOCKS}))
+    spent, tries, extended, whole = 0.0, [], "", False
+    for i, budget in enumerate((TRACE_BUDGETS if traffic else ()) + (0,)):
+        if whole and budget:
+            continue
+        blocks = CUT_BLOCKS if budget and i else TRACE_BLOCKS     # the first cut is cheap on the usual blocks
+        r = s.toolchain.run(s.build, case.model_copy(update={"trace_budget": budget, "sample_blocks": blocks}))
         spent += r.seconds
         cut = r.trace is not None and any(b.cut for lt in r.trace.launches for b in lt.blocks)
+        if not cut and r.status == "ok" and blocks < TRACE_BLOCKS:
+            whole = True          # ran uncut on fewer blocks than a whole trace takes: run whole on TRACE_BLOCKS
+            continue
         if not cut:
             break                 # ran whole (or failed before any block was cut: said below, whatever the budget)
         if r.status != "ok":      # a block left waiting for a cut one (a MIX kernel's cube core): trace them whole
