@@ -257,3 +257,46 @@ def test_the_pipe_model_times_an_extension_by_its_steady_state_as_if_walked(monk
         assert fast.device_us == pytest.approx(slow.device_us, rel=1e-9)
         assert {p: u.busy_us for p, u in fast.pipes.items()} == pytest.approx({p: u.busy_us for p, u in slow.pipes.items()},
                                                                            rel=1e-9)
+
+
+def random_periodic_block(seed: int) -> tuple[BlockTrace, int]:
+    """A random prologue, then a random body of copies, vector ops, scalar work and barriers repeated 10-150 times,
+    with flags released in one repeat and acquired in the same or one of the next two (or never released)."""
+    import random
+    rnd = random.Random(seed)
+    t = TraceBuilder()
+    for _ in range(rnd.randint(0, 20)):
+        rnd.choice([lambda: t.copy("GM", "UB", 8192), lambda: t.vec("Mul", "float", 8), lambda: t.barrier()])()
+    ops = [(rnd.randint(0, 6), rnd.choice([256, 4096, 32768]), rnd.randint(1, 64)) for _ in range(rnd.randint(2, 10))]
+    pipes = ["V", "MTE2", "MTE3", "S"]
+    pairs = []
+    for _ in range(rnd.randint(0, 3)):
+        i, j = rnd.randint(0, len(ops)), rnd.randint(0, len(ops))
+        pairs.append((i, j, rnd.randint(0 if j > i else 1, 2), rnd.choice(pipes), rnd.choice(pipes)))
+    start, tokens = len(t.rows), {}
+    for k in range(rnd.randint(10, 150)):
+        for pos in range(len(ops) + 1):
+            for n, (i, j, d, rel, acq) in enumerate(pairs):
+                if j == pos:
+                    t.acquire(acq, tokens.get((n, k - d), 10 ** 6 + n))
+                if i == pos:
+                    tokens[(n, k)] = t.release(rel)
+            if pos < len(ops):
+                c, nbytes, reps = ops[pos]
+                [lambda: t.copy("GM", "UB", nbytes), lambda: t.copy("GM", "UB", nbytes), lambda: t.copy("UB", "GM", nbytes),
+                 lambda: t.vec("Exp", "float", reps), lambda: t.vec("Add", "float", reps),
+                 lambda: t.scalar("GetValue", count=reps), lambda: t.barrier()][c]()
+    return t.build(), start
+
+
+def test_the_steady_state_jump_equals_walking_on_random_periodic_blocks():
+    import kernelwright.tools.perf.pipes as pipes
+    for seed in range(40):
+        b, start = random_periodic_block(seed)
+        rows = len(b.records) - start
+        p = next(p for p in range(1, rows + 1) if rows % p == 0 and np.array_equal(
+            b.records[start:]["kind"].reshape(-1, p), np.tile(b.records[start:start + p]["kind"], (rows // p, 1))))
+        fast = pipes.run_block(replace(b, period=(start, p)), 7.0, 20.0)
+        slow = pipes.run_block(b, 7.0, 20.0)
+        assert fast.cycles == pytest.approx(slow.cycles, rel=1e-9), seed
+        assert fast.busy == pytest.approx(slow.busy, rel=1e-9), seed
