@@ -36,14 +36,15 @@ TRACE_TIMEOUT_S = 20.0         # the emulator's CPU seconds for them (the run's 
 TRACE_GM_BYTES = 32 << 30      # GM the task's own tensors may map (lazily committed: only the traced blocks' pages)
 TRACE_TOUCH_BYTES = 4 << 30    # GM the traced blocks may be expected to touch (each page they touch is memory)
 # GM bytes a traced block moves before it is cut and extended by its steady state (speed_extend.py), tried in turn;
-# a kernel none of them extends runs its traced blocks whole. With three blocks the first is about a third of a
-# judging run's traffic at the shrunk shapes (EMULATION_BUDGET elements in, as many out) and holds a few dozen tiles;
-# the second covers periods of a few MB (rows past UB)
+# a kernel none of them extends runs its traced blocks whole. The first is about a ninth of a judging run's traffic at
+# the shrunk shapes (EMULATION_BUDGET elements in, as many out) and holds a few dozen tiles; the second covers periods
+# of a few MB (rows past UB)
 TRACE_BUDGETS = (1 << 20, 32 << 20)
-# blocks a cut run past the first budget traces: the extension gives every cut block the same even share of the task
-# (speed_extend.py), so the middle and the last block would add only their prefix (its GM alignment) at three times
-# the emulation; the first budget's cheap run and a run traced whole keep TRACE_BLOCKS (a short last block or a
-# former/tail split shows there), and a run of CUT_BLOCKS that finished uncut is traced whole again on those
+# blocks a cut run traces: the extension gives every cut block the same even share of the task (speed_extend.py), so
+# the middle and the last block would add only their prefix (its GM alignment) at three times the emulation (the
+# cheapest cut costs about a judging run at the shrunk shapes on three blocks). A run traced whole keeps TRACE_BLOCKS
+# (a short last block or a former/tail split shows there): a budget the shrunk run says a block stays under is not
+# tried, and a run of CUT_BLOCKS that finished uncut is made again whole on TRACE_BLOCKS
 CUT_BLOCKS = 1
 GM = MEMORIES.index("GM")
 
@@ -107,10 +108,10 @@ def trace_at_task_shapes(s: Setting, first: RanCase) -> FullShapes:
                                          "sample_blocks": TRACE_BLOCKS, "label": f"{first.label} (trace only)"})
     traffic = _traffic(first, shapes)
     spent, tries, extended, whole = 0.0, [], "", False
-    for i, budget in enumerate((TRACE_BUDGETS if traffic else ()) + (0,)):
-        if whole and budget:
-            continue
-        blocks = CUT_BLOCKS if budget and i else TRACE_BLOCKS     # the first cut is cheap on the usual blocks
+    for budget in (TRACE_BUDGETS if traffic else ()) + (0,):
+        if budget and (whole or touch / TRACE_BLOCKS <= budget):
+            continue              # a block moves less at the task's shapes (as the shrunk run says): traced whole
+        blocks = CUT_BLOCKS if budget else TRACE_BLOCKS
         r = s.toolchain.run(s.build, case.model_copy(update={"trace_budget": budget, "sample_blocks": blocks}))
         spent += r.seconds
         cut = r.trace is not None and any(b.cut for lt in r.trace.launches for b in lt.blocks)
