@@ -300,3 +300,21 @@ def test_the_steady_state_jump_equals_walking_on_random_periodic_blocks():
         slow = pipes.run_block(b, 7.0, 20.0)
         assert fast.cycles == pytest.approx(slow.cycles, rel=1e-9), seed
         assert fast.busy == pytest.approx(slow.busy, rel=1e-9), seed
+
+
+def test_a_syncall_the_shrunk_shapes_did_not_make_is_extended_only_where_the_outputs_are_written():
+    """At the task's shapes the kernel took a path with a SyncAll (rows split across cores) that the shrunk shapes
+    did not: the last phase is extended when its period writes the task's outputs, which the cut block touched."""
+    whole = synced_block(200)
+    traffic = Traffic(1.0, 1.0, output_bytes=200 * TILE, input_bytes=2 * 200 * TILE + 4096, syncalls=0)
+    cut = replace(whole, records=whole.records[:300], cut=True)
+
+    def extended(touched: int):
+        cut.cut_out_bytes = touched
+        return extend_cut(KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[cut])]), traffic)
+
+    written = gm_traffic(KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[cut])]))[1]
+    got = extended(written)
+    assert not isinstance(got, str), got
+    assert np.array_equal(got[0].launches[0].blocks[0].records, whole.records[:-1])
+    assert "does not write the task's outputs" in extended(0)

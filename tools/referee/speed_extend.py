@@ -19,8 +19,9 @@ output pages a cut block touched, and a block whose GM bytes written per output 
 run's by more than REWRITE_TOLERANCE is not extended (a count by read bytes has no such check: extra read passes at
 the task's shapes go unseen there). A block with SyncAlls is extended in its last phase only, after its last
 SyncAll (the phases before it ran whole), and only when its prefix holds as many SyncAlls as every block made at
-the shrunk shapes (a cut in an earlier phase would extend that phase's pattern; a kernel whose SyncAll count grows
-with the shapes is not told apart). Nor is a cut block extended that repeats no period MIN_REPEATS times, whose
+the shrunk shapes (a cut in an earlier phase would extend that phase's pattern), or more when the shrunk shapes
+took a path with fewer and the last phase's period writes the task's outputs (the phase whose bytes the count
+goes by; a phase after it, such as a fix-up of the outputs after one more SyncAll, would be missed). Nor is a cut block extended that repeats no period MIN_REPEATS times, whose
 period moves no GM bytes, or whose period writes nothing though the kernel writes (a cut inside a row's first,
 reading pass): the referee then traces the blocks longer, then whole (speed_shapes.py). The extended block says
 where its repeats start (BlockTrace.period): the pipe model times them once steady (tools/perf/pipes.py)."""
@@ -138,7 +139,8 @@ def _extend(b: BlockTrace, share: Traffic, blocks: int) -> tuple[BlockTrace, str
     """The block with its steady state repeated up to its share, and how; or why it cannot be extended."""
     r = b.records
     syncs = np.flatnonzero(r["kind"] == SYNCALL)
-    if (len(syncs) or share.syncalls) and len(syncs) != share.syncalls:
+    more_phases = share.syncalls is not None and len(syncs) > share.syncalls
+    if (len(syncs) or share.syncalls) and len(syncs) != share.syncalls and not more_phases:
         return (f"its prefix holds {len(syncs)} SyncAll(s), every block made "
                 f"{'a varying number' if share.syncalls is None else share.syncalls} at the shrunk shapes (only the "
                 "last phase is extended)")
@@ -148,6 +150,11 @@ def _extend(b: BlockTrace, share: Traffic, blocks: int) -> tuple[BlockTrace, str
         return f"no period repeats {MIN_REPEATS} times over at least {COVERED:.0%} of its {len(r)} records"
     p, step = found
     read, written = _gm(r[len(r) - p:])
+    if more_phases and not (written and (b.cut_out_bytes or 0) >= MIN_TOUCHED):
+        # more SyncAlls than at the shrunk shapes (the kernel took another path there): the phase extended must be
+        # the one writing the task's outputs, so that the count by written bytes and the rewrite check hold
+        return (f"its prefix holds {len(syncs)} SyncAll(s), {share.syncalls} at the shrunk shapes, and its last "
+                "phase's period does not write the task's outputs")
     if not (read or written):
         return f"its period of {p} records moves no GM bytes"
     must_write = share.written_per_output * share.output_bytes
