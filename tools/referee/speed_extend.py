@@ -15,7 +15,7 @@ partial tile, a last combine) is not in the stream; a former/tail split gives so
 than the even share; the tiles' GM alignment (`w`) repeats the prefix's; a kernel that writes each output byte a
 different number of times at the task's shapes than at the shrunk ones (a row written, read back and written again
 once it no longer fits UB) would be extended by the wrong count. That last one is checked: the runtime counts the
-output pages a cut block touched, and a block whose GM bytes written per output byte touched differ from the shrunk
+output pages a cut block's copies wrote, and a block whose GM bytes written per output byte touched differ from the shrunk
 run's by more than REWRITE_TOLERANCE is not extended (a count by read bytes has no such check: extra read passes at
 the task's shapes go unseen there). A block with SyncAlls is extended in its last phase only, after its last
 SyncAll (the phases before it ran whole), and only when its prefix holds as many SyncAlls as every block made at
