@@ -15,16 +15,17 @@ partial tile, a last combine) is not in the stream; a former/tail split gives so
 than the even share; the tiles' GM alignment (`w`) repeats the prefix's; a kernel that writes each output byte a
 different number of times at the task's shapes than at the shrunk ones (a row written, read back and written again
 once it no longer fits UB) would be extended by the wrong count. That last one is checked: the runtime counts the
-output pages a cut block's copies wrote, and a block whose GM bytes written per output byte touched differ from the shrunk
-run's by more than REWRITE_TOLERANCE is not extended (a count by read bytes has no such check: extra read passes at
-the task's shapes go unseen there). A block with SyncAlls is extended in its last phase only, after its last
-SyncAll (the phases before it ran whole), and only when its prefix holds as many SyncAlls as every block made at
-the shrunk shapes (a cut in an earlier phase would extend that phase's pattern), or more when the shrunk shapes
-took a path with fewer and the last phase's period writes the task's outputs (the phase whose bytes the count
-goes by; a phase after it, such as a fix-up of the outputs after one more SyncAll, would be missed). Nor is a cut block extended that repeats no period MIN_REPEATS times, whose
-period moves no GM bytes, or whose period writes nothing though the kernel writes (a cut inside a row's first,
-reading pass): the referee then traces the blocks longer, then whole (speed_shapes.py). The extended block says
-where its repeats start (BlockTrace.period): the pipe model times them once steady (tools/perf/pipes.py)."""
+output pages a cut block's copies wrote, and a block whose GM bytes written per output byte touched differ from the
+shrunk run's by more than REWRITE_TOLERANCE is not extended (a count by read bytes has no such check: extra read
+passes at the task's shapes go unseen there). A block with SyncAlls is extended in its last phase only, after its
+last SyncAll (the phases before it ran whole), and only when its prefix holds as many SyncAlls as every block made
+at the shrunk shapes (a cut in an earlier phase would extend that phase's pattern), or more when the shrunk shapes
+took a path with fewer and the last phase's period writes the task's outputs (the phase whose bytes the count goes
+by; a phase after it, such as a fix-up of the outputs after one more SyncAll, would be missed). Nor is a cut block
+extended that repeats no period MIN_REPEATS times, whose period moves no GM bytes, or whose period writes nothing
+though the kernel writes (a cut inside a row's first, reading pass): the referee then traces the blocks longer,
+then whole (speed_shapes.py). The extended block says where its repeats start (BlockTrace.period): the pipe model
+times them once steady (tools/perf/pipes.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -7,9 +7,10 @@ TilingFunc sees the real shapes, the kernel runs the first, the middle and the l
 (sim/run.py `sample_of`) on GM sized for the task and lazily committed (runtime/sample.cpp), with zeros for
 data (nothing is compared, no input is materialised), and the cost model times the blocks that ran; every
 other block takes the time of the nearest traced block (tools/perf/estimate.py `stand_in`, which says what
-that gets wrong). Each traced block is cut once it has moved TRACE_BUDGETS[0] bytes of GM traffic and extended by
-its steady state to its share of the task's bytes (speed_extend.py, which says what that gets wrong); a kernel
-that cannot be extended so is traced whole, as the estimate's notes say. Nothing here judges the kernel.
+that gets wrong). A block that moves more than TRACE_BUDGETS[0] bytes of GM traffic at the task's shapes is traced
+alone (the first, CUT_BLOCKS), cut there and extended by its steady state to its share of the task's bytes
+(speed_extend.py, which says what that gets wrong), then at TRACE_BUDGETS[1]; a kernel that cannot be extended so
+is traced whole on the three blocks, as the estimate's notes say. Nothing here judges the kernel.
 
 What it can get wrong, said in the report: a block whose work depends on the data (zeros take the same path
 as every value for the builtin writer's programs, not for data-dependent loops); untraced blocks that differ
@@ -41,10 +42,9 @@ TRACE_TOUCH_BYTES = 4 << 30    # GM the traced blocks may be expected to touch (
 # of a few MB (rows past UB)
 TRACE_BUDGETS = (1 << 20, 32 << 20)
 # blocks a cut run traces: the extension gives every cut block the same even share of the task (speed_extend.py), so
-# the middle and the last block would add only their prefix (its GM alignment) at three times the emulation (the
-# cheapest cut costs about a judging run at the shrunk shapes on three blocks). A run traced whole keeps TRACE_BLOCKS
-# (a short last block or a former/tail split shows there): a budget the shrunk run says a block stays under is not
-# tried, and a run of CUT_BLOCKS that finished uncut is made again whole on TRACE_BLOCKS
+# the middle and the last block would add only their prefix (its GM alignment) at three times the emulation. A run
+# traced whole keeps TRACE_BLOCKS (a short last block or a former/tail split shows there): a budget the shrunk run
+# says a block stays under is not tried, and a run of CUT_BLOCKS that finished uncut is made again whole
 CUT_BLOCKS = 1
 GM = MEMORIES.index("GM")
 
