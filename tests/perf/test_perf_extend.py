@@ -318,3 +318,23 @@ def test_a_syncall_the_shrunk_shapes_did_not_make_is_extended_only_where_the_out
     assert not isinstance(got, str), got
     assert np.array_equal(got[0].launches[0].blocks[0].records, whole.records[:-1])
     assert "does not write the task's outputs" in extended(0)
+
+
+def test_a_cut_before_a_last_combine_is_extended_only_when_the_combine_moved_little_at_the_shrunk_shapes():
+    """Rows, then a SyncAll and a combine of the blocks' partial results: a cut in the rows extends them and leaves
+    the combine out when it moved under LATER_PHASES of a block's GM bytes at the shrunk shapes, else it is refused."""
+    from kernelwright.tools.referee.speed_extend import later_share
+    t = TraceBuilder()
+    for _ in range(300):
+        t.copy("GM", "UB", TILE).vec("ReduceSum", "float", 128)
+    rows = t.build()
+    combine = TraceBuilder().sync_all().copy("GM", "UB", 192).vec("Add", "float", 1).copy("UB", "GM", 32).build()
+    whole = BlockTrace(block=0, records=np.concatenate([rows.records, combine.records]), names=rows.names)
+    assert 0 < later_share(whole.records) < 0.001
+    cut = replace(whole, records=whole.records[:200], cut=True)
+    trace = KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[cut])])
+    traffic = Traffic(0.0, 1.0, output_bytes=4, input_bytes=300 * TILE, syncalls=1, later=later_share(whole.records))
+    got = extend_cut(trace, traffic)
+    assert not isinstance(got, str), got
+    assert "left out" in got[1] and len(got[0].launches[0].blocks[0].records) == len(rows.records) - 1   # to the last copy
+    assert "SyncAll" in extend_cut(trace, replace(traffic, later=0.2))

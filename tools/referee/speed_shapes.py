@@ -29,7 +29,7 @@ from kernelwright.tools.perf.estimate import CALIBRATED_ARCHS
 from kernelwright.tools.perf.trace import COPY, MEMORIES, SYNCALL, KernelTrace
 from kernelwright.tools.referee.case_runner import Setting, bind
 from kernelwright.tools.referee.speed import FullShapes, RanCase, min_bytes
-from kernelwright.tools.referee.speed_extend import Traffic, extend_cut, gm_traffic
+from kernelwright.tools.referee.speed_extend import Traffic, extend_cut, gm_traffic, later_share
 from kernelwright.tools.tasks.reference import RefFailure, RefRun, RefValue
 
 TRACE_BLOCKS = 3               # blocks a trace-only run emulates: the first, the middle and the last
@@ -157,7 +157,8 @@ def _traffic(first: RanCase, shapes) -> Traffic | None:
     ins = sum(int(t.array.nbytes) for v in first.ref.args + first.ref.params for t in v.tensors() if t.array is not None)
     if not outs or not ins:
         return None
-    syncs = {int((b.records["kind"] == SYNCALL).sum()) for lt in first.result.trace.launches for b in lt.blocks}
+    blocks = [b.records for lt in first.result.trace.launches for b in lt.blocks]
+    syncs = {int((r["kind"] == SYNCALL).sum()) for r in blocks}
     return Traffic(written_per_output=written / outs, read_per_input=read / ins,
                    output_bytes=_bytes(shapes.outputs), input_bytes=_bytes(shapes.args + shapes.params),
-                   syncalls=syncs.pop() if len(syncs) == 1 else None)
+                   syncalls=syncs.pop() if len(syncs) == 1 else None, later=max(map(later_share, blocks), default=0.0))
