@@ -205,8 +205,8 @@ def _extend(b: BlockTrace, share: Traffic, blocks: int) -> tuple[BlockTrace, str
         out[len(head):] = tail
     how = f"{len(head)} records, then {times} more periods of {p} ({per} GM bytes {what} each)"
     if left_out and share.syncalls:
-        how += (f", the phases after its {share.syncalls} SyncAll(s) left out ({100 * share.later:.2g} % of a block's GM bytes "
-                "at the shrunk shapes)")
+        how += (f", the phases after its {share.syncalls} SyncAll(s) left out ({100 * share.later:.2g} % of a block's "
+                "GM bytes at the shrunk shapes)")
     return BlockTrace(block=b.block, records=out, names=b.names, truncated=b.truncated,
                       period=(len(head), p) if times else None), how
 
