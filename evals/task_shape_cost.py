@@ -5,8 +5,9 @@ that judge it are timed apart from the trace-only run at the task's shapes (tool
 the estimating after it (the reference's ATen ops on fake tensors, the cost model on every SoC) is timed too. The
 added share of a kernel is (trace-only run + estimating at the task's shapes) / the judging runs. Wall seconds and
 CPU seconds (this process and every process under it, the sandboxed runs included) are both reported: on a shared
-machine the CPU seconds are the steadier number (each kernel is measured in a fresh process). With --full the trace-only run is made once more with every traced
-block run whole (no cut and extension, speed_extend.py), and the two estimates are compared.
+machine the CPU seconds are the steadier number (each kernel is measured in a fresh process). With --full the
+trace-only run is made once more with every traced block run whole (no cut and extension, speed_extend.py), and the
+two estimates are compared.
 
     python -m kernelwright.evals.task_shape_cost --mkb MKB/reference --results OLD/results.jsonl \
         --out DIR [--filter name=relu,elu] [--full]

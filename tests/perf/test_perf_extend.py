@@ -255,8 +255,8 @@ def test_the_pipe_model_times_an_extension_by_its_steady_state_as_if_walked(monk
                 b.period = None
         slow = estimate(ext, SOC)
         assert fast.device_us == pytest.approx(slow.device_us, rel=1e-9)
-        assert {p: u.busy_us for p, u in fast.pipes.items()} == pytest.approx({p: u.busy_us for p, u in slow.pipes.items()},
-                                                                           rel=1e-9)
+        busy = {p: u.busy_us for p, u in slow.pipes.items()}
+        assert {p: u.busy_us for p, u in fast.pipes.items()} == pytest.approx(busy, rel=1e-9)
 
 
 def random_periodic_block(seed: int) -> tuple[BlockTrace, int]:
@@ -283,8 +283,8 @@ def random_periodic_block(seed: int) -> tuple[BlockTrace, int]:
                     tokens[(n, k)] = t.release(rel)
             if pos < len(ops):
                 c, nbytes, reps = ops[pos]
-                [lambda: t.copy("GM", "UB", nbytes), lambda: t.copy("GM", "UB", nbytes), lambda: t.copy("UB", "GM", nbytes),
-                 lambda: t.vec("Exp", "float", reps), lambda: t.vec("Add", "float", reps),
+                [lambda: t.copy("GM", "UB", nbytes), lambda: t.copy("GM", "UB", nbytes),
+                 lambda: t.copy("UB", "GM", nbytes), lambda: t.vec("Exp", "float", reps), lambda: t.vec("Add", "float", reps),
                  lambda: t.scalar("GetValue", count=reps), lambda: t.barrier()][c]()
     return t.build(), start
 
@@ -336,5 +336,6 @@ def test_a_cut_before_a_last_combine_is_extended_only_when_the_combine_moved_lit
     traffic = Traffic(0.0, 1.0, output_bytes=4, input_bytes=300 * TILE, syncalls=1, later=later_share(whole.records))
     got = extend_cut(trace, traffic)
     assert not isinstance(got, str), got
-    assert "left out" in got[1] and len(got[0].launches[0].blocks[0].records) == len(rows.records) - 1   # to the last copy
+    assert "left out" in got[1]
+    assert len(got[0].launches[0].blocks[0].records) == len(rows.records) - 1     # it ends with the last copy
     assert "SyncAll" in extend_cut(trace, replace(traffic, later=0.2))
