@@ -5,8 +5,9 @@ that judge it are timed apart from the trace-only run at the task's shapes (tool
 the estimating after it (the reference's ATen ops on fake tensors, the cost model on every SoC) is timed too. The
 added share of a kernel is (trace-only run + estimating at the task's shapes) / the judging runs. Wall seconds and
 CPU seconds (this process and every process under it, the sandboxed runs included) are both reported: on a shared
-machine the CPU seconds are the steadier number. With --full the trace-only run is made once more with every traced
-block run whole (no cut and extension, speed_extend.py), and the two estimates are compared.
+machine the CPU seconds are the steadier number (each kernel is measured in a fresh process). With --full the
+trace-only run is made once more with every traced block run whole (no cut and extension, speed_extend.py), and the
+two estimates are compared.
 
     python -m kernelwright.evals.task_shape_cost --mkb MKB/reference --results OLD/results.jsonl \
         --out DIR [--filter name=relu,elu] [--full]
@@ -19,6 +20,7 @@ import argparse
 import fnmatch
 import json
 import os
+import queue
 import statistics
 import time
 from pathlib import Path
@@ -97,6 +99,37 @@ def _measure(task_file: Path, project: Path, full: bool) -> dict[str, Any]:
             "cpu_s": {k: round(x, 3) for k, x in timed.cpu.items()}}
 
 
+def _measure_into(out, task_file: Path, project: Path, full: bool) -> None:
+    try:
+        out.put(_measure(task_file, project, full))
+    except BaseException as e:                      # said by the parent, which has no traceback of this process
+        out.put(f"{type(e).__name__}: {e}")
+        raise
+
+
+def _in_own_process(task_file: Path, project: Path, full: bool) -> dict[str, Any]:
+    """_measure in a fresh process: a process tree left from an earlier kernel (the build's long-lived sandbox,
+    closed while the next kernel's runs are timed) takes its CPU seconds with it when it ends."""
+    import multiprocessing
+    ctx = multiprocessing.get_context("spawn")
+    out = ctx.Queue()
+    proc = ctx.Process(target=_measure_into, args=(out, task_file, project, full))
+    proc.start()
+    try:
+        while True:
+            try:
+                got = out.get(timeout=5)
+                break
+            except queue.Empty:
+                if not proc.is_alive():
+                    raise RuntimeError(f"measuring {task_file.stem} ended with exit code {proc.exitcode}") from None
+        if isinstance(got, str):
+            raise RuntimeError(f"measuring {task_file.stem}: {got}")
+        return got
+    finally:
+        proc.join()
+
+
 def _added(row: dict, clock: str) -> float | None:
     t = row[clock]
     if not t.get("judge_run") or "trace_run" not in t:
@@ -126,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         kernel = Path(r.get("reverified_from") or r["artifacts"]) / "kernel"
         if not r.get("correct") or not kernel.is_dir():
             continue
-        row = {"task": r["task"], "label": a.label, "full": a.full} | _measure(
+        row = {"task": r["task"], "label": a.label, "full": a.full} | _in_own_process(
             a.mkb / r["category"] / f"{r['task']}.py", kernel, a.full)
         row["added_wall"], row["added_cpu"] = _added(row, "wall_s"), _added(row, "cpu_s")
         with (a.out / "cost.jsonl").open("a") as fh:

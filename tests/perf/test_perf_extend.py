@@ -2,6 +2,7 @@
 (tools/referee/speed_extend.py) are estimated as the blocks run whole, and the physics hold for them."""
 from __future__ import annotations
 
+import importlib
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -195,3 +196,146 @@ def test_the_emulator_cuts_a_trace_only_block_at_its_budget_and_the_extension_ma
     a, e = estimate(whole.trace, SOC), estimate(got[0], SOC)
     assert e.gm_bytes == pytest.approx(a.gm_bytes, rel=0.02)
     assert e.device_us == pytest.approx(a.device_us, rel=0.02)
+
+
+def synced_block(tiles: int) -> BlockTrace:
+    """A first phase reading partial results, a SyncAll, then an elementwise last phase over `tiles` tiles."""
+    head = TraceBuilder()
+    for _ in range(4):
+        head.copy("GM", "UB", 1024).vec("ReduceSum", "float", 4)
+    head.sync_all()
+    tail = elementwise_block(tiles, TILE, 2)
+    return BlockTrace(block=0, records=np.concatenate([head.build().records, tail.records]), names=tail.names)
+
+
+def test_a_block_with_a_syncall_is_extended_in_its_last_phase_only():
+    whole = synced_block(200)
+    traffic = Traffic(1.0, 1.0, output_bytes=200 * TILE, input_bytes=2 * 200 * TILE + 4096, syncalls=1)
+
+    def cut(n: int, t: Traffic):
+        b = replace(whole, records=whole.records[:n], cut=True)
+        return extend_cut(KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[b])]), t)
+
+    got = cut(300, traffic)
+    assert not isinstance(got, str), got
+    e = got[0].launches[0].blocks[0].records
+    assert len(e) == len(whole.records) - 1 and np.array_equal(e, whole.records[:-1])
+    a = estimate(KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[whole])]), SOC)
+    assert estimate(got[0], SOC).device_us == pytest.approx(a.device_us, rel=1e-3)
+    # a kernel whose blocks made two SyncAlls at the shrunk shapes: this cut fell in an earlier phase
+    assert "holds 1 SyncAll(s), every block made 2" in cut(300, replace(traffic, syncalls=2))
+    assert "holds 0 SyncAll(s), every block made 1" in cut(6, traffic)   # a cut in the first phase
+
+
+def test_the_pipe_model_times_an_extension_by_its_steady_state_as_if_walked(monkeypatch):
+    """An extended block (BlockTrace.period) is walked until steady, the rest added by its step: the same times as
+    walking every record, for single and double buffering, rows of two passes and a scalar unit that runs ahead."""
+    estimate_mod = importlib.import_module("kernelwright.tools.perf.estimate")
+    import kernelwright.tools.perf.pipes as pipes
+    rows = two_pass_rows(60, 6)
+    per_row = len(rows.records) // 60
+    cases = [(launch(48, 400, cut_at=300, buffers=b), share(48, 400)) for b in (1, 2)] + [
+        (KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[replace(rows, records=rows.records[:5 * per_row],
+                                                                          cut=True)])]),
+         Traffic(1.0, 2.0, output_bytes=60 * 6 * TILE, input_bytes=60 * 6 * TILE))]
+    walked, calls = [], []
+    real, block = pipes._walk, pipes.run_block
+    monkeypatch.setattr(pipes, "_walk", lambda c, *cols: (walked.append(len(cols[0])), real(c, *cols))[1])
+    monkeypatch.setattr(estimate_mod, "run_block", lambda b, *a: (calls.append(len(b.records)), block(b, *a))[1])
+    for cut, traffic in cases:
+        got = extend_cut(cut, traffic)
+        assert not isinstance(got, str), got
+        ext = got[0]
+        assert all(b.period is not None for lt in ext.launches for b in lt.blocks)
+        walked.clear(), calls.clear()
+        fast = estimate(ext, SOC)
+        assert calls and sum(walked) < sum(calls) / 4     # most repeats were not walked
+        for lt in ext.launches:
+            for b in lt.blocks:
+                b.period = None
+        slow = estimate(ext, SOC)
+        assert fast.device_us == pytest.approx(slow.device_us, rel=1e-9)
+        busy = {p: u.busy_us for p, u in slow.pipes.items()}
+        assert {p: u.busy_us for p, u in fast.pipes.items()} == pytest.approx(busy, rel=1e-9)
+
+
+def random_periodic_block(seed: int) -> tuple[BlockTrace, int]:
+    """A random prologue, then a random body of copies, vector ops, scalar work and barriers repeated 10-150 times,
+    with flags released in one repeat and acquired in the same or one of the next two (or never released)."""
+    import random
+    rnd = random.Random(seed)
+    t = TraceBuilder()
+    for _ in range(rnd.randint(0, 20)):
+        rnd.choice([lambda: t.copy("GM", "UB", 8192), lambda: t.vec("Mul", "float", 8), lambda: t.barrier()])()
+    ops = [(rnd.randint(0, 6), rnd.choice([256, 4096, 32768]), rnd.randint(1, 64)) for _ in range(rnd.randint(2, 10))]
+    pipes = ["V", "MTE2", "MTE3", "S"]
+    pairs = []
+    for _ in range(rnd.randint(0, 3)):
+        i, j = rnd.randint(0, len(ops)), rnd.randint(0, len(ops))
+        pairs.append((i, j, rnd.randint(0 if j > i else 1, 2), rnd.choice(pipes), rnd.choice(pipes)))
+    start, tokens = len(t.rows), {}
+    for k in range(rnd.randint(10, 150)):
+        for pos in range(len(ops) + 1):
+            for n, (i, j, d, rel, acq) in enumerate(pairs):
+                if j == pos:
+                    t.acquire(acq, tokens.get((n, k - d), 10 ** 6 + n))
+                if i == pos:
+                    tokens[(n, k)] = t.release(rel)
+            if pos < len(ops):
+                c, nbytes, reps = ops[pos]
+                [lambda: t.copy("GM", "UB", nbytes), lambda: t.copy("GM", "UB", nbytes),
+                 lambda: t.copy("UB", "GM", nbytes), lambda: t.vec("Exp", "float", reps), lambda: t.vec("Add", "float", reps),
+                 lambda: t.scalar("GetValue", count=reps), lambda: t.barrier()][c]()
+    return t.build(), start
+
+
+def test_the_steady_state_jump_equals_walking_on_random_periodic_blocks():
+    import kernelwright.tools.perf.pipes as pipes
+    for seed in range(40):
+        b, start = random_periodic_block(seed)
+        rows = len(b.records) - start
+        p = next(p for p in range(1, rows + 1) if rows % p == 0 and np.array_equal(
+            b.records[start:]["kind"].reshape(-1, p), np.tile(b.records[start:start + p]["kind"], (rows // p, 1))))
+        fast = pipes.run_block(replace(b, period=(start, p)), 7.0, 20.0)
+        slow = pipes.run_block(b, 7.0, 20.0)
+        assert fast.cycles == pytest.approx(slow.cycles, rel=1e-9), seed
+        assert fast.busy == pytest.approx(slow.busy, rel=1e-9), seed
+
+
+def test_a_syncall_the_shrunk_shapes_did_not_make_is_extended_only_where_the_outputs_are_written():
+    """At the task's shapes the kernel took a path with a SyncAll (rows split across cores) that the shrunk shapes
+    did not: the last phase is extended when its period writes the task's outputs, which the cut block touched."""
+    whole = synced_block(200)
+    traffic = Traffic(1.0, 1.0, output_bytes=200 * TILE, input_bytes=2 * 200 * TILE + 4096, syncalls=0)
+    cut = replace(whole, records=whole.records[:300], cut=True)
+
+    def extended(touched: int):
+        cut.cut_out_bytes = touched
+        return extend_cut(KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[cut])]), traffic)
+
+    written = gm_traffic(KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[cut])]))[1]
+    got = extended(written)
+    assert not isinstance(got, str), got
+    assert np.array_equal(got[0].launches[0].blocks[0].records, whole.records[:-1])
+    assert "does not write the task's outputs" in extended(0)
+
+
+def test_a_cut_before_a_last_combine_is_extended_only_when_the_combine_moved_little_at_the_shrunk_shapes():
+    """Rows, then a SyncAll and a combine of the blocks' partial results: a cut in the rows extends them and leaves
+    the combine out when it moved under LATER_PHASES of a block's GM bytes at the shrunk shapes, else it is refused."""
+    from kernelwright.tools.referee.speed_extend import later_share
+    t = TraceBuilder()
+    for _ in range(300):
+        t.copy("GM", "UB", TILE).vec("ReduceSum", "float", 128)
+    rows = t.build()
+    combine = TraceBuilder().sync_all().copy("GM", "UB", 192).vec("Add", "float", 1).copy("UB", "GM", 32).build()
+    whole = BlockTrace(block=0, records=np.concatenate([rows.records, combine.records]), names=rows.names)
+    assert 0 < later_share(whole.records) < 0.001
+    cut = replace(whole, records=whole.records[:200], cut=True)
+    trace = KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[cut])])
+    traffic = Traffic(0.0, 1.0, output_bytes=4, input_bytes=300 * TILE, syncalls=1, later=later_share(whole.records))
+    got = extend_cut(trace, traffic)
+    assert not isinstance(got, str), got
+    assert "left out" in got[1]
+    assert len(got[0].launches[0].blocks[0].records) == len(rows.records) - 1     # it ends with the last copy
+    assert "SyncAll" in extend_cut(trace, replace(traffic, later=0.2))

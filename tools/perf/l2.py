@@ -54,4 +54,5 @@ def mark(block: BlockTrace, active: int, l2_bytes: int) -> tuple[BlockTrace, int
     r = block.records.copy()
     r["gm"] = np.where(hit, L2_HIT, 0)
     r["w"] %= GM_SECTOR            # only a burst's misalignment costs (pipes.py): blocks at other offsets are equal
-    return BlockTrace(block=block.block, records=r, names=block.names, truncated=block.truncated), int(hit.sum())
+    return BlockTrace(block=block.block, records=r, names=block.names, truncated=block.truncated,
+                      period=block.period), int(hit.sum())

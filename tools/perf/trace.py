@@ -46,7 +46,10 @@ class BlockTrace:
     # a trace-only run stopped the block at its budget of GM bytes (runtime/trace.cpp `trace_cut`): the records are a
     # prefix, which tools/referee/speed_extend.py extends by its steady state before anything is estimated
     cut: bool = False
-    cut_out_bytes: int | None = None   # ... and the bytes of the task's outputs it had touched by then (whole pages)
+    cut_out_bytes: int | None = None   # ... and the task's output bytes its copies had written by then (whole pages)
+    # (start, length): records[start:] are whole repeats of one period (an extended block, speed_extend.py), equal
+    # but for sync tokens shifted by a step and GM addresses advanced; the pipe model times it once steady (pipes.py)
+    period: tuple[int, int] | None = None
 
 
 @dataclass

@@ -15,11 +15,18 @@ partial tile, a last combine) is not in the stream; a former/tail split gives so
 than the even share; the tiles' GM alignment (`w`) repeats the prefix's; a kernel that writes each output byte a
 different number of times at the task's shapes than at the shrunk ones (a row written, read back and written again
 once it no longer fits UB) would be extended by the wrong count. That last one is checked: the runtime counts the
-output pages a cut block touched, and a block whose GM bytes written per output byte touched differ from the shrunk
-run's by more than REWRITE_TOLERANCE is not extended (a count by read bytes has no such check: extra read passes at
-the task's shapes go unseen there). Nor is a cut block whose prefix holds a SyncAll, that repeats no period
-MIN_REPEATS times, whose period moves no GM bytes, or whose period writes nothing though the kernel writes (a cut
-inside a row's first, reading pass): the referee then traces the blocks longer, then whole (speed_shapes.py)."""
+output pages a cut block's copies wrote, and a block whose GM bytes written per output byte touched differ from the
+shrunk run's by more than REWRITE_TOLERANCE is not extended (a count by read bytes has no such check: extra read
+passes at the task's shapes go unseen there). A block with SyncAlls is extended in its last phase only, after its
+last SyncAll (the phases before it ran whole), and only when its prefix holds as many SyncAlls as every block made
+at the shrunk shapes (a cut in an earlier phase would extend that phase's pattern: only a first phase is, when the
+phases after it moved under LATER_PHASES of a block's GM bytes there, and left out), or more when the shrunk shapes
+took a path with fewer and the last phase's period writes the task's outputs (the phase whose bytes the count goes
+by; a phase after it, such as a fix-up of the outputs after one more SyncAll, would be missed). Nor is a cut block
+extended that repeats no period MIN_REPEATS times, whose period moves no GM bytes, or whose period writes nothing
+though the kernel writes (a cut inside a row's first, reading pass): the referee then traces the blocks longer,
+then whole (speed_shapes.py). The extended block says where its repeats start (BlockTrace.period): the pipe model
+times them once steady (tools/perf/pipes.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -35,6 +42,8 @@ MAX_RECORDS = 2 << 20            # the emulator's own cap on a block's records (
 REWRITE_TOLERANCE = 0.25         # GM bytes written per output byte: the task's shapes against the shrunk ones
 MIN_TOUCHED = 64 << 10           # output bytes a cut block must have touched for that check (whole pages counted)
 WRITES_SEEN = 0.01               # a period without GM writes stands for a kernel writing under this share of its reads
+LATER_PHASES = 0.01              # GM share of the phases after a block's first SyncAll at the shrunk shapes that a cut
+                                 # before them may leave out (a last combine of partial results)
 MAX_CANDIDATES = 256             # period lengths tried per block (distances back to the last record's equals)
 GM = MEMORIES.index("GM")
 _SHAPE = ("kind", "pipe", "src", "dst", "name", "dtype", "count", "y", "z")   # compared as is; `x` too, but not for tokens
@@ -48,6 +57,8 @@ class Traffic:
     read_per_input: float
     output_bytes: int
     input_bytes: int
+    syncalls: int | None = None      # SyncAlls every block made at the shrunk shapes (None: blocks differed)
+    later: float = 1.0               # the largest share of a block's GM bytes moved after its first SyncAll there
 
 
 def _gm(records: np.ndarray) -> tuple[int, int]:
@@ -65,6 +76,13 @@ def gm_traffic(trace: KernelTrace) -> tuple[int, int]:
             r, w = _gm(b.records)
             read, written = read + r, written + w
     return read, written
+
+
+def later_share(records: np.ndarray) -> float:
+    """The share of a block's GM bytes moved after its first SyncAll (0 without one)."""
+    syncs = np.flatnonzero(records["kind"] == SYNCALL)
+    total = sum(_gm(records))
+    return sum(_gm(records[syncs[0]:])) / total if len(syncs) and total else 0.0
 
 
 def _codes(r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -132,13 +150,25 @@ def _advanced(r: np.ndarray, end: int, p: int, times: int) -> np.ndarray:
 def _extend(b: BlockTrace, share: Traffic, blocks: int) -> tuple[BlockTrace, str] | str:
     """The block with its steady state repeated up to its share, and how; or why it cannot be extended."""
     r = b.records
-    if (r["kind"] == SYNCALL).any():
-        return "its prefix holds a SyncAll (phases are not extended)"
-    found = _period(r)
+    syncs = np.flatnonzero(r["kind"] == SYNCALL)
+    more_phases = share.syncalls is not None and len(syncs) > share.syncalls
+    left_out = share.syncalls is not None and not len(syncs) and share.later <= LATER_PHASES
+    if (len(syncs) or share.syncalls) and len(syncs) != share.syncalls and not (more_phases or left_out):
+        return (f"its prefix holds {len(syncs)} SyncAll(s), every block made "
+                f"{'a varying number' if share.syncalls is None else share.syncalls} at the shrunk shapes (only the "
+                f"last phase is extended, or a first one when the later ones moved under {LATER_PHASES:.0%} of a "
+                "block's GM bytes there)")
+    # past the block's last SyncAll: the steady state of its last phase (the phases before it ran whole)
+    found = _period(r[syncs[-1] + 1:] if len(syncs) else r)
     if found is None:
         return f"no period repeats {MIN_REPEATS} times over at least {COVERED:.0%} of its {len(r)} records"
     p, step = found
     read, written = _gm(r[len(r) - p:])
+    if more_phases and not (written and (b.cut_out_bytes or 0) >= MIN_TOUCHED):
+        # more SyncAlls than at the shrunk shapes (the kernel took another path there): the phase extended must be
+        # the one writing the task's outputs, so that the count by written bytes and the rewrite check hold
+        return (f"its prefix holds {len(syncs)} SyncAll(s), {share.syncalls} at the shrunk shapes, and its last "
+                "phase's period does not write the task's outputs")
     if not (read or written):
         return f"its period of {p} records moves no GM bytes"
     must_write = share.written_per_output * share.output_bytes
@@ -174,7 +204,11 @@ def _extend(b: BlockTrace, share: Traffic, blocks: int) -> tuple[BlockTrace, str
         tail["gm"] = _advanced(r, end, p, times)
         out[len(head):] = tail
     how = f"{len(head)} records, then {times} more periods of {p} ({per} GM bytes {what} each)"
-    return BlockTrace(block=b.block, records=out, names=b.names, truncated=b.truncated), how
+    if left_out and share.syncalls:
+        how += (f", the phases after its {share.syncalls} SyncAll(s) left out ({100 * share.later:.2g} % of a block's "
+                "GM bytes at the shrunk shapes)")
+    return BlockTrace(block=b.block, records=out, names=b.names, truncated=b.truncated,
+                      period=(len(head), p) if times else None), how
 
 
 def extend_cut(trace: KernelTrace, share: Traffic) -> tuple[KernelTrace, str] | str:

@@ -7,9 +7,10 @@ TilingFunc sees the real shapes, the kernel runs the first, the middle and the l
 (sim/run.py `sample_of`) on GM sized for the task and lazily committed (runtime/sample.cpp), with zeros for
 data (nothing is compared, no input is materialised), and the cost model times the blocks that ran; every
 other block takes the time of the nearest traced block (tools/perf/estimate.py `stand_in`, which says what
-that gets wrong). Each traced block is cut once it has moved TRACE_BUDGETS[0] bytes of GM traffic and extended by
-its steady state to its share of the task's bytes (speed_extend.py, which says what that gets wrong); a kernel
-that cannot be extended so is traced whole, as the estimate's notes say. Nothing here judges the kernel.
+that gets wrong). A block that moves more than TRACE_BUDGETS[0] bytes of GM traffic at the task's shapes is traced
+alone (the first, CUT_BLOCKS), cut there and extended by its steady state to its share of the task's bytes
+(speed_extend.py, which says what that gets wrong), then at TRACE_BUDGETS[1]; a kernel that cannot be extended so
+is traced whole on the three blocks, as the estimate's notes say. Nothing here judges the kernel.
 
 What it can get wrong, said in the report: a block whose work depends on the data (zeros take the same path
 as every value for the builtin writer's programs, not for data-dependent loops); untraced blocks that differ
@@ -25,10 +26,10 @@ import numpy as np
 
 from kernelwright.tools.dtypes import numpy_dtype
 from kernelwright.tools.perf.estimate import CALIBRATED_ARCHS
-from kernelwright.tools.perf.trace import COPY, MEMORIES, KernelTrace
+from kernelwright.tools.perf.trace import COPY, MEMORIES, SYNCALL, KernelTrace
 from kernelwright.tools.referee.case_runner import Setting, bind
 from kernelwright.tools.referee.speed import FullShapes, RanCase, min_bytes
-from kernelwright.tools.referee.speed_extend import Traffic, extend_cut, gm_traffic
+from kernelwright.tools.referee.speed_extend import Traffic, extend_cut, gm_traffic, later_share
 from kernelwright.tools.tasks.reference import RefFailure, RefRun, RefValue
 
 TRACE_BLOCKS = 3               # blocks a trace-only run emulates: the first, the middle and the last
@@ -36,10 +37,15 @@ TRACE_TIMEOUT_S = 20.0         # the emulator's CPU seconds for them (the run's 
 TRACE_GM_BYTES = 32 << 30      # GM the task's own tensors may map (lazily committed: only the traced blocks' pages)
 TRACE_TOUCH_BYTES = 4 << 30    # GM the traced blocks may be expected to touch (each page they touch is memory)
 # GM bytes a traced block moves before it is cut and extended by its steady state (speed_extend.py), tried in turn;
-# a kernel none of them extends runs its traced blocks whole. With three blocks the first is about a third of a
-# judging run's traffic at the shrunk shapes (EMULATION_BUDGET elements in, as many out) and holds a few dozen tiles;
-# the second covers periods of a few MB (rows past UB)
+# a kernel none of them extends runs its traced blocks whole. The first is about a ninth of a judging run's traffic at
+# the shrunk shapes (EMULATION_BUDGET elements in, as many out) and holds a few dozen tiles; the second covers periods
+# of a few MB (rows past UB)
 TRACE_BUDGETS = (1 << 20, 32 << 20)
+# blocks a cut run traces: the extension gives every cut block the same even share of the task (speed_extend.py), so
+# the middle and the last block would add only their prefix (its GM alignment) at three times the emulation. A run
+# traced whole keeps TRACE_BLOCKS (a short last block or a former/tail split shows there): a budget the shrunk run
+# says a block stays under is not tried, and a run of CUT_BLOCKS that finished uncut is made again whole
+CUT_BLOCKS = 1
 GM = MEMORIES.index("GM")
 
 
@@ -101,11 +107,17 @@ def trace_at_task_shapes(s: Setting, first: RanCase) -> FullShapes:
     case = bound.case.model_copy(update={"soc": s.soc.name, "timeout_s": TRACE_TIMEOUT_S, "trace_only": True,
                                          "sample_blocks": TRACE_BLOCKS, "label": f"{first.label} (trace only)"})
     traffic = _traffic(first, shapes)
-    spent, tries, extended = 0.0, [], ""
+    spent, tries, extended, whole = 0.0, [], "", False
     for budget in (TRACE_BUDGETS if traffic else ()) + (0,):
-        r = s.toolchain.run(s.build, case.model_copy(update={"trace_budget": budget}))
+        if budget and (whole or touch / TRACE_BLOCKS <= budget):
+            continue              # a block moves less at the task's shapes (as the shrunk run says): traced whole
+        blocks = CUT_BLOCKS if budget else TRACE_BLOCKS
+        r = s.toolchain.run(s.build, case.model_copy(update={"trace_budget": budget, "sample_blocks": blocks}))
         spent += r.seconds
         cut = r.trace is not None and any(b.cut for lt in r.trace.launches for b in lt.blocks)
+        if not cut and r.status == "ok" and blocks < TRACE_BLOCKS:
+            whole = True          # ran uncut on fewer blocks than a whole trace takes: run whole on TRACE_BLOCKS
+            continue
         if not cut:
             break                 # ran whole (or failed before any block was cut: said below, whatever the budget)
         if r.status != "ok":      # a block left waiting for a cut one (a MIX kernel's cube core): trace them whole
@@ -123,8 +135,8 @@ def trace_at_task_shapes(s: Setting, first: RanCase) -> FullShapes:
         return FullShapes(why_not=f"the trace-only run at the task's shapes ended with {r.status}"
                                   f"{'' if r.trace is not None and r.trace.complete else ', no complete trace'}: {what[:300]}")
     blocks = r.sampled or list(range(r.block_dim))
-    method = (f"traced at the task's own shapes in a trace-only run of blocks {', '.join(map(str, blocks))} of "
-              f"{r.block_dim}" + ("" if r.sampled else " (every block)"))
+    method = (f"traced at the task's own shapes in a trace-only run of block{'s' if len(blocks) > 1 else ''} "
+              f"{', '.join(map(str, blocks))} of {r.block_dim}" + ("" if r.sampled else " (every block)"))
     if extended:
         method += (f", each cut after {_mb(budget)} of GM traffic and extended by its steady state to its share "
                    f"of the task's GM bytes (tools/referee/speed_extend.py): {extended}")
@@ -145,5 +157,8 @@ def _traffic(first: RanCase, shapes) -> Traffic | None:
     ins = sum(int(t.array.nbytes) for v in first.ref.args + first.ref.params for t in v.tensors() if t.array is not None)
     if not outs or not ins:
         return None
+    blocks = [b.records for lt in first.result.trace.launches for b in lt.blocks]
+    syncs = {int((r["kind"] == SYNCALL).sum()) for r in blocks}
     return Traffic(written_per_output=written / outs, read_per_input=read / ins,
-                   output_bytes=_bytes(shapes.outputs), input_bytes=_bytes(shapes.args + shapes.params))
+                   output_bytes=_bytes(shapes.outputs), input_bytes=_bytes(shapes.args + shapes.params),
+                   syncalls=syncs.pop() if len(syncs) == 1 else None, later=max(map(later_share, blocks), default=0.0))

@@ -111,8 +111,8 @@ class Runner:
         self.result.counters = report.counters()
         self.result.trace = read_trace(self.dir)
         if self.result.trace is not None and self.result.sampled:
-            for lt in self.result.trace.launches:
-                lt.sampled = list(self.result.sampled)
+            for lt in self.result.trace.launches:   # the traces know the highest traced block, not the launch's
+                lt.sampled, lt.block_dim = list(self.result.sampled), max(lt.block_dim, self._sampled_dim)
         launch = report.launch
         if r.timed_out:
             self.result.status, self.result.detail = "timeout", f"the emulator was killed after {limits.wall_s:.0f} s"
@@ -155,7 +155,7 @@ class Runner:
             if self.case.trace_budget:   # runtime/state.cpp: a block stops after this many GM bytes, its trace cut
                 m.append(line("trace_budget", self.case.trace_budget))
         if self.case.sample_blocks and block_dim > self.case.sample_blocks:   # before the buffers (runtime/sample.cpp)
-            self.result.sampled = sample_of(block_dim, self.case.sample_blocks)
+            self.result.sampled, self._sampled_dim = sample_of(block_dim, self.case.sample_blocks), block_dim
             m.append(line("sample", ",".join(map(str, self.result.sampled))))
         return m
 

@@ -153,8 +153,9 @@ void trace_reset();
 void trace_flush();
 [[noreturn]] void trace_cut();   // ends this block here: its trace is flushed marked as cut (scheduler.cpp)
 void trace_mark_cut(uint64_t out_bytes);
-// bytes of the (lazily committed) outputs' pages touched so far: a cut block's distinct output bytes (sample.cpp)
-uint64_t outputs_resident();
+// a trace-only run's cut block: the output pages its copies to GM wrote, its distinct output bytes (sample.cpp)
+void note_output_write(const uint8_t* gm, uint64_t bursts, uint64_t burst, uint64_t gap);
+uint64_t output_bytes_written();
 
 // ---- scheduler ----
 struct LaunchBody {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include "internal.h"
 
 namespace kw::rt {
@@ -37,14 +38,29 @@ std::vector<unsigned char> resident_pages(const uint8_t* base, uint64_t bytes, u
 }
 }  // namespace
 
-uint64_t outputs_resident() {
-    const uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
-    uint64_t n = 0;
-    for (const GmBuffer* b : gm_buffers())
-        if (b->role == "out" && b->bytes)
-            for (unsigned char r : resident_pages(b->base, b->bytes, page)) n += (r & 1) * page;
-    return n;
+namespace {
+// per output buffer, the pages this block's copies to GM wrote (a trace-only run's cut block, trace_cut)
+std::map<const GmBuffer*, std::vector<bool>> g_written_pages;
+uint64_t g_pages_written = 0;
+}  // namespace
+
+void note_output_write(const uint8_t* gm, uint64_t bursts, uint64_t burst, uint64_t gap) {
+    static const uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
+    for (const GmBuffer* b : gm_buffers()) {
+        if (b->role != "out" || gm < b->base || gm >= b->base + b->bytes) continue;
+        std::vector<bool>& seen = g_written_pages[b];
+        if (seen.empty()) seen.resize((b->bytes + page - 1) / page);
+        for (uint64_t i = 0; i < (bursts ? bursts : 1); ++i) {
+            const uint64_t lo = uint64_t(gm - b->base) + i * (burst + gap);
+            const uint64_t hi = std::min(lo + burst, b->bytes);
+            for (uint64_t q = lo / page; lo < hi && q <= (hi - 1) / page; ++q)
+                if (!seen[q]) seen[q] = true, ++g_pages_written;
+        }
+        return;
+    }
 }
+
+uint64_t output_bytes_written() { return g_pages_written * uint64_t(sysconf(_SC_PAGESIZE)); }
 
 void sample_write(const GmBuffer* b, const std::string& path, const std::string& ranges) {
     int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

@@ -94,7 +94,6 @@ void place(BlockState& st, uint32_t i, uint32_t block_dim) {
 }
 
 uint32_t g_instance = 0;  // the instance this child runs (child_main)
-uint64_t g_outputs_before = 0;   // a trace-only run's output pages touched before this block ran (trace_cut)
 
 [[noreturn]] void end_block() {
     counters_flush();
@@ -121,7 +120,6 @@ uint64_t g_outputs_before = 0;   // a trace-only run's output pages touched befo
     const uint32_t slot = st.cube ? s.aiv_cores + uint32_t(st.group) % (s.aic_cores ? s.aic_cores : 1)
                                   : uint32_t(st.block_idx) % (s.split_arch && s.aiv_cores ? s.aiv_cores : (s.aic_cores ? s.aic_cores : 1));
     carry_restore(slot);
-    if (config().trace_budget) g_outputs_before = outputs_resident();   // blocks run one after another
     if (st.cube) body.run_cube(); else body.run();
     carry_save(slot);
     end_block();
@@ -180,7 +178,7 @@ void kill_all(std::vector<Child>& cs) {
 // A trace-only run's block that has moved its budget of GM bytes (Config::trace_budget) ends here, its trace marked
 // as cut: the rest of the block is its steady state again, extended by the referee (speed_extend.py), not emulated.
 void trace_cut() {
-    trace_mark_cut(outputs_resident() - g_outputs_before);
+    trace_mark_cut(output_bytes_written());
     end_block();
 }
 

@@ -190,9 +190,11 @@ void count_copy(AscendC::Hardware from, AscendC::Hardware to, uint64_t bytes, ui
     if (gm) r.gm = uint32_t(reinterpret_cast<uintptr_t>(gm) >> 5 & 0x7fffffffu) | 0x80000000u;
     trace_add(r);
     static uint64_t gm_moved = 0;   // per block: each block is its own forked process
-    if (config().trace_budget && config().track && (from == AscendC::Hardware::GM || to == AscendC::Hardware::GM) &&
-        (gm_moved += bytes) >= config().trace_budget)
-        trace_cut();
+    if (config().trace_budget && config().track && (from == AscendC::Hardware::GM || to == AscendC::Hardware::GM)) {
+        if (to == AscendC::Hardware::GM && gm)
+            note_output_write(static_cast<const uint8_t*>(gm), bursts, burst ? burst : bytes, burst ? gm_gap : 0);
+        if ((gm_moved += bytes) >= config().trace_budget) trace_cut();
+    }
 }
 void count_cube(const char* api, const char* dtype, uint64_t fractals, uint64_t macs, uint32_t m, uint32_t n, uint32_t k) {
     VecCount& c = counters().cube[{api, dtype}];

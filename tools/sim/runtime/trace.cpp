@@ -31,7 +31,7 @@ struct State {
     uint32_t tokens = 0;
     bool truncated = false;
     bool cut = false;        // a trace-only run's block stopped at its budget (trace_cut): the file's flags bit 1
-    uint64_t cut_out_bytes = 0;   // ... and the output bytes (whole pages) it had touched: `cut_<launch>_<block>.txt`
+    uint64_t cut_out_bytes = 0;   // ... and the output bytes (whole pages) its copies wrote: `cut_<launch>_<block>.txt`
     const char* last_scalar = nullptr;  // the name of the last record when it is a SCALAR op (trace_scalar_again)
     const char* recent[8] = {};  // names looked up last (per-element scalar APIs ask for the same few)
     uint16_t recent_id[8] = {};
