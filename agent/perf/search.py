@@ -38,7 +38,7 @@ class Candidate(BaseModel):
         return {"label": self.label, "status": self.status, "why": self.why[:300], "seconds": round(self.seconds, 1),
                 "spent": {k: round(v, 1) for k, v in self.spent.items()},
                 "kernel_us": self.speed.kernel_us if self.speed else None,
-                "speedup": self.speed.speedup if self.speed else None}
+                "speedup": self.speed.speedup if self.speed else None, "at": self.speed.at if self.speed else ""}
 
 
 Judge = Callable[[str, str], Candidate]       # (label, DSL source) -> the judged candidate
@@ -73,6 +73,11 @@ class Search(BaseModel):
         faster = (c.status == "passed" and c.speed is not None and self.best.speed is not None
                   and c.speed.kind == self.best.speed.kind and c.speed.at == self.best.speed.at
                   and c.speed.kernel_us < self.best.speed.kernel_us * (1.0 - min_gain))
+        if c.status == "passed" and c.speed and self.best.speed and c.speed.at != self.best.speed.at and not c.why:
+            # a time at other shapes is no comparison (22 us at the shrunk shapes against 12 ms at the task's)
+            c.why = (f"passed, but estimated at the {c.speed.at} shapes only"
+                     + (f" ({' '.join(c.speed.why_not_task.split())[:200]})" if c.speed.why_not_task else "")
+                     + f": not comparable with the kernel's estimate at the {self.best.speed.at} shapes, not kept")
         new = sorted(set(c.speed.unjudged) - set(self.start.speed.unjudged)) if faster and c.speed and \
             self.start.speed else []
         if new:    # faster only where no judged case ran: correctness is not traded for an unverified speed

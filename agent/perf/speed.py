@@ -23,6 +23,7 @@ class Speed(BaseModel):
     # a speed that comes from them is the speed of an unverified path
     unjudged: list[str] = Field(default_factory=list)
     judged_shapes: list[list[int]] = Field(default_factory=list)   # the input shapes the referee judged it at
+    why_not_task: str = ""             # why an estimate is at the shrunk shapes only (its task-shape run failed)
 
 
 def speed_of(verdict: Any) -> Speed | None:
@@ -50,7 +51,8 @@ def speed_of(verdict: Any) -> Speed | None:
         return Speed(kind="estimate", kernel_us=entry["kernel_us"], eager_us=entry.get("eager_us"),
                      speedup=entry.get("speedup"), bottleneck=entry.get("bottleneck", ""), report=entry, shapes=shapes,
                      at="task" if at_task else "shrunk", unjudged=rec.get("unjudged") or [],
-                     judged_shapes=[] if first is None else first.run_shapes)
+                     judged_shapes=[] if first is None else first.run_shapes,
+                     why_not_task=rec.get("why_not_task_shapes") or "")
     return None
 
 

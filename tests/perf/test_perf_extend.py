@@ -318,6 +318,11 @@ def test_a_syncall_the_shrunk_shapes_did_not_make_is_extended_only_where_the_out
     assert not isinstance(got, str), got
     assert np.array_equal(got[0].launches[0].blocks[0].records, whole.records[:-1])
     assert "does not write the task's outputs" in extended(0)
+    # rounds: a SyncAll per few rows recurs, so the phase after the last one is one round's, not the rest's
+    rounds = BlockTrace(block=0, records=np.concatenate([synced_block(20).records] * 10), names=whole.names)
+    cut = replace(rounds, records=rounds.records[:len(rounds.records) // 2], cut=True, cut_out_bytes=written)
+    why = extend_cut(KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[cut])]), traffic)
+    assert isinstance(why, str) and "phases recur" in why
 
 
 def test_a_cut_before_a_last_combine_is_extended_only_when_the_combine_moved_little_at_the_shrunk_shapes():

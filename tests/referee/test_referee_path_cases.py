@@ -83,3 +83,16 @@ def test_no_path_case_when_the_judged_runs_ran_every_kind_or_the_plan_is_too_big
     run, calls = _runner(["pass", "pass"], s, set())
     runs = path_cases(s, "case", None, SHRUNK, full, _plan_keeping, lambda p: True, run)
     assert len(runs) == 2 and [c[1] for c in calls] == [{4096: 16}, {393216: 256}]
+
+
+def test_a_path_case_keeps_what_the_judged_case_kept():
+    """group_norm [128, 64, 512, 512] was judged at [24, 64, 16, 16]; a path case that shrank the 64 channels too
+    remapped the group count 8 -> 2, which the kernel (the count baked in) never saw: a false failure. The dims the
+    judged plan left whole stay whole in a path case."""
+    from kernelwright.tools.referee.verify import _unshrunk
+    from kernelwright.tools.tasks.reference import RefShapes, RefValue
+    x = RefValue(kind="tensor", shape=[128, 64, 512, 512], dtype="float32")
+    w = RefValue(kind="tensor", shape=[64], dtype="float32")
+    shapes = RefShapes(args=[x], init=[], params=[w, w], outputs=[x])
+    plan = ShrinkPlan(mapping={128: 24, 512: 16}, elements_before=1, elements_after=1, budget=1)
+    assert _unshrunk(shapes, plan) == {64}

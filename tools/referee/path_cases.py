@@ -4,7 +4,8 @@ A kernel judged at shrunk shapes may take another path at the task's (a row long
 chunks, split over blocks with a SyncAll): the trace at the task's shapes (speed_shapes.py) then runs
 instruction kinds no judged run did (speed_paths.py), and that path would be estimated but never checked.
 Here the referee looks for a case that takes it: the same case shrunk again with one of the shrunk dims kept
-at the task's size (the largest first: row and reduction lengths), within PATH_BUDGET elements, run and
+at the task's size (the largest first: row and reduction lengths; what the judged case kept stays kept),
+within PATH_BUDGET elements, run and
 compared like any trial. A passing path case joins the judged runs (so the kinds it ran count as judged); a
 failing one fails the verdict, as the kernel computes wrong values on the path the task's shapes take. A
 path case that cannot run here (past the budget, a timeout) is said, not held against the kernel.

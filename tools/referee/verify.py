@@ -41,8 +41,9 @@ RECHECK_SEED = 104729
 HELD_FACTOR = 16                  # a shrunk case's outputs and unfolded conv inputs: at most this many budgets
 
 
-def _plan(shapes: RefShapes | None, budget: int | None, cores: int, ub: int, keep: int | None = None) -> ShrinkPlan:
-    """The shapes a case runs at: shrunk to `budget` elements, or (no budget) the task's own; `keep`: a dim value
+def _plan(shapes: RefShapes | None, budget: int | None, cores: int, ub: int, keep: frozenset[int] = frozenset()) \
+        -> ShrinkPlan:
+    """The shapes a case runs at: shrunk to `budget` elements, or (no budget) the task's own; `keep`: dim values
     kept at the task's size (a path case, path_cases.py)."""
     tensors = [] if shapes is None else [Shape(dims=list(t.shape or []), dtype=t.dtype or "float32")
                                          for v in shapes.args + shapes.init + shapes.params for t in v.tensors()]
@@ -52,10 +53,18 @@ def _plan(shapes: RefShapes | None, budget: int | None, cores: int, ub: int, kee
     outputs = [] if shapes is None else [Shape(dims=list(o.shape or []), dtype=o.dtype or "float32")
                                          for o in shapes.outputs or [] if o.kind == "tensor"]
     floors, groups = _group_rules(shapes) if shapes is not None else ({}, {})
-    if keep is not None:
-        floors[keep] = keep
+    floors |= {d: d for d in keep}
     return plan_shrink(tensors, budget=budget, cores=cores, ub_bytes=ub, outputs=outputs, floors=floors, groups=groups,
                        multiples=shapes.multiples if shapes is not None else None)
+
+
+def _unshrunk(shapes: RefShapes | None, plan: ShrinkPlan) -> frozenset[int]:
+    """The dim values the judged plan left at the task's size: a path case keeps them too, so it differs from the
+    judged case by one more dim kept (shrinking a channel count the judged case kept also remaps its group count,
+    which a kernel written with the task's count baked in never sees: a false failure)."""
+    dims = set() if shapes is None else {d for v in shapes.args + shapes.init + shapes.params for t in v.tensors()
+                                         for d in t.shape or [] if d >= 2}
+    return frozenset(dims - set(plan.mapping))
 
 
 def _group_rules(shapes: RefShapes) -> tuple[dict[int, int], dict[int, int]]:
@@ -240,7 +249,8 @@ def _run_cases(v: Verdict, task: Task, s: Setting, o: Options) -> None:
         case, shapes, plan = first_ok
         held = _held_elements(s.worker, case, shapes)
         path = path_cases(s, case, shapes, plan, full,
-                          lambda d: _plan(shapes, PATH_BUDGET, s.soc.vector_cores, s.soc.ub_bytes, keep=d),
+                          lambda d: _plan(shapes, PATH_BUDGET, s.soc.vector_cores, s.soc.ub_bytes,
+                                          keep=_unshrunk(shapes, plan) | {d}),
                           lambda p: (held(p.mapping) or 0) <= HELD_FACTOR * PATH_BUDGET, run_trial)
         v.runs += path
         failures += sum(r.status == "fail" for r in path)
