@@ -87,12 +87,15 @@ def test_no_path_case_when_the_judged_runs_ran_every_kind_or_the_plan_is_too_big
 
 def test_a_path_case_keeps_what_the_judged_case_kept():
     """group_norm [128, 64, 512, 512] was judged at [24, 64, 16, 16]; a path case that shrank the 64 channels too
-    remapped the group count 8 -> 2, which the kernel (the count baked in) never saw: a false failure. The dims the
-    judged plan left whole stay whole in a path case."""
+    remapped the group count 8 -> 2, which the kernel (the count baked in) never saw: a false failure. Group norm
+    channels the judged plan left whole stay whole in a path case; other dims may shrink."""
     from kernelwright.tools.referee.verify import _unshrunk
     from kernelwright.tools.tasks.reference import RefShapes, RefValue
     x = RefValue(kind="tensor", shape=[128, 64, 512, 512], dtype="float32")
     w = RefValue(kind="tensor", shape=[64], dtype="float32")
-    shapes = RefShapes(args=[x], init=[], params=[w, w], outputs=[x])
+    shapes = RefShapes(args=[x], init=[], params=[w, w], outputs=[x], groups={64: 8})
     plan = ShrinkPlan(mapping={128: 24, 512: 16}, elements_before=1, elements_after=1, budget=1)
     assert _unshrunk(shapes, plan) == {64}
+    # a layer norm's 64 (batch and features) left whole by the judged case may shrink in a path case: [2, 2, 256, 256]
+    assert _unshrunk(shapes.model_copy(update={"groups": {}}), ShrinkPlan(
+        mapping={256: 8}, elements_before=1, elements_after=1, budget=1)) == set()

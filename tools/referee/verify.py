@@ -59,12 +59,11 @@ def _plan(shapes: RefShapes | None, budget: int | None, cores: int, ub: int, kee
 
 
 def _unshrunk(shapes: RefShapes | None, plan: ShrinkPlan) -> frozenset[int]:
-    """The dim values the judged plan left at the task's size: a path case keeps them too, so it differs from the
-    judged case by one more dim kept (shrinking a channel count the judged case kept also remaps its group count,
-    which a kernel written with the task's count baked in never sees: a false failure)."""
-    dims = set() if shapes is None else {d for v in shapes.args + shapes.init + shapes.params for t in v.tensors()
-                                         for d in t.shape or [] if d >= 2}
-    return frozenset(dims - set(plan.mapping))
+    """The group norms' channel counts the judged plan left at the task's size: a path case keeps them too.
+    Shrinking them would remap the group count as well, a value no tensor carries, which a kernel written with
+    the task's count baked in never sees (group_norm's path case failed so, falsely). Other dims may shrink: a
+    kernel reads them from its tensors, and the judged cases already showed it does."""
+    return frozenset(set() if shapes is None else set(shapes.groups) - set(plan.mapping))
 
 
 def _group_rules(shapes: RefShapes) -> tuple[dict[int, int], dict[int, int]]:
