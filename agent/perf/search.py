@@ -78,8 +78,7 @@ class Search(BaseModel):
             c.why = (f"passed, but estimated at the {c.speed.at} shapes only"
                      + (f" ({' '.join(c.speed.why_not_task.split())[:200]})" if c.speed.why_not_task else "")
                      + f": not comparable with the kernel's estimate at the {self.best.speed.at} shapes, not kept")
-        new = sorted(set(c.speed.unjudged) - set(self.start.speed.unjudged)) if faster and c.speed and \
-            self.start.speed else []
+        new = sorted(set(c.speed.unjudged) - set(self.start.speed.unjudged)) if faster and self.start.speed else []
         if new:    # faster only where no judged case ran: correctness is not traded for an unverified speed
             c.status = "unverified"
             c.why = (f"passed at the judged (shrunk) shapes and estimated faster, but at the task's shapes it runs "

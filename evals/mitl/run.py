@@ -93,7 +93,8 @@ def run_task(args: argparse.Namespace) -> dict:
         summary = json.loads(run_json.read_text(encoding="utf-8"))
     per_node, tokens, errors = calls_per_node(run_dir / "model_calls.jsonl")
     stderr = (out / "stderr.log").read_text(encoding="utf-8", errors="replace")
-    row = {"task": args.task, "round": args.round, "code": args.code, "perf": summary.get("perf"), "player_dir": str(bridge_dir), "out": str(out),
+    row = {"task": args.task, "round": args.round, "code": args.code, "perf": summary.get("perf"),
+           "player_dir": str(bridge_dir), "out": str(out),
            "exit": exit_status, "status": summary.get("status"), "reason": summary.get("reason"),
            "calls": sum(per_node.values()), "calls_per_node": per_node, "failed_calls": errors,
            "est_tokens": tokens, "wall_s": wall, "traceback": "Traceback (most recent call last)" in stderr}

@@ -32,6 +32,16 @@ def test_kinds_name_copies_by_path_and_vector_work_by_api_and_dtype():
     assert kinds == {"copy GM->UB", "copy UB->GM", "Add float", "SyncAll", "PipeBarrier"}
 
 
+def test_an_extended_blocks_kinds_are_read_up_to_its_first_repeat():
+    from dataclasses import replace
+    b = _rows(6).build()
+    per = len(b.records) // 6
+    assert instruction_kinds(_trace(_rows(6))) == {"copy GM->UB", "copy UB->GM", "Add float"}
+    # the repeats are the last period again: reading up to the first one gives the same kinds
+    ext = KernelTrace(launches=[LaunchTrace(block_dim=1, blocks=[replace(b, period=(2 * per, per))])])
+    assert instruction_kinds(ext) == instruction_kinds(_trace(_rows(6)))
+
+
 def test_what_only_the_task_shapes_ran_is_named_and_more_iterations_are_not():
     judged = [_trace(_rows(1), _rows(2)), None]                # a judged run without a trace counts for nothing
     assert unjudged_kinds(_trace(_rows(40), _rows(40)), judged) == []      # longer loops, same kinds

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kernelwright.tools.referee.speed import FullShapes
-from kernelwright.tools.referee.speed_paths import unjudged_kinds
+from kernelwright.tools.referee.speed_paths import instruction_kinds, judged_kinds
 from kernelwright.tools.referee.verdict import CaseRun
 from kernelwright.tools.tasks.shrink import ShrinkPlan
 
@@ -33,7 +33,9 @@ def path_cases(s, case, shapes, plan: ShrinkPlan, full: FullShapes | None,
     and gains each passing one. `plan_keeping(d)`: the case shrunk to PATH_BUDGET with dim value d kept."""
     if full is None or full.result is None or full.result.trace is None or not plan.mapping:
         return []
-    missing = unjudged_kinds(full.result.trace, [r.result.trace for r in s.ran])
+    target = instruction_kinds(full.result.trace)
+    judged = judged_kinds(r.result.trace for r in s.ran)
+    missing = sorted(target - judged)
     runs: list[CaseRun] = []
     seen = {tuple(sorted(plan.mapping.items()))}
     for d in sorted(plan.mapping, reverse=True):
@@ -53,5 +55,6 @@ def path_cases(s, case, shapes, plan: ShrinkPlan, full: FullShapes | None,
         runs.append(run)
         if run.status != "pass":
             break
-        missing = unjudged_kinds(full.result.trace, [r.result.trace for r in s.ran])
+        judged |= judged_kinds([s.ran[-1].result.trace])     # a passing trial joins s.ran (case_runner.run_trial)
+        missing = sorted(target - judged)
     return runs

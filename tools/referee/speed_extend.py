@@ -158,18 +158,18 @@ def _extend(b: BlockTrace, share: Traffic, blocks: int) -> tuple[BlockTrace, str
                 f"{'a varying number' if share.syncalls is None else share.syncalls} at the shrunk shapes (only the "
                 f"last phase is extended, or a first one when the later ones moved under {LATER_PHASES:.0%} of a "
                 "block's GM bytes there)")
-    # past the block's last SyncAll: the steady state of its last phase (the phases before it ran whole)
-    found = _period(r[syncs[-1] + 1:] if len(syncs) else r)
-    if found is None:
-        return f"no period repeats {MIN_REPEATS} times over at least {COVERED:.0%} of its {len(r)} records"
-    p, step = found
-    read, written = _gm(r[len(r) - p:])
     if more_phases and len(syncs) > share.syncalls + 1:
         # a SyncAll per round (rows over all blocks a few at a time, re-read while in L2): the prefix's last
         # phase is one round's output pass, not the rest of the block; its repeats would drop every later
         # round's reading pass and the L2 hits between them (layer norm by rounds: 0.766x extended, 0.872x whole)
         return (f"its prefix holds {len(syncs)} SyncAlls, {share.syncalls} at the shrunk shapes: phases recur "
                 "(rounds), so its last phase is not the rest of the block")
+    # past the block's last SyncAll: the steady state of its last phase (the phases before it ran whole)
+    found = _period(r[syncs[-1] + 1:] if len(syncs) else r)
+    if found is None:
+        return f"no period repeats {MIN_REPEATS} times over at least {COVERED:.0%} of its {len(r)} records"
+    p, step = found
+    read, written = _gm(r[len(r) - p:])
     if more_phases and not (written and (b.cut_out_bytes or 0) >= MIN_TOUCHED):
         # more SyncAlls than at the shrunk shapes (the kernel took another path there): the phase extended must be
         # the one writing the task's outputs, so that the count by written bytes and the rewrite check hold

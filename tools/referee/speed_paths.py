@@ -23,14 +23,14 @@ COMPARED = (COPY, VEC, CUBE, SYNCALL, BARRIER)   # flags, queue tokens and scala
 
 
 def instruction_kinds(trace: KernelTrace) -> set[str]:
-    """Every instruction kind the trace's blocks ran, named for a reader ("DataCopy GM->UB", "Add f32")."""
+    """Every instruction kind the trace's blocks ran, named for a reader ("DataCopy GM->UB", "Add f32"). An extended
+    block's repeats are its last period again (speed_extend.py): only the records up to its first repeat are read."""
     kinds: set[str] = set()
     for lt in trace.launches:
         for b in lt.blocks:
-            r = b.records
+            r = b.records if b.period is None else b.records[:sum(b.period)]
             r = r[np.isin(r["kind"], COMPARED)]
-            for kind, name, dtype, src, dst in {(int(k), int(n), int(d), int(s), int(t)) for k, n, d, s, t in
-                                                zip(r["kind"], r["name"], r["dtype"], r["src"], r["dst"])}:
+            for kind, name, dtype, src, dst in np.unique(r[["kind", "name", "dtype", "src", "dst"]]).tolist():
                 kinds.add(_label(kind, _name(b.names, name), _name(b.names, dtype), src, dst))
     return kinds
 
@@ -50,13 +50,14 @@ def _label(kind: int, name: str, dtype: str, src: int, dst: int) -> str:
     return f"{name or ('vector' if kind == VEC else 'cube')}{' ' + dtype if dtype else ''}"
 
 
+def judged_kinds(judged: Iterable[KernelTrace | None]) -> set[str]:
+    """The instruction kinds any of the judged runs' traces ran (a run without a trace counts for nothing)."""
+    return set().union(*(instruction_kinds(t) for t in judged if t is not None))
+
+
 def unjudged_kinds(at_task: KernelTrace, judged: Iterable[KernelTrace | None]) -> list[str]:
     """The instruction kinds the trace at the task's shapes ran that no judged run's trace did, sorted."""
-    seen: set[str] = set()
-    for t in judged:
-        if t is not None:
-            seen |= instruction_kinds(t)
-    return sorted(instruction_kinds(at_task) - seen)
+    return sorted(instruction_kinds(at_task) - judged_kinds(judged))
 
 
 def unjudged_note(kinds: list[str]) -> str:
